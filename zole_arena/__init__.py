@@ -1,0 +1,15 @@
+"""zole-arena: run bot competitions in Zole, the Latvian three-player trick-taking card game.
+
+The package is a library first and a command line second. Its layers, each importing only the
+ones before it:
+
+* :mod:`zole_arena.cards` — the 26 cards, notation, points, masks;
+* :mod:`zole_arena.shuffle` — the reproducible deal from (seed, deal number);
+* :mod:`zole_arena.actions`, :mod:`zole_arena.rules`, :mod:`zole_arena.scoring`,
+  :mod:`zole_arena.state`, :mod:`zole_arena.scoresheet` — the pure rules engine;
+* :mod:`zole_arena.cli` — the ``zole-arena`` command.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
