@@ -1,0 +1,105 @@
+"""The command line as a user runs it: a real process, its output and exit code."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "zole_arena", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "120", "NO_COLOR": "1"},
+    )
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> None:
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    for needle in needles:
+        assert needle in lines[0]
+
+
+def test_version() -> None:
+    proc = run("--version")
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("zole-arena ")
+
+
+def test_rules_default_is_wpt() -> None:
+    proc = run("rules")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("wpt:")
+    assert "bids: pass, take " in proc.stdout
+    assert "table game" in proc.stdout
+    for amount in ("+6", "+5", "+4", "-5", "-6", "-7"):
+        assert amount in proc.stdout
+
+
+def test_rules_lzf_shows_zole_and_pules() -> None:
+    proc = run("rules", "--rules", "lzf")
+    assert proc.returncode == 0, proc.stderr
+    assert "bids: pass, take, zole " in proc.stdout
+    assert "common pule" in proc.stdout
+    assert "small zole (off)" in proc.stdout
+
+
+def test_rules_json_round_trips_a_rules_file(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        'preset = "lzf"\ncontracts = ["take", "zole", "small_zole"]\n'
+        "personal_pule_bonus = 3\n[take]\nwin = 2\n"
+    )
+    proc = run("rules", "--rules", str(path), "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["name"] == "lzf+mine.toml"
+    assert data["contracts"] == ["take", "zole", "smallzole"]
+    assert data["personal_pule_bonus"] == 3
+    assert data["take"]["win"] == 2
+    assert data["take"]["loss"] == -2  # the rest of the table comes from the preset
+
+
+def test_bad_rules_file_gets_one_line_error(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('preset = "lzf"\nall_pass = "sometimes"\n')
+    assert_one_line_error(run("rules", "--rules", str(path)), "all_pass", "'sometimes'")
+    path.write_text('preset = "lzf"\npule_bonus = 3\n')
+    assert_one_line_error(run("rules", "--rules", str(path)), "unknown key 'pule_bonus'")
+    path.write_text("preset = \n")
+    assert_one_line_error(run("rules", "--rules", str(path)), "not valid TOML")
+    assert_one_line_error(run("rules", "--rules", "nosuch"), "no such preset or file")
+
+
+def test_bench_json_reports_deals_per_second() -> None:
+    proc = run("bench", "--deals", "300", "--rounds", "3", "--rules", "lzf", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["deals_per_second"] > 0
+    assert data["deals"] == 300
+    assert data["rules"] == "lzf"
+    assert 3 <= data["actions_per_deal"] <= 27
+
+
+def test_bench_plain_output() -> None:
+    proc = run("bench", "--deals", "200", "--rounds", "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "deals/s" in proc.stdout
+    assert "200 random wpt deals" in proc.stdout
+
+
+def test_bench_rejects_bad_counts() -> None:
+    assert_one_line_error(run("bench", "--deals", "0"), "--deals must be at least 1")
+
+
+def test_usage_error_exits_2() -> None:
+    proc = run("rules", "--no-such-option")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr

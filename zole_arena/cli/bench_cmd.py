@@ -1,0 +1,38 @@
+"""``zole-arena bench``: rules-engine speed in random legal full deals per second."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from zole_arena.bench import run_bench
+from zole_arena.cli.console import fail, out, print_json
+from zole_arena.cli.rules_cmd import RulesOption
+from zole_arena.rules import load_rules
+
+
+def bench_command(
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals to play in all.")] = 50_000,
+    rounds: Annotated[int, typer.Option(help="Timed rounds; the best one is reported.")] = 5,
+    rules: RulesOption = "wpt",
+    seed: Annotated[int, typer.Option(help="Match seed of the deals.")] = 1,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Play random legal full deals in-process (deal, bid, bury, play, score) and print deals
+    per second on one core.
+    """
+    if deals < 1:
+        fail(f"--deals must be at least 1, not {deals}")
+    if rounds < 1:
+        fail(f"--rounds must be at least 1, not {rounds}")
+    result = run_bench(load_rules(rules), deals=deals, rounds=rounds, seed=seed)
+    if json_output:
+        print_json(result.to_dict())
+        return
+    out.print(
+        f"{result.deals_per_second:,.0f} deals/s "
+        f"(best of {result.rounds} rounds; median {result.median_deals_per_second:,.0f}) — "
+        f"{result.deals:,} random {result.rules} deals, "
+        f"{result.actions_per_deal:.1f} actions per deal, {result.seconds:.1f} s"
+    )

@@ -1,0 +1,29 @@
+"""The one place where the command line writes: data to stdout, messages to stderr."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+__all__ = ["err", "fail", "out", "print_json"]
+
+#: Tables and data.
+out = Console(highlight=False, soft_wrap=True)
+#: Progress, warnings and errors.
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def print_json(data: Any) -> None:
+    """Machine-readable output: one JSON document on stdout, nothing else."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print a one-line error and exit with ``code``."""
+    err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    raise typer.Exit(code)

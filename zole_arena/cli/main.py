@@ -1,0 +1,59 @@
+"""The root of the ``zole-arena`` command: global options, commands, and error handling.
+
+A :class:`~zole_arena.errors.ZoleError` (bad rules file, bad notation, …) becomes a one-line
+message on stderr and exit code 1; typer's own usage errors exit with 2. Any other exception is
+a bug in zole-arena and shows its traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from zole_arena import __version__
+from zole_arena.cli.bench_cmd import bench_command
+from zole_arena.cli.console import err
+from zole_arena.cli.rules_cmd import rules_command
+from zole_arena.errors import ZoleError
+
+app = typer.Typer(
+    name="zole-arena",
+    help="Run bot competitions in Zole, the Latvian three-player card game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"zole-arena {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Run bot competitions in Zole, the Latvian three-player card game."""
+
+
+app.command("rules")(rules_command)
+app.command("bench")(bench_command)
+
+
+def main() -> None:
+    """Entry point of the ``zole-arena`` console script."""
+    try:
+        app()
+    except ZoleError as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        raise SystemExit(1) from None
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        raise SystemExit(130) from None

@@ -1,0 +1,101 @@
+"""``zole-arena rules``: print a resolved rule set."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from zole_arena.cli.console import out, print_json
+from zole_arena.rules import AllPass, Rules, TableLoser, load_rules
+
+RULES_HELP = "Rules: a preset (wpt, the default, or lzf) or a TOML rules file naming a preset."
+RulesOption = Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP, metavar="wpt|lzf|FILE")]
+
+_BANDS = (
+    ("all_tricks", "all 8 tricks"),
+    ("high_win", "91–120 points, not all tricks"),
+    ("win", "61–90 points"),
+    ("loss", "31–60 points (60–60 loses)"),
+    ("high_loss", "0–30 points, at least one trick"),
+    ("no_tricks", "no trick (by count, whatever is buried)"),
+)
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def _scoring_table(rules: Rules) -> Table:
+    table = Table(title="Scoring per opponent (the soloist gets or pays twice this)")
+    table.add_column("band")
+    table.add_column("take", justify="right")
+    if rules.zole is not None:
+        table.add_column("zole", justify="right")
+    for key, label in _BANDS:
+        row = [label, _signed(getattr(rules.take, key))]
+        if rules.zole is not None:
+            row.append(_signed(getattr(rules.zole, key)))
+        table.add_row(*row)
+    return table
+
+
+def _all_pass_text(rules: Rules) -> str:
+    if rules.all_pass is AllPass.PULE:
+        take_only = " (take games only)" if rules.pules_take_only else ""
+        return (
+            "a common pule is written and no cards are played. A winning soloist clears one "
+            f"pule{take_only}: his own personal pule (no extra), else a common one "
+            f"(+{rules.common_pule_bonus} from each opponent), else the oldest personal pule "
+            f"of another player (+{rules.personal_pule_bonus} from its owner); a soloist who "
+            "loses while pules stand gets a personal pule"
+        )
+    loser = (
+        "the player with most tricks (then most card points)"
+        if rules.table_loser is TableLoser.TRICKS_THEN_POINTS
+        else "the player with most card points"
+    )
+    return (
+        f"table game, everyone for himself: {loser} loses and pays {rules.table_payment} to "
+        "each other player; on a complete tie every tied player pays"
+    )
+
+
+def rules_command(
+    rules: RulesOption = "wpt",
+    json_output: Annotated[bool, typer.Option("--json", help="Print the rules as JSON.")] = False,
+) -> None:
+    """Print the resolved rules: contracts, scoring table, all-pass rule and switches."""
+    resolved = load_rules(rules)
+    if json_output:
+        print_json({"name": resolved.name, "source": resolved.source, **resolved.to_dict()})
+        return
+    out.print(f"[bold]{resolved.name}[/]: {resolved.description}")
+    out.print(f"source: {resolved.source}")
+    bids = ", ".join(str(b) for b in resolved.bids)
+    out.print(f"bids: {bids} (each player speaks once, from the forehand; first non-pass plays)")
+    out.print(_scoring_table(resolved))
+    if resolved.small_zole is not None:
+        state = "on" if any(b.value == "smallzole" for b in resolved.bids) else "off"
+        out.print(
+            f"small zole ({state}): {_signed(resolved.small_zole.win)} per opponent when won, "
+            f"{_signed(resolved.small_zole.loss)} when lost (the deal stops at the soloist's "
+            "first trick)"
+        )
+    out.print(f"all pass: {_all_pass_text(resolved)}")
+    switches = Table(title="Switches")
+    switches.add_column("key")
+    switches.add_column("value")
+    for key in (
+        "all_pass",
+        "table_loser",
+        "table_payment",
+        "common_pule_bonus",
+        "personal_pule_bonus",
+        "pules_take_only",
+        "deals_per_game",
+    ):
+        value = resolved.to_dict()[key]
+        switches.add_row(key, str(value).lower() if isinstance(value, bool) else str(value))
+    out.print(switches)
