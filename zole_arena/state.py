@@ -257,8 +257,6 @@ class DealState:
     """One deal from the deal to the score, for the world (all cards known).
 
     Build it with :meth:`from_seed` (the reproducible shuffle) or directly from the hands.
-    ``apply`` validates; the arena, replay and search may use ``apply_unchecked`` after their
-    own validation.
     """
 
     __slots__ = (
@@ -477,31 +475,53 @@ class DealState:
     def apply(self, action: Action) -> None:
         """Play ``action`` for the seat to move.
 
+        Checking legality costs one mask test, so there is no separate unchecked path.
+
         :raises IllegalActionError: the action is of the wrong kind for the phase or breaks a
             rule; the message names the action, the seat and why.
         """
+        if self.phase is not _PLAYING:
+            self._apply_other(action)
+            return
+        # Playing a card is the engine's hottest path: it is written out here in one piece,
+        # with plain ints (CPython's specialised subscripts and arithmetic handle them faster
+        # than the Card subclass).
+        is_card = action.__class__ is _CARD_TYPE
+        bit, card = _BIT_AND_INT[action] if is_card else _NO_CARD  # type: ignore[index]
+        if not self._legal & bit:
+            raise self._illegal_play(action)
+        seat: int = self.turn  # type: ignore[assignment]
+        hands = self._hands
+        hands[seat] ^= bit
+        trick = self._trick
+        trick.append(card)
+        if len(trick) < 3:
+            seat = _NEXT[seat]
+            self.turn = seat
+            hand = hands[seat]
+            self._legal = (hand & _FOLLOW_MASK[trick[0]]) or hand
+            return
+        # The trick is complete: score it, and the winner leads the next one.
+        a, b, c = trick
+        trick.clear()
+        index = (a * 26 + b) * 26 + c
+        leader = self._leader
+        winner = _SEAT_AFTER[leader][_TRICK_WINNER[index]]
+        tricks = self._tricks
+        tricks.append((leader, a, b, c, winner))
+        self._won_tricks[winner] += 1
+        self._won_points[winner] += _TRICK_POINTS[index]
+        self._leader = self.turn = winner
+        self._legal = hands[winner]
+        if len(tricks) == 8:
+            self._finish_play(ended_early=False)
+        elif winner == self.soloist and self.contract is _SMALL_ZOLE:
+            self._finish_play(ended_early=True)
+
+    def _apply_other(self, action: Action) -> None:
+        """``apply`` for bidding and burying."""
         phase = self.phase
-        if phase is _PLAYING:
-            # The body of _play, inlined, with plain ints (which CPython's specialised
-            # subscripts and arithmetic handle faster than the Card subclass): the engine's
-            # hottest path.
-            is_card = action.__class__ is _CARD_TYPE
-            bit, card = _BIT_AND_INT[action] if is_card else _NO_CARD  # type: ignore[index]
-            if not self._legal & bit:
-                raise self._illegal_play(action)
-            seat: int = self.turn  # type: ignore[assignment]
-            hands = self._hands
-            hands[seat] ^= bit
-            trick = self._trick
-            trick.append(card)
-            if len(trick) < 3:
-                nxt = _NEXT[seat]
-                self.turn = nxt
-                hand = hands[nxt]
-                self._legal = (hand & _FOLLOW_MASK[trick[0]]) or hand
-            else:
-                self._end_trick(trick)
-        elif phase is _BIDDING:
+        if phase is _BIDDING:
             if action not in self._bids_allowed:
                 allowed = ", ".join(str(b) for b in self._bids_allowed)
                 raise self._illegal(action, f"the bids allowed are {allowed}")
@@ -515,19 +535,6 @@ class DealState:
             self._bury(self.turn, action)  # type: ignore[arg-type]
         else:
             raise IllegalActionError(f"cannot apply {action}: the deal is over")
-
-    def apply_unchecked(self, action: Action) -> None:
-        """Play an action already known to be legal (replay, search). Faster than ``apply``.
-
-        .. warning:: an illegal action leaves the state inconsistent.
-        """
-        phase = self.phase
-        if phase is _PLAYING:
-            self._play(self.turn, action)  # type: ignore[arg-type]
-        elif phase is _BIDDING:
-            self._bid(self.turn, action)  # type: ignore[arg-type]
-        else:
-            self._bury(self.turn, action)  # type: ignore[arg-type]
 
     def _illegal_play(self, action: object) -> IllegalActionError:
         if action.__class__ is not _CARD_TYPE:
@@ -575,37 +582,6 @@ class DealState:
         self._hands[seat] &= ~bury.mask
         self.buried = bury.mask
         self._start_play()
-
-    def _play(self, seat: int, action: Card) -> None:
-        bit, card = _BIT_AND_INT[action]
-        hands = self._hands
-        hands[seat] ^= bit
-        trick = self._trick
-        trick.append(card)
-        if len(trick) < 3:
-            nxt = _NEXT[seat]
-            self.turn = nxt
-            hand = hands[nxt]
-            self._legal = (hand & _FOLLOW_MASK[trick[0]]) or hand
-        else:
-            self._end_trick(trick)
-
-    def _end_trick(self, trick: list[int]) -> None:
-        a, b, c = trick
-        trick.clear()
-        index = (a * 26 + b) * 26 + c
-        leader = self._leader
-        winner = _SEAT_AFTER[leader][_TRICK_WINNER[index]]
-        tricks = self._tricks
-        tricks.append((leader, a, b, c, winner))
-        self._won_tricks[winner] += 1
-        self._won_points[winner] += _TRICK_POINTS[index]
-        self._leader = self.turn = winner
-        self._legal = self._hands[winner]
-        if len(tricks) == 8:
-            self._finish_play(ended_early=False)
-        elif winner == self.soloist and self.contract is _SMALL_ZOLE:
-            self._finish_play(ended_early=True)
 
     def _finish_pule(self) -> None:
         pules = Pules(self.pules.common + 1, self.pules.personal)
