@@ -23,3 +23,48 @@ class IllegalActionError(ZoleError, ValueError):
 
 class RulesError(ZoleError, ValueError):
     """A rules file or preset name that cannot be used."""
+
+
+class BotError(ZoleError, RuntimeError):
+    """A bot process failed to do what the protocol asks of it.
+
+    ``kind`` names the fault as the protocol specification and game records do (``startup``,
+    ``crash``, ``timeout``, ``stall``, ``garbage``, ``illegal``, ``flood``); ``line`` is the
+    offending line from the bot, when there is one.
+    """
+
+    kind = "error"
+
+    def __init__(self, message: str, line: str | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class BotStartupError(BotError):
+    """The bot could not be started, or did not finish the handshake in time."""
+
+    kind = "startup"
+
+
+class BotCrashedError(BotError):
+    """The bot exited or closed its output while the arena waited for it."""
+
+    kind = "crash"
+
+
+class BotTimeoutError(BotError):
+    """The bot did not answer a decision request in time."""
+
+    kind = "timeout"
+
+
+class BotStallError(BotError):
+    """The bot did not answer a ping (``isready``) in time."""
+
+    kind = "stall"
+
+
+class BotFloodError(BotError):
+    """The bot sent a line that is too long, or too much output for one request."""
+
+    kind = "flood"

@@ -53,7 +53,16 @@ from zole_arena.scoring import (
 )
 from zole_arena.shuffle import deal_from_deck, shuffled_deck
 
-__all__ = ["DealResult", "DealState", "Phase", "SeatView", "Trick", "dealer_of"]
+__all__ = [
+    "DealResult",
+    "DealState",
+    "Phase",
+    "SeatView",
+    "Trick",
+    "dealer_of",
+    "forfeit_result",
+    "max_penalty",
+]
 
 
 class Phase(enum.Enum):
@@ -98,7 +107,8 @@ class DealResult(NamedTuple):
     (A named tuple rather than a dataclass: it is built once per deal on the engine's hot path.)
     """
 
-    contract: Contract
+    contract: Contract | None
+    """None only for a deal forfeited before bidding ended."""
     soloist: int | None
     scores: tuple[int, int, int]
     """Change of each seat's total (zero-sum)."""
@@ -118,6 +128,8 @@ class DealResult(NamedTuple):
     pule_event: str | None = None
     ended_early: bool = False
     """A small zole stopped at the soloist's first trick."""
+    forfeit: int | None = None
+    """The seat that forfeited the deal by a fault (see :func:`forfeit_result`), or None."""
 
     @property
     def won(self) -> bool | None:
@@ -669,3 +681,37 @@ class DealState:
             f"<DealState deal={self.deal_no} phase={self.phase} turn={self.turn} "
             f"contract={self.contract} tricks={len(self._tricks)}>"
         )
+
+
+def max_penalty(rules: Rules) -> int:
+    """The largest amount per opponent that a legal deal can cost a player under ``rules``:
+    the default penalty for forfeiting a deal, so that a fault never pays.
+    """
+    amounts = [rules.table_payment]
+    tables = [rules.take]
+    if rules.zole is not None and Contract.ZOLE in rules.contracts:
+        tables.append(rules.zole)
+    for table in tables:
+        amounts.extend(-value for value in dataclasses.astuple(table))
+    if rules.small_zole is not None and Contract.SMALL_ZOLE in rules.contracts:
+        amounts.append(-rules.small_zole.loss)
+    return max(amounts)
+
+
+def forfeit_result(state: DealState, culprit: int, penalty: int) -> DealResult:
+    """The result of a deal stopped because ``culprit`` forfeited it (a bot's fault).
+
+    The culprit pays ``penalty`` to each other player (zero-sum); the pules stay as they were;
+    tricks and points are those taken so far.
+    """
+    scores = [penalty, penalty, penalty]
+    scores[culprit] = -2 * penalty
+    return DealResult(
+        contract=state.contract,
+        soloist=state.soloist,
+        scores=(scores[0], scores[1], scores[2]),
+        tricks=state.tricks_won,
+        points=state.points_won,
+        pules=state.pules,
+        forfeit=culprit,
+    )

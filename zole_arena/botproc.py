@@ -1,0 +1,335 @@
+"""Bot processes: start, line I/O with deadlines, resource limits, and a kill that leaves nothing.
+
+A bot is an untrusted program. :class:`BotProcess` starts it from an argument list (never
+through a shell) in a new session, so that it and every process it starts share one process
+group; caps its address space and CPU time; sends its stderr to a file of its own; reads its
+stdout line by line with a deadline (no threads: ``select`` on the pipe); and on
+:meth:`~BotProcess.close` or :meth:`~BotProcess.kill` kills the whole group and reaps every
+process of it. On Linux the arena makes itself a *child subreaper*, so that a grandchild whose
+parent died is handed to the arena, which reaps it, instead of lingering as a zombie.
+
+This module knows nothing of the protocol's messages: see :mod:`zole_arena.session`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import dataclasses
+import errno
+import logging
+import os
+import resource
+import select
+import shlex
+import signal
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Final
+
+from zole_arena.errors import (
+    BotCrashedError,
+    BotFloodError,
+    BotStallError,
+    BotStartupError,
+    BotTimeoutError,
+)
+
+__all__ = ["DEFAULT_LIMITS", "BotProcess", "Limits", "split_command"]
+
+LOGGER = logging.getLogger(__name__)
+
+#: The longest line accepted from a bot, in bytes (without the line end).
+MAX_LINE_BYTES: Final = 64 * 1024
+_READ_SIZE: Final = 65536
+_PR_SET_CHILD_SUBREAPER: Final = 36
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """Resource limits for a bot process; None means no limit."""
+
+    memory_mb: int | None = 2048
+    """Address space (``RLIMIT_AS``) in MiB."""
+    cpu_seconds: int | None = 600
+    """CPU time of the process (``RLIMIT_CPU``); past it the kernel kills the bot."""
+
+
+DEFAULT_LIMITS: Final = Limits()
+
+
+def split_command(command: str | Sequence[str]) -> list[str]:
+    """An argument list from a command line (split shell-style, never run by a shell).
+
+    :raises BotStartupError: the command is empty or its quoting is broken.
+    """
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise BotStartupError(f"bad bot command {command!r}: {exc}") from None
+    else:
+        argv = list(command)
+    if not argv:
+        raise BotStartupError("empty bot command")
+    return argv
+
+
+_subreaper_done = False
+
+
+def _become_subreaper() -> None:
+    """Ask Linux to hand us the orphans of our bots, so that we can reap them."""
+    global _subreaper_done
+    if _subreaper_done:
+        return
+    _subreaper_done = True
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _limit_resources(limits: Limits) -> None:  # runs in the child, before exec
+    if limits.memory_mb is not None:
+        size = limits.memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    if limits.cpu_seconds is not None:
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
+
+
+class BotProcess:
+    """One running bot program with line I/O on its stdin and stdout."""
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        stderr_path: str | os.PathLike[str] | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
+        """Start the program.
+
+        :param command: a command line (split shell-style) or an argument list.
+        :param stderr_path: the file that receives the bot's stderr (appended); None discards it.
+        :raises BotStartupError: the program does not exist or cannot be run.
+        """
+        self.argv = split_command(command)
+        self._buffer = bytearray()
+        self._eof = False
+        self.returncode: int | None = None
+        _become_subreaper()
+        stderr: IO[bytes] | int
+        if stderr_path is not None:
+            Path(stderr_path).parent.mkdir(parents=True, exist_ok=True)
+            stderr = open(stderr_path, "ab")  # noqa: SIM115 - the child keeps it open
+        else:
+            stderr = subprocess.DEVNULL
+        try:
+            self._popen = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                cwd=cwd,
+                env=dict(env) if env is not None else None,
+                start_new_session=True,
+                preexec_fn=lambda: _limit_resources(limits),
+                bufsize=0,
+                close_fds=True,
+            )
+        except FileNotFoundError:
+            where = f" in {cwd}" if cwd is not None else ""
+            raise BotStartupError(
+                f"cannot start bot: no such program {self.argv[0]!r}{where} "
+                "(check the command, or give a path)"
+            ) from None
+        except PermissionError:
+            raise BotStartupError(
+                f"cannot start bot: {self.argv[0]!r} is not executable (chmod +x it, or run it "
+                "through its interpreter)"
+            ) from None
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise BotStartupError(f"cannot start bot {self.argv[0]!r}: {exc}") from None
+        finally:
+            if not isinstance(stderr, int):
+                stderr.close()
+        self.pid = self._popen.pid
+        self.pgid = self.pid  # a new session: the bot leads its own process group
+        assert self._popen.stdin is not None and self._popen.stdout is not None
+        self._stdin = self._popen.stdin
+        self._stdin_fd = self._stdin.fileno()
+        self._stdout_fd = self._popen.stdout.fileno()
+        os.set_blocking(self._stdin_fd, False)
+        os.set_blocking(self._stdout_fd, False)
+        LOGGER.debug("started bot %s (pid %d)", self.argv, self.pid)
+
+    # -- writing --------------------------------------------------------------------------
+
+    def send(self, line: str, timeout: float = 5.0) -> None:
+        """Write one line to the bot.
+
+        A bot that does not read its input fills the pipe; the arena then waits up to
+        ``timeout`` seconds for room rather than blocking for ever.
+
+        :raises BotCrashedError: the bot has closed its input (it exited).
+        :raises BotStallError: the bot has not read its input for ``timeout`` seconds.
+        """
+        data = memoryview(line.encode("ascii", "replace") + b"\n")
+        deadline: float | None = None
+        while data:
+            try:
+                written = os.write(self._stdin_fd, data)
+            except BlockingIOError:
+                if deadline is None:
+                    deadline = time.monotonic() + timeout
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not select.select([], [self._stdin_fd], [], remaining)[1]:
+                    raise BotStallError("the bot does not read its input") from None
+                continue
+            except (BrokenPipeError, OSError, ValueError):
+                raise BotCrashedError(f"the bot has exited{self._exit_text()}") from None
+            data = data[written:]
+
+    # -- reading --------------------------------------------------------------------------
+
+    def read_line(self, deadline: float) -> str:
+        """The next line from the bot (without the line end), waiting until ``deadline``
+        (a :func:`time.monotonic` value).
+
+        :raises BotTimeoutError: no full line by the deadline.
+        :raises BotCrashedError: the bot closed its output (exited) first.
+        :raises BotFloodError: a line longer than :data:`MAX_LINE_BYTES`.
+        """
+        buffer = self._buffer
+        while True:
+            end = buffer.find(b"\n")
+            if end >= 0:
+                raw = bytes(buffer[:end])
+                del buffer[: end + 1]
+                if len(raw) > MAX_LINE_BYTES:
+                    raise BotFloodError(f"the bot sent a line of {len(raw):,} bytes")
+                return raw.decode("ascii", "replace").rstrip("\r")
+            if len(buffer) > MAX_LINE_BYTES:
+                raise BotFloodError(
+                    f"the bot sent a line of over {MAX_LINE_BYTES:,} bytes",
+                    line=bytes(buffer[:80]).decode("ascii", "replace") + "…",
+                )
+            if self._eof:
+                raise BotCrashedError(f"the bot closed its output{self._exit_text()}")
+            self._fill(deadline)
+
+    def _fill(self, deadline: float) -> None:
+        """Read what the bot has written, waiting for it until the deadline."""
+        fd = self._stdout_fd
+        try:
+            chunk = os.read(fd, _READ_SIZE)
+        except BlockingIOError:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotTimeoutError("no answer in time") from None
+            try:
+                ready, _, _ = select.select([fd], [], [], remaining)
+            except InterruptedError:  # a signal; the loop tries again
+                return
+            if not ready:
+                raise BotTimeoutError("no answer in time") from None
+            return
+        if chunk:
+            self._buffer += chunk
+        else:
+            self._eof = True
+
+    def poll_line(self) -> str | None:
+        """A line the bot has already written, or None, without waiting."""
+        try:
+            return self.read_line(time.monotonic())
+        except BotTimeoutError:
+            return None
+
+    # -- ending -----------------------------------------------------------------------------
+
+    def _exit_text(self) -> str:
+        code = self._popen.poll()
+        if code is None:
+            return ""
+        self.returncode = code
+        if code < 0:
+            with contextlib.suppress(ValueError):
+                return f" (killed by {signal.Signals(-code).name})"
+        return f" (exit code {code})"
+
+    @property
+    def running(self) -> bool:
+        """Whether the bot's main process is still alive."""
+        return self._popen.poll() is None
+
+    def wait(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for the bot to exit; its exit code, or None."""
+        try:
+            self.returncode = self._popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        return self.returncode
+
+    def close(self, grace: float = 1.0) -> int | None:
+        """End the bot: close its input, give it ``grace`` seconds to exit, then kill the whole
+        process group. Safe to call more than once.
+        """
+        with contextlib.suppress(OSError):
+            self._stdin.close()
+        if grace > 0:
+            self.wait(grace)
+        self.kill()
+        return self.returncode
+
+    def kill(self) -> None:
+        """Kill the bot's whole process group at once and reap every process of it."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self._stdin.close()
+        with contextlib.suppress(OSError):
+            self._popen.stdout.close()  # type: ignore[union-attr]
+        self.returncode = self._popen.wait()
+        self._reap_group()
+
+    def _reap_group(self) -> None:
+        """Reap the group's other processes, which the subreaper made our children."""
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            try:
+                pid, _ = os.waitpid(-self.pgid, os.WNOHANG)
+            except ChildProcessError:
+                pid = 0
+            if pid:
+                continue
+            try:
+                os.killpg(self.pgid, 0)
+            except ProcessLookupError:
+                return  # nothing of the group is left, not even a zombie
+            except PermissionError:
+                return
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.pgid, signal.SIGKILL)
+            time.sleep(0.005)  # a killed process is being handed to us; try again
+        LOGGER.warning("bot process group %d did not go away", self.pgid)
+
+    def group_alive(self) -> bool:
+        """Whether any process of the bot's group exists (a zombie counts)."""
+        try:
+            os.killpg(self.pgid, 0)
+        except ProcessLookupError:
+            return False
+        except OSError as exc:
+            return exc.errno == errno.EPERM
+        return True
+
+    def __enter__(self) -> BotProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()

@@ -1,0 +1,303 @@
+"""Protocol version 1: formatting the arena's messages and parsing the bots' lines.
+
+Pure text in and out, no I/O (``protocol/README.md`` is the specification). The arena is strict
+in what it writes (canonical cards, fixed field order) and lenient in what it reads: unknown
+messages and fields are ignored, ``\\r`` is dropped, cards may be written ``10D`` or lowercase.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Final, TypeAlias
+
+from zole_arena.actions import Action, Bid, Bury
+from zole_arena.cards import Card
+from zole_arena.errors import NotationError, ZoleError
+from zole_arena.state import DealResult, Phase, SeatView
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "ActionReply",
+    "BotLine",
+    "IdLine",
+    "InfoLine",
+    "OptionDecl",
+    "ProtocolError",
+    "ReadyOk",
+    "UnknownLine",
+    "ZoleOk",
+    "format_go",
+    "format_newdeal",
+    "format_result",
+    "parse_answer",
+    "parse_bot_line",
+]
+
+#: The protocol version this arena speaks.
+PROTOCOL_VERSION: Final = 1
+#: The longest line a bot may send, in bytes.
+MAX_LINE_BYTES: Final = 64 * 1024
+
+_PHASE_WORDS: Final = {Phase.BIDDING: "bid", Phase.BURYING: "bury", Phase.PLAYING: "play"}
+
+
+class ProtocolError(ZoleError):
+    """A bot said something the protocol does not allow where it said it."""
+
+
+@dataclasses.dataclass(frozen=True)
+class IdLine:
+    """``id name|author|version <text>``."""
+
+    key: str
+    value: str
+
+
+@dataclasses.dataclass(frozen=True)
+class OptionDecl:
+    """``option name <name> type <type> default <value> [min <n> max <n>] [var <v>]…``."""
+
+    name: str
+    type: str
+    default: str
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def check_value(self, value: str) -> str:
+        """The value normalised for ``setoption``.
+
+        :raises ValueError: the value does not fit the option's type.
+        """
+        if self.type == "check":
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"option {self.name} takes true or false, not {value!r}")
+            return value.lower()
+        if self.type == "spin":
+            try:
+                number = int(value)
+            except ValueError:
+                raise ValueError(
+                    f"option {self.name} takes a whole number, not {value!r}"
+                ) from None
+            if (self.min is not None and number < self.min) or (
+                self.max is not None and number > self.max
+            ):
+                raise ValueError(f"option {self.name} takes {self.min} to {self.max}, not {number}")
+            return str(number)
+        if self.type == "combo" and value not in self.choices:
+            raise ValueError(
+                f"option {self.name} takes one of {', '.join(self.choices)}, not {value!r}"
+            )
+        return value
+
+
+@dataclasses.dataclass(frozen=True)
+class ZoleOk:
+    """``zoleok [<version>]``: the end of the handshake."""
+
+    version: int
+
+
+@dataclasses.dataclass(frozen=True)
+class ReadyOk:
+    """``readyok``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ActionReply:
+    """``action <id> <answer…>``; the answer is parsed later, against the open request."""
+
+    request_id: int | None
+    """None when the id is not a number (the reply can then answer no request)."""
+    words: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class InfoLine:
+    """``info <text>``: diagnostics, recorded, never an answer."""
+
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class UnknownLine:
+    """A line whose first token is no bot message: ignored (and recorded)."""
+
+    text: str
+
+
+BotLine: TypeAlias = IdLine | OptionDecl | ZoleOk | ReadyOk | ActionReply | InfoLine | UnknownLine
+
+
+def _parse_option(words: list[str], line: str) -> OptionDecl | UnknownLine:
+    fields: dict[str, str] = {}
+    choices: list[str] = []
+    key: str | None = None
+    for word in words[1:]:
+        if word in ("name", "type", "default", "min", "max", "var"):
+            key = word
+            if word == "var":
+                choices.append("")
+            continue
+        if key is None:
+            continue
+        if key == "var":
+            choices[-1] = f"{choices[-1]} {word}".strip()
+        else:
+            fields[key] = f"{fields[key]} {word}" if key in fields else word
+    if "name" not in fields or "type" not in fields:
+        return UnknownLine(line)
+    try:
+        low = int(fields["min"]) if "min" in fields else None
+        high = int(fields["max"]) if "max" in fields else None
+    except ValueError:
+        return UnknownLine(line)
+    return OptionDecl(
+        name=fields["name"],
+        type=fields["type"],
+        default=fields.get("default", ""),
+        min=low,
+        max=high,
+        choices=tuple(choices),
+    )
+
+
+def parse_bot_line(line: str) -> BotLine | None:
+    """Parse one line from a bot (without its line end). Blank lines give None."""
+    words = line.split()
+    if not words:
+        return None
+    head = words[0]
+    if head == "action":
+        request_id: int | None
+        try:
+            request_id = int(words[1]) if len(words) > 1 else None
+        except ValueError:
+            request_id = None
+        return ActionReply(request_id, tuple(words[2:]))
+    if head == "readyok":
+        return ReadyOk()
+    if head == "info":
+        return InfoLine(line.strip()[4:].strip())
+    if head == "id" and len(words) >= 2:
+        return IdLine(words[1], " ".join(words[2:]))
+    if head == "option":
+        return _parse_option(words, line)
+    if head == "zoleok":
+        try:
+            version = int(words[1]) if len(words) > 1 else PROTOCOL_VERSION
+        except ValueError:
+            version = PROTOCOL_VERSION
+        return ZoleOk(version)
+    return UnknownLine(line)
+
+
+def parse_answer(words: Sequence[str], phase: Phase) -> Action:
+    """Read the answer of an ``action`` line for a request in ``phase``.
+
+    :raises NotationError: the words are not a bid, two cards or a card as the phase needs
+        (a *garbage* answer; whether it is legal is the rules engine's business).
+    """
+    text = " ".join(words)
+    if phase is Phase.PLAYING:
+        if len(words) != 1:
+            raise NotationError(f"expected one card, got {text!r}")
+        return Card.parse(words[0])
+    if phase is Phase.BIDDING:
+        if len(words) != 1:
+            raise NotationError(f"expected a bid, got {text!r}")
+        return Bid.parse(words[0])
+    if phase is Phase.BURYING:
+        if len(words) != 2:
+            raise NotationError(f"expected two cards to bury, got {text!r}")
+        return Bury.of(Card.parse(words[0]), Card.parse(words[1]))
+    raise NotationError(f"no answer is expected in phase {phase}")
+
+
+def _list(items: Iterable[object] | None) -> str:
+    if items is None:
+        return "-"
+    text = ",".join(str(item) for item in items)
+    return text or "-"
+
+
+def _opt(value: object | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def _common_fields(
+    view: SeatView, deal_no: int, rules_preset: str, scores: Sequence[int]
+) -> list[str]:
+    return [
+        "deal", str(deal_no),
+        "seat", str(view.seat),
+        "dealer", str(view.dealer),
+        "forehand", str(view.forehand),
+        "rules", rules_preset,
+        "hand", _list(view.hand),
+        "scores", _list(scores),
+        "commonpules", str(view.pules.common),
+        "personalpules", _list(view.pules.personal),
+    ]  # fmt: skip
+
+
+def format_newdeal(view: SeatView, deal_no: int, rules_preset: str, scores: Sequence[int]) -> str:
+    """The ``newdeal`` event for one seat at the start of a deal."""
+    return " ".join(["newdeal", *_common_fields(view, deal_no, rules_preset, scores)])
+
+
+def format_go(
+    request_id: int,
+    time_ms: int,
+    view: SeatView,
+    deal_no: int,
+    rules_preset: str,
+    scores: Sequence[int],
+) -> str:
+    """A ``go`` decision request: this seat's whole view and its legal answers."""
+    phase = _PHASE_WORDS[view.phase]
+    # While burying, the legal answers are any two cards of the hand: the hand is listed.
+    legal = _list(view.hand if view.phase is Phase.BURYING else view.legal_actions)
+    played: list[Card] = [card for trick in view.tricks for card in trick.cards]
+    played.extend(view.trick)
+    fields = [
+        "go",
+        "id", str(request_id),
+        "time", str(time_ms),
+        "phase", phase,
+        *_common_fields(view, deal_no, rules_preset, scores),
+        "bids", _list(bid for _, bid in view.bids),
+        "contract", _opt(view.contract),
+        "soloist", _opt(view.soloist),
+        "talon", _list(view.talon),
+        "buried", _list(view.buried),
+        "played", _list(played),
+        "winners", _list(trick.winner for trick in view.tricks),
+        "legal", legal,
+    ]  # fmt: skip
+    return " ".join(fields)
+
+
+def format_result(
+    result: DealResult,
+    deal_no: int,
+    totals: Sequence[int],
+    forfeit: int | None = None,
+) -> str:
+    """The ``result`` event at the end of a deal."""
+    fields = [
+        "result",
+        "deal", str(deal_no),
+        "contract", _opt(result.contract),
+        "soloist", _opt(result.soloist),
+        "scores", _list(result.scores),
+        "totals", _list(totals),
+        "tricks", _list(result.tricks),
+        "points", _list(result.points),
+        "soloistpoints", _opt(result.soloist_points),
+        "band", _opt(result.band),
+        "forfeit", _opt(forfeit),
+    ]  # fmt: skip
+    return " ".join(fields)

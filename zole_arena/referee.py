@@ -1,0 +1,323 @@
+"""The referee: plays deals between three bot processes and applies the error policy.
+
+For each deal the referee deals from the score sheet, tells each bot ``newdeal``, asks the seat
+to move with a ``go`` that carries its whole view, checks the answer with the rules engine, and
+tells every bot what it may see happen. A bot's fault (crash, timeout, stall, garbage, an
+illegal action, a flood, a failed start) never raises out of :meth:`Referee.play_deal`: it is
+recorded as a :class:`Fault` and handled by the :class:`FaultPolicy` — by default the culprit
+forfeits the deal, is restarted for the next one, and is disqualified past the fault limit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+from collections.abc import Callable, Sequence
+from typing import Final, Literal
+
+from zole_arena.actions import Action, Bid, Bury
+from zole_arena.cards import Card
+from zole_arena.errors import BotError, IllegalActionError, NotationError
+from zole_arena.protocol import format_go, format_newdeal, format_result, parse_answer
+from zole_arena.rules import Rules
+from zole_arena.scoresheet import ScoreSheet
+from zole_arena.session import BotConfig, BotSession
+from zole_arena.state import DealResult, DealState, forfeit_result, max_penalty
+
+__all__ = ["Fault", "FaultPolicy", "DealOutcome", "Move", "Referee"]
+
+LOGGER = logging.getLogger(__name__)
+
+OnFault = Literal["forfeit", "random"]
+_RESTART_KINDS: Final = frozenset({"crash", "timeout", "stall", "flood", "startup"})
+
+
+@dataclasses.dataclass(frozen=True)
+class FaultPolicy:
+    """What the referee does when a bot faults (``protocol/README.md`` §6)."""
+
+    on_fault: OnFault = "forfeit"
+    """``forfeit``: the culprit forfeits the deal; ``random``: a random legal action is played
+    for it and the deal goes on."""
+    penalty: int | None = None
+    """What a forfeiting bot pays each other player; None: the rules' largest loss."""
+    max_faults: int = 3
+    """A bot with more faults than this in a match is disqualified."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Fault:
+    """One fault, as game records keep it."""
+
+    deal_no: int
+    seat: int
+    bot: str
+    kind: str
+    """``startup``, ``crash``, ``timeout``, ``stall``, ``garbage``, ``illegal`` or ``flood``."""
+    message: str
+    request: str | None = None
+    """The request the bot failed to answer properly, if any."""
+    reply: str | None = None
+    """The offending line, if any."""
+
+    def describe(self) -> str:
+        """One line for people."""
+        return f"deal {self.deal_no}: {self.bot} (seat {self.seat}) {self.kind}: {self.message}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Move:
+    """One action of a deal as it was made."""
+
+    seat: int
+    action: str
+    """Wire form: ``pass``, ``bury QC 9H``, ``TD``."""
+    request_id: int | None
+    """None for an action the referee played for a faulted bot."""
+    think_ms: float
+
+
+@dataclasses.dataclass
+class DealOutcome:
+    """A finished deal: the final state, its result, the moves with timings, the faults."""
+
+    deal_no: int
+    state: DealState
+    result: DealResult
+    moves: list[Move]
+    faults: list[Fault]
+
+    @property
+    def forfeit(self) -> Fault | None:
+        """The fault that forfeited the deal, if one did."""
+        if self.result.forfeit is None:
+            return None
+        return next((f for f in self.faults if f.seat == self.result.forfeit), None)
+
+
+class _Seat:
+    def __init__(self, index: int, config: BotConfig) -> None:
+        self.index = index
+        self.config = config
+        self.session: BotSession | None = None
+        self.faults = 0
+        self.name = config.name or f"seat{index}"
+        self.identity: dict[str, object] = {"name": self.name, "command": list(config.command)}
+
+
+class _Forfeit(Exception):
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+def _wire(action: Action) -> str:
+    if isinstance(action, Bury):
+        return f"{action.cards[0]} {action.cards[1]}"
+    return str(action)
+
+
+class Referee:
+    """Runs deals between three bots; seat ``i`` of every deal is ``configs[i]``."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        configs: Sequence[BotConfig],
+        *,
+        time_ms: int = 2000,
+        margin_ms: int = 100,
+        policy: FaultPolicy = FaultPolicy(),
+        random_seed: int = 0,
+        on_fault: Callable[[Fault], None] | None = None,
+    ) -> None:
+        if len(configs) != 3:
+            raise ValueError(f"a Zole table needs 3 bots, not {len(configs)}")
+        self.rules = rules
+        self.time_ms = time_ms
+        self.margin_ms = margin_ms
+        self.policy = policy
+        self.penalty = policy.penalty if policy.penalty is not None else max_penalty(rules)
+        self.seats = [_Seat(i, config) for i, config in enumerate(configs)]
+        self.faults: list[Fault] = []
+        self.disqualified: list[int] = []
+        """Seats past the fault limit; a match should stop once this is not empty."""
+        self._rng = random.Random(random_seed)
+        self._next_id = 0
+        self._on_fault = on_fault
+
+    # -- bots -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start every bot that is not running.
+
+        :raises BotStartupError: a bot cannot be started (a match cannot begin without it).
+        """
+        for seat in self.seats:
+            if seat.session is None:
+                self._start(seat)
+
+    def _start(self, seat: _Seat) -> BotSession:
+        session = BotSession(seat.config)
+        seat.session = session
+        seat.name = session.name
+        seat.identity = dict(session.identity())
+        return session
+
+    def names(self) -> list[str]:
+        """The seats' display names."""
+        return [seat.name for seat in self.seats]
+
+    def close(self) -> None:
+        """Send ``quit`` to every bot and make sure none is left running."""
+        for seat in self.seats:
+            if seat.session is not None:
+                seat.session.quit()
+                seat.session = None
+
+    def kill(self) -> None:
+        """Kill every bot at once (Ctrl-C)."""
+        for seat in self.seats:
+            if seat.session is not None:
+                seat.session.kill()
+                seat.session = None
+
+    # -- faults -----------------------------------------------------------------------------
+
+    def _fault(
+        self,
+        deal_no: int,
+        seat: _Seat,
+        kind: str,
+        message: str,
+        request: str | None = None,
+        reply: str | None = None,
+    ) -> Fault:
+        fault = Fault(deal_no, seat.index, seat.name, kind, message, request, reply)
+        self.faults.append(fault)
+        seat.faults += 1
+        LOGGER.info("fault: %s", fault.describe())
+        if kind in _RESTART_KINDS and seat.session is not None:
+            seat.session.kill()
+            seat.session = None
+        if seat.faults > self.policy.max_faults and seat.index not in self.disqualified:
+            self.disqualified.append(seat.index)
+        if self._on_fault is not None:
+            self._on_fault(fault)
+        return fault
+
+    def _bot_fault(
+        self, deal_no: int, seat: _Seat, exc: BotError, request: str | None = None
+    ) -> Fault:
+        return self._fault(deal_no, seat, exc.kind, str(exc), request, exc.line)
+
+    # -- a deal -----------------------------------------------------------------------------
+
+    def play_deal(self, sheet: ScoreSheet) -> DealOutcome:
+        """Play the sheet's next deal to its end (or forfeit) and record it on the sheet."""
+        deal = sheet.next_deal()
+        deal_no = deal.deal_no or sheet.next_deal_no
+        scores = tuple(sheet.totals)
+        moves: list[Move] = []
+        first_fault = len(self.faults)
+        try:
+            self._begin(deal, deal_no, scores)
+            while deal.result is None:
+                self._turn(deal, deal_no, scores, moves)
+            result = deal.result
+        except _Forfeit as forfeit:
+            result = forfeit_result(deal, forfeit.seat, self.penalty)
+        sheet.record(result)
+        self._broadcast(
+            deal_no, format_result(result, deal_no, sheet.totals, result.forfeit), fatal=False
+        )
+        return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:])
+
+    def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
+        for seat in self.seats:
+            try:
+                if seat.session is None:
+                    self._start(seat)
+                else:
+                    seat.session.ping()
+            except BotError as exc:
+                self._bot_fault(deal_no, seat, exc)
+                raise _Forfeit(seat.index) from None
+        for seat in self.seats:
+            line = format_newdeal(deal.view(seat.index), deal_no, self.rules.preset, scores)
+            self._send(deal_no, seat, line, fatal=True)
+
+    def _turn(
+        self, deal: DealState, deal_no: int, scores: tuple[int, ...], moves: list[Move]
+    ) -> None:
+        index: int = deal.turn  # type: ignore[assignment]
+        seat = self.seats[index]
+        self._next_id += 1
+        request_id = self._next_id
+        view = deal.view(index)
+        line = format_go(request_id, self.time_ms, view, deal_no, self.rules.preset, scores)
+        session = seat.session
+        tricks_before = len(deal.tricks)
+        try:
+            if session is None:  # restarted after a fault earlier in this deal
+                session = self._start(seat)
+            reply = session.request(line, request_id, self.time_ms, self.margin_ms)
+        except BotError as exc:
+            self._bot_fault(deal_no, seat, exc, request=line)
+            self._substitute(deal, deal_no, seat, moves)
+        else:
+            try:
+                action = parse_answer(reply.words, deal.phase)
+            except NotationError as exc:
+                self._fault(deal_no, seat, "garbage", str(exc), line, reply.line)
+                self._substitute(deal, deal_no, seat, moves)
+            else:
+                try:
+                    deal.apply(action)
+                except IllegalActionError as exc:
+                    self._fault(deal_no, seat, "illegal", str(exc), line, reply.line)
+                    self._substitute(deal, deal_no, seat, moves)
+                else:
+                    moves.append(Move(index, _wire(action), request_id, reply.elapsed_ms))
+                    self._announce(deal, deal_no, index, action, tricks_before)
+                    return
+        self._announce_last(deal, deal_no, tricks_before)
+
+    def _substitute(self, deal: DealState, deal_no: int, seat: _Seat, moves: list[Move]) -> None:
+        """After a fault: forfeit, or play a random legal action for the bot."""
+        if self.policy.on_fault == "forfeit" or seat.index in self.disqualified:
+            raise _Forfeit(seat.index)
+        legal = deal.legal_actions()
+        action = legal[self._rng.randrange(len(legal))]
+        deal.apply(action)
+        moves.append(Move(seat.index, _wire(action), None, 0.0))
+
+    def _announce_last(self, deal: DealState, deal_no: int, tricks_before: int) -> None:
+        seat, action = deal.history[-1]
+        self._announce(deal, deal_no, seat, action, tricks_before)
+
+    def _announce(
+        self, deal: DealState, deal_no: int, seat: int, action: Action, tricks_before: int
+    ) -> None:
+        if isinstance(action, Bid):
+            self._broadcast(deal_no, f"bid {seat} {action}", fatal=True)
+        elif isinstance(action, Card):
+            self._broadcast(deal_no, f"card {seat} {action}", fatal=True)
+            tricks = deal.tricks
+            if len(tricks) > tricks_before:
+                trick = tricks[-1]
+                self._broadcast(deal_no, f"trick {trick.winner} {trick.points}", fatal=True)
+
+    def _broadcast(self, deal_no: int, line: str, *, fatal: bool) -> None:
+        for seat in self.seats:
+            self._send(deal_no, seat, line, fatal=fatal)
+
+    def _send(self, deal_no: int, seat: _Seat, line: str, *, fatal: bool) -> None:
+        if seat.session is None:
+            return
+        try:
+            seat.session.send(line)
+        except BotError as exc:
+            self._bot_fault(deal_no, seat, exc)
+            if fatal and self.policy.on_fault == "forfeit":
+                raise _Forfeit(seat.index) from None

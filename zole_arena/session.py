@@ -1,0 +1,264 @@
+"""A bot session: the protocol dialogue over a :class:`~zole_arena.botproc.BotProcess`.
+
+:class:`BotSession` does the handshake under the startup time limit, sets options, pings,
+sends events and decision requests, and waits for the answer that echoes the open request's id,
+under the decision's time limit plus a margin. Along the way it records the bot's ``info``
+lines and any line it ignored, and enforces the flood limits. Faults surface as
+:class:`~zole_arena.errors.BotError` subclasses; what to do about them (forfeit, restart,
+disqualify) is the referee's business.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+import time
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from zole_arena.botproc import DEFAULT_LIMITS, BotProcess, Limits
+from zole_arena.errors import (
+    BotCrashedError,
+    BotError,
+    BotFloodError,
+    BotStallError,
+    BotStartupError,
+    BotTimeoutError,
+)
+from zole_arena.protocol import (
+    PROTOCOL_VERSION,
+    ActionReply,
+    IdLine,
+    InfoLine,
+    OptionDecl,
+    ReadyOk,
+    UnknownLine,
+    ZoleOk,
+    parse_bot_line,
+)
+
+__all__ = ["BotConfig", "BotSession", "Reply"]
+
+LOGGER = logging.getLogger(__name__)
+
+#: Lines (of any kind) a bot may send while one request is open.
+MAX_LINES_PER_REQUEST: Final = 10_000
+#: Bytes a bot may send while one request is open.
+MAX_BYTES_PER_REQUEST: Final = 1024 * 1024
+#: Diagnostics kept in memory per session (older ones are dropped).
+MAX_KEPT_NOTES: Final = 1000
+
+
+@dataclasses.dataclass(frozen=True)
+class BotConfig:
+    """How to start and talk to one bot."""
+
+    command: str | tuple[str, ...]
+    """A command line (split shell-style, never run by a shell) or an argument list."""
+    name: str | None = None
+    """Display name; None takes the name the bot gives in the handshake."""
+    cwd: str | None = None
+    env: Mapping[str, str] | None = None
+    """The bot's environment; None inherits the arena's."""
+    options: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Values for options the bot declares (``setoption``)."""
+    startup_ms: int = 10_000
+    ping_ms: int = 5_000
+    limits: Limits = DEFAULT_LIMITS
+    stderr_path: str | None = None
+    """File for the bot's stderr (appended); None discards it."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Reply:
+    """The bot's answer to a decision request."""
+
+    request_id: int
+    words: tuple[str, ...]
+    line: str
+    elapsed_ms: float
+    """From writing the request to reading the answer."""
+
+
+class BotSession:
+    """The arena's side of the dialogue with one bot process."""
+
+    def __init__(self, config: BotConfig) -> None:
+        """Start the bot and do the handshake.
+
+        :raises BotStartupError: the program cannot be started, exits, or does not send
+            ``zoleok`` within ``config.startup_ms``; or an option value does not fit.
+        """
+        self.config = config
+        self.ids: dict[str, str] = {}
+        self.options: dict[str, OptionDecl] = {}
+        self.notes: list[str] = []
+        """``info`` lines and ignored lines, newest last (at most :data:`MAX_KEPT_NOTES`)."""
+        self.requests = 0
+        self.process = BotProcess(
+            config.command,
+            cwd=config.cwd,
+            env=config.env,
+            stderr_path=config.stderr_path,
+            limits=config.limits,
+        )
+        try:
+            self._handshake()
+            self._set_options(config.options)
+        except BotError as exc:
+            self.process.kill()
+            if isinstance(exc, BotStartupError):
+                raise
+            raise BotStartupError(f"handshake failed: {exc}", line=exc.line) from None
+        except BaseException:
+            self.process.kill()
+            raise
+
+    @property
+    def name(self) -> str:
+        """The display name: the configured one, else the bot's ``id name``, else the program."""
+        if self.config.name:
+            return self.config.name
+        return self.ids.get("name") or os.path.basename(self.process.argv[0])
+
+    def _note(self, text: str) -> None:
+        self.notes.append(text)
+        if len(self.notes) > MAX_KEPT_NOTES:
+            del self.notes[: len(self.notes) - MAX_KEPT_NOTES]
+
+    def _handshake(self) -> None:
+        deadline = time.monotonic() + self.config.startup_ms / 1000
+        self.process.send(f"zole {PROTOCOL_VERSION}")
+        lines = 0
+        while True:
+            try:
+                line = self.process.read_line(deadline)
+            except BotTimeoutError:
+                raise BotStartupError(
+                    f"no 'zoleok' within the startup time of {self.config.startup_ms} ms"
+                ) from None
+            except BotCrashedError as exc:
+                raise BotStartupError(f"the bot ended during the handshake: {exc}") from None
+            lines += 1
+            if lines > MAX_LINES_PER_REQUEST:
+                raise BotFloodError("more than 10,000 lines during the handshake")
+            message = parse_bot_line(line)
+            if isinstance(message, ZoleOk):
+                if message.version != PROTOCOL_VERSION:
+                    raise BotStartupError(
+                        f"the bot speaks protocol version {message.version}; "
+                        f"this arena speaks {PROTOCOL_VERSION}",
+                        line=line,
+                    )
+                return
+            if isinstance(message, IdLine):
+                self.ids[message.key] = message.value
+            elif isinstance(message, OptionDecl):
+                self.options[message.name] = message
+            elif isinstance(message, InfoLine | UnknownLine):
+                self._note(line)
+
+    def _set_options(self, values: Mapping[str, str]) -> None:
+        for name, value in values.items():
+            declared = self.options.get(name)
+            if declared is None:
+                known = ", ".join(self.options) or "none"
+                raise BotStartupError(f"the bot has no option {name!r} (its options: {known})")
+            try:
+                normal = declared.check_value(value)
+            except ValueError as exc:
+                raise BotStartupError(str(exc)) from None
+            self.process.send(f"setoption name {name} value {normal}")
+        self.ping()
+
+    def send(self, line: str) -> None:
+        """Send an event or any other line that needs no answer.
+
+        :raises BotCrashedError: the bot has exited.
+        """
+        self.process.send(line)
+
+    def ping(self, timeout_ms: int | None = None) -> float:
+        """Send ``isready`` and wait for ``readyok``; the round trip in milliseconds.
+
+        :raises BotStallError: no ``readyok`` within the ping time.
+        :raises BotCrashedError: the bot exited.
+        """
+        limit = self.config.ping_ms if timeout_ms is None else timeout_ms
+        start = time.monotonic()
+        deadline = start + limit / 1000
+        self.process.send("isready")
+        lines = 0
+        while True:
+            try:
+                line = self.process.read_line(deadline)
+            except BotTimeoutError:
+                raise BotStallError(f"no 'readyok' within {limit} ms") from None
+            if isinstance(parse_bot_line(line), ReadyOk):
+                return (time.monotonic() - start) * 1000
+            lines += 1
+            if lines > MAX_LINES_PER_REQUEST:
+                raise BotFloodError("more than 10,000 lines while waiting for 'readyok'")
+            self._note(line)
+
+    def request(self, line: str, request_id: int, time_ms: int, margin_ms: int) -> Reply:
+        """Send a ``go`` line and wait for the ``action`` that echoes ``request_id``.
+
+        ``info`` lines, stray ``readyok`` and unknown lines are recorded and skipped; an
+        ``action`` for another id is a late or wrong answer and is skipped too.
+
+        :raises BotTimeoutError: no answer within ``time_ms + margin_ms``.
+        :raises BotCrashedError: the bot exited first.
+        :raises BotFloodError: too long a line or too much output for one request.
+        """
+        self.requests += 1
+        process = self.process
+        start = time.monotonic()
+        deadline = start + (time_ms + margin_ms) / 1000
+        process.send(line)
+        lines = 0
+        size = 0
+        while True:
+            try:
+                text = process.read_line(deadline)
+            except BotTimeoutError:
+                raise BotTimeoutError(
+                    f"no answer to request {request_id} within {time_ms} ms "
+                    f"(+{margin_ms} ms margin)"
+                ) from None
+            message = parse_bot_line(text)
+            if isinstance(message, ActionReply) and message.request_id == request_id:
+                elapsed = (time.monotonic() - start) * 1000
+                return Reply(request_id, message.words, text, elapsed)
+            lines += 1
+            size += len(text) + 1
+            if lines > MAX_LINES_PER_REQUEST or size > MAX_BYTES_PER_REQUEST:
+                raise BotFloodError(
+                    f"more than {MAX_LINES_PER_REQUEST:,} lines or {MAX_BYTES_PER_REQUEST:,} "
+                    f"bytes of output for request {request_id}",
+                    line=text[:200],
+                )
+            if message is not None:
+                self._note(text)
+
+    def quit(self, grace_ms: int = 1000) -> int | None:
+        """Send ``quit``, give the bot ``grace_ms`` to exit, then kill whatever is left."""
+        with contextlib.suppress(BotError):  # it may have exited already
+            self.process.send("quit", timeout=grace_ms / 1000)
+        return self.process.close(grace=grace_ms / 1000)
+
+    def kill(self) -> None:
+        """Kill the bot's process group at once."""
+        self.process.kill()
+
+    def identity(self) -> dict[str, str | Sequence[str]]:
+        """Name, author, version and command, as game records keep them."""
+        return {
+            "name": self.name,
+            "id_name": self.ids.get("name", ""),
+            "author": self.ids.get("author", ""),
+            "version": self.ids.get("version", ""),
+            "command": list(self.process.argv),
+        }
