@@ -13,6 +13,7 @@ import typer
 
 from zole_arena import __version__
 from zole_arena.cli.bench_cmd import bench_command
+from zole_arena.cli.bots_cmd import bots_command, check_command
 from zole_arena.cli.console import err
 from zole_arena.cli.rules_cmd import rules_command
 from zole_arena.errors import ZoleError
@@ -45,6 +46,8 @@ def _root(
 
 app.command("rules")(rules_command)
 app.command("bench")(bench_command)
+app.command("bots")(bots_command)
+app.command("check")(check_command)
 
 
 def main() -> None:

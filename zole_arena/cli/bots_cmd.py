@@ -1,0 +1,64 @@
+"""``zole-arena bots`` and ``zole-arena check``: the bundled bots, and a bot's conformance."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from zole_arena.bundled import BUNDLED, describe_command, parse_bot_arg
+from zole_arena.check import CheckItem, run_check
+from zole_arena.cli.console import fail, out
+from zole_arena.session import BotConfig
+
+StartupOption = Annotated[
+    int, typer.Option("--startup-ms", help="Time for a bot to start and finish the handshake.")
+]
+MovetimeOption = Annotated[int, typer.Option("--movetime", help="Milliseconds per decision.")]
+MarginOption = Annotated[
+    int, typer.Option("--timemargin", help="Milliseconds allowed on top of each decision's time.")
+]
+
+
+def bots_command() -> None:
+    """List the bundled bots: the short names every command accepts, and what runs."""
+    table = Table(title="Bundled bots (use the name wherever a bot is expected)")
+    table.add_column("name", style="bold")
+    table.add_column("language")
+    table.add_column("what it does")
+    for bot in BUNDLED:
+        table.add_row(bot.name, bot.language, bot.description)
+    out.print(table)
+    out.print("Commands behind the names:")
+    for bot in BUNDLED:
+        out.print(f"  {bot.name}: {describe_command(bot.name)}", markup=False)
+
+
+def _print_item(item: CheckItem) -> None:
+    mark = "[bold green]PASS[/]" if item.passed else "[bold red]FAIL[/]"
+    out.print(f"{mark} {item.number:2d} {item.name}: {item.detail}", highlight=False)
+    if item.line is not None:
+        out.print(f"        offending line: {item.line!r}", highlight=False, markup=False)
+
+
+def check_command(
+    bot: Annotated[str, typer.Argument(help="A bundled bot's name or a command line, in quotes.")],
+    startup_ms: StartupOption = 10_000,
+    movetime: MovetimeOption = 2000,
+    timemargin: MarginOption = 100,
+) -> None:
+    """Check a bot against protocol v1: handshake, options, ping, decisions from every phase
+    and contract of both presets, a restart mid-deal, full deals, quit. Exits 1 on any FAIL.
+    """
+    if movetime < 1 or startup_ms < 1 or timemargin < 0:
+        fail("--movetime and --startup-ms must be positive, --timemargin not negative")
+    spec = parse_bot_arg(bot)
+    config = BotConfig(command=spec.argv, name=spec.name, startup_ms=startup_ms)
+    out.print(f"checking {' '.join(spec.argv)}", highlight=False, markup=False)
+    items = run_check(config, time_ms=movetime, margin_ms=timemargin, report=_print_item)
+    failed = [item for item in items if not item.passed]
+    if failed:
+        out.print(f"[bold red]{len(failed)} of {len(items)} items failed[/]")
+        raise typer.Exit(1)
+    out.print(f"[bold green]all {len(items)} items passed[/]")
