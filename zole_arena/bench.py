@@ -12,9 +12,14 @@ the best round (the least disturbed, as ``timeit`` does) and the median.
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
+from importlib import resources
+from pathlib import Path
 
 from zole_arena.rules import Rules
 from zole_arena.state import DealState
@@ -81,3 +86,139 @@ def run_bench(rules: Rules, deals: int = 50_000, rounds: int = 5, seed: int = 1)
         actions_per_deal=actions / total,
         seconds=time.perf_counter() - started,
     )
+
+
+@dataclasses.dataclass(frozen=True)
+class ProtocolBenchResult:
+    """Round trips of one decision, measured in the same run (medians, in microseconds)."""
+
+    bot: str
+    language: str
+    decisions: int
+    line_bytes: int
+    raw_echo_us: float
+    """A line of the request's length through a pipe to a minimal echo program and back."""
+    raw_bot_us: float
+    """The request line written straight to the bot and its answer read back, by minimal
+    code: the pipe plus the bot's own work."""
+    arena_us: float
+    """A decision through the arena: the seat's view, the ``go`` line, the session's
+    request with deadline, parsing and checking the answer."""
+
+    @property
+    def arena_vs_raw(self) -> float:
+        """Arena decision / raw echo round trip (target: at most 3)."""
+        return self.arena_us / self.raw_echo_us
+
+    @property
+    def overhead_vs_raw(self) -> float:
+        """The arena's own cost (arena − raw bot) / raw echo round trip (target: at most 2)."""
+        return (self.arena_us - self.raw_bot_us) / self.raw_echo_us
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as JSON-ready data."""
+        data = dataclasses.asdict(self)
+        data["arena_vs_raw"] = self.arena_vs_raw
+        data["overhead_vs_raw"] = self.overhead_vs_raw
+        return data
+
+
+def _raw_round_trip(stdin_fd: int, stdout_fd: int, line: bytes) -> float:
+    """Write one line, block until a whole line comes back; seconds."""
+    start = time.perf_counter()
+    os.write(stdin_fd, line)
+    data = b""
+    while not data.endswith(b"\n"):
+        data += os.read(stdout_fd, 65536)
+    return time.perf_counter() - start
+
+
+def _benchmark_state(rules: Rules) -> DealState:
+    """A mid-deal decision: a take game a few cards in, the bot to play."""
+    state = DealState.from_seed(rules, 1, 1)
+    state.apply(state.legal_actions()[1])  # the forehand takes
+    state.apply(state.legal_actions()[0])
+    for _ in range(4):
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
+    """Measure a decision through the arena against raw pipe round trips, in one run.
+
+    The bot is the fastest bundled bot: ``cbot`` (C) when a C compiler is available, with a C
+    echo program; otherwise ``random`` (Python) with a Python echo program. The three
+    measurements are interleaved in rounds, so that the machine's changing speed touches all
+    alike, and medians are reported.
+    """
+    from zole_arena.bundled import build_c_program, bundled_command, c_compiler
+    from zole_arena.protocol import GoWriter, format_go, parse_answer
+    from zole_arena.rules import load_rules
+    from zole_arena.session import BotConfig, BotSession
+
+    folder = bundled_bots_dir()
+    if c_compiler() is not None:
+        bot, language = "cbot", "C"
+        echo_argv: list[str] = [str(build_c_program(folder / "c" / "echo.c", "echo"))]
+    else:
+        bot, language = "random", "Python"
+        echo_argv = [sys.executable, str(folder / "echo.py")]
+    rules = load_rules("wpt")
+    state = _benchmark_state(rules)
+    seat: int = state.turn  # type: ignore[assignment]
+    session = BotSession(BotConfig(command=bundled_command(bot)))
+    echo = subprocess.Popen(echo_argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    try:
+        assert echo.stdin is not None and echo.stdout is not None
+        bot_in, bot_out = session.process._stdin_fd, session.process._stdout_fd
+        sample = format_go(1, 2000, state.view(seat), 1, rules.preset, (0, 0, 0))
+        echo_line = ("x" * len(sample) + "\n").encode()
+        arena: list[float] = []
+        raw_bot: list[float] = []
+        raw_echo: list[float] = []
+        request_id = 0
+        rounds = max(1, decisions // 100)
+        for _ in range(rounds):
+            for _ in range(100):
+                raw_echo.append(
+                    _raw_round_trip(echo.stdin.fileno(), echo.stdout.fileno(), echo_line)
+                )
+            os.set_blocking(bot_out, True)
+            for _ in range(100):
+                request_id += 1
+                line = format_go(request_id, 2000, state.view(seat), 1, rules.preset, (0, 0, 0))
+                raw_bot.append(_raw_round_trip(bot_in, bot_out, (line + "\n").encode()))
+            os.set_blocking(bot_out, False)
+            for index in range(100):
+                request_id += 1
+                # What the referee does per decision (Referee._turn): a GoWriter per deal
+                # writes the request, the session sends it and reads the echoing answer, the
+                # answer is parsed and checked (apply's check is this mask test). A deal has
+                # about 25 decisions, so a new writer is made every 25.
+                start = time.perf_counter()
+                if index % 25 == 0:
+                    writer = GoWriter(state, 1, rules.preset, (0, 0, 0))
+                line = writer.go(request_id, 2000)
+                reply = session.request(line, request_id, 2000, 100)
+                action = parse_answer(reply.words, state.phase)
+                if not state.legal_cards_mask() >> action & 1:  # type: ignore[operator]
+                    raise RuntimeError(f"the benchmark bot answered an illegal {action}")
+                arena.append(time.perf_counter() - start)
+    finally:
+        session.quit()
+        echo.kill()
+        echo.wait()
+    return ProtocolBenchResult(
+        bot=bot,
+        language=language,
+        decisions=len(arena),
+        line_bytes=len(sample) + 1,
+        raw_echo_us=statistics.median(raw_echo) * 1e6,
+        raw_bot_us=statistics.median(raw_bot) * 1e6,
+        arena_us=statistics.median(arena) * 1e6,
+    )
+
+
+def bundled_bots_dir() -> Path:
+    """The folder of the bundled bots (the ``zole_arena_bots`` package)."""
+    return Path(str(resources.files("zole_arena_bots")))

@@ -165,6 +165,8 @@ class BotProcess:
         self._stdout_fd = self._popen.stdout.fileno()
         os.set_blocking(self._stdin_fd, False)
         os.set_blocking(self._stdout_fd, False)
+        self._poll = select.poll()
+        self._poll.register(self._stdout_fd, select.POLLIN)
         LOGGER.debug("started bot %s (pid %d)", self.argv, self.pid)
 
     # -- writing --------------------------------------------------------------------------
@@ -224,19 +226,12 @@ class BotProcess:
 
     def _fill(self, deadline: float) -> None:
         """Read what the bot has written, waiting for it until the deadline."""
-        fd = self._stdout_fd
+        remaining_ms = (deadline - time.monotonic()) * 1000
+        if not self._poll.poll(max(0.0, remaining_ms)):
+            raise BotTimeoutError("no answer in time")
         try:
-            chunk = os.read(fd, _READ_SIZE)
-        except BlockingIOError:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise BotTimeoutError("no answer in time") from None
-            try:
-                ready, _, _ = select.select([fd], [], [], remaining)
-            except InterruptedError:  # a signal; the loop tries again
-                return
-            if not ready:
-                raise BotTimeoutError("no answer in time") from None
+            chunk = os.read(self._stdout_fd, _READ_SIZE)
+        except BlockingIOError:  # woken without data (a signal): the caller loops
             return
         if chunk:
             self._buffer += chunk

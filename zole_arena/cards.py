@@ -34,6 +34,7 @@ __all__ = [
     "mask_of",
     "cards_of",
     "points_of",
+    "names_of",
 ]
 
 
@@ -249,6 +250,26 @@ _HIGH_POINTS: Final = _points_table(13)
 def points_of(mask: int) -> int:
     """Total card points of the cards in a mask."""
     return _LOW_POINTS[mask & 0x1FFF] + _HIGH_POINTS[mask >> 13]
+
+
+def _names_table(offset: int) -> tuple[str, ...]:
+    return tuple(
+        ",".join(_NAMES[offset + bit] for bit in range(13) if low >> bit & 1)
+        for low in range(1 << 13)
+    )
+
+
+_LOW_NAMES: Final = _names_table(0)
+_HIGH_NAMES: Final = _names_table(13)
+
+
+def names_of(mask: int) -> str:
+    """The cards of a mask as the protocol writes a list: ``"QC,JD,9H"``, or ``"-"`` if none."""
+    low = _LOW_NAMES[mask & 0x1FFF]
+    high = _HIGH_NAMES[mask >> 13]
+    if low and high:
+        return f"{low},{high}"
+    return low or high or "-"
 
 
 def format_cards(items: Iterable[int]) -> str:

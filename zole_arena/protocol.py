@@ -11,10 +11,10 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Final, TypeAlias
 
-from zole_arena.actions import Action, Bid, Bury
-from zole_arena.cards import Card
+from zole_arena.actions import Action, Bid, Bury, Contract
+from zole_arena.cards import CARDS, Card, names_of
 from zole_arena.errors import NotationError, ZoleError
-from zole_arena.state import DealResult, Phase, SeatView
+from zole_arena.state import DealResult, DealState, Phase, SeatView
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -27,6 +27,7 @@ __all__ = [
     "ReadyOk",
     "UnknownLine",
     "ZoleOk",
+    "GoWriter",
     "format_go",
     "format_newdeal",
     "format_result",
@@ -40,6 +41,7 @@ PROTOCOL_VERSION: Final = 1
 MAX_LINE_BYTES: Final = 64 * 1024
 
 _PHASE_WORDS: Final = {Phase.BIDDING: "bid", Phase.BURYING: "bury", Phase.PLAYING: "play"}
+_CARD_NAMES: Final = tuple(card.name for card in CARDS)
 
 
 class ProtocolError(ZoleError):
@@ -278,6 +280,77 @@ def format_go(
         "legal", legal,
     ]  # fmt: skip
     return " ".join(fields)
+
+
+class GoWriter:
+    """Writes the ``go`` requests of one deal straight from the world state, fast.
+
+    It gives exactly the line that :func:`format_go` gives from the seat's
+    :class:`~zole_arena.state.SeatView` (the tests check this over random deals), without
+    building the view: the parts that do not change during the deal are formatted once, and
+    the played cards grow trick by trick. It reads only what the seat to move may know.
+    """
+
+    def __init__(
+        self, state: DealState, deal_no: int, rules_preset: str, scores: Sequence[int]
+    ) -> None:
+        self.state = state
+        pules = state.pules
+        self._head = [
+            f"deal {deal_no} seat {seat} dealer {state.dealer} forehand {state.forehand} "
+            f"rules {rules_preset} hand "
+            for seat in range(3)
+        ]
+        self._middle = (
+            f" scores {_list(scores)} commonpules {pules.common} "
+            f"personalpules {_list(pules.personal)} bids "
+        )
+        self._bids_legal = _list(state.rules.bids)
+        self._tricks_written = 0
+        self._played: list[str] = []
+        self._winners: list[str] = []
+        self._contract_key: tuple[int, Phase, int] | None = None
+        self._contract_part = ""
+
+    def go(self, request_id: int, time_ms: int) -> str:
+        """The ``go`` line for the seat to move now."""
+        state = self.state
+        seat: int = state.turn  # type: ignore[assignment]
+        phase = state.phase
+        log = state.trick_log()
+        if len(log) > self._tricks_written:
+            for _, a, b, c, winner in log[self._tricks_written :]:
+                self._played.append(f"{_CARD_NAMES[a]},{_CARD_NAMES[b]},{_CARD_NAMES[c]}")
+                self._winners.append(str(winner))
+            self._tricks_written = len(log)
+        played = self._played + [_CARD_NAMES[c] for c in state.current_trick_cards()]
+        hand = names_of(state.hand_mask(seat))
+        if phase is Phase.PLAYING:
+            legal = names_of(state.legal_cards_mask())
+        elif phase is Phase.BIDDING:
+            legal = self._bids_legal
+        else:
+            legal = hand
+        key = (seat, phase, len(state.bids))
+        if key != self._contract_key:  # bids, contract, talon: fixed once the play starts
+            self._contract_key = key
+            self._contract_part = self._contract_fields(seat, phase)
+        return (
+            f"go id {request_id} time {time_ms} phase {_PHASE_WORDS[phase]} "
+            f"{self._head[seat]}{hand}{self._middle}{self._contract_part}"
+            f"played {','.join(played) or '-'} winners {','.join(self._winners) or '-'} "
+            f"legal {legal}"
+        )
+
+    def _contract_fields(self, seat: int, phase: Phase) -> str:
+        state = self.state
+        took = seat == state.soloist and state.contract is Contract.TAKE
+        talon = names_of(state.talon) if took else "-"
+        buried = names_of(state.buried) if took and phase is not Phase.BURYING else "-"
+        return (
+            f"{_list(bid for _, bid in state.bids)} contract {_opt(state.contract)} "
+            f"soloist {_opt(state.soloist)} talon {talon} buried {buried} "
+        )
 
 
 def format_result(

@@ -19,7 +19,7 @@ from typing import Final, Literal
 from zole_arena.actions import Action, Bid, Bury
 from zole_arena.cards import Card
 from zole_arena.errors import BotError, IllegalActionError, NotationError
-from zole_arena.protocol import format_go, format_newdeal, format_result, parse_answer
+from zole_arena.protocol import GoWriter, format_newdeal, format_result, parse_answer
 from zole_arena.rules import Rules
 from zole_arena.scoresheet import ScoreSheet
 from zole_arena.session import BotConfig, BotSession
@@ -145,6 +145,7 @@ class Referee:
         self._rng = random.Random(random_seed)
         self._next_id = 0
         self._on_fault = on_fault
+        self._writer: GoWriter | None = None
 
     # -- bots -------------------------------------------------------------------------------
 
@@ -234,6 +235,7 @@ class Referee:
         return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:])
 
     def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
+        self._writer = GoWriter(deal, deal_no, self.rules.preset, scores)
         for seat in self.seats:
             try:
                 if seat.session is None:
@@ -254,8 +256,8 @@ class Referee:
         seat = self.seats[index]
         self._next_id += 1
         request_id = self._next_id
-        view = deal.view(index)
-        line = format_go(request_id, self.time_ms, view, deal_no, self.rules.preset, scores)
+        assert self._writer is not None
+        line = self._writer.go(request_id, self.time_ms)
         session = seat.session
         tricks_before = len(deal.tricks)
         try:

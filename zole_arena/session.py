@@ -16,7 +16,7 @@ import logging
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 from zole_arena.botproc import DEFAULT_LIMITS, BotProcess, Limits
 from zole_arena.errors import (
@@ -71,8 +71,7 @@ class BotConfig:
     """File for the bot's stderr (appended); None discards it."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Reply:
+class Reply(NamedTuple):
     """The bot's answer to a decision request."""
 
     request_id: int
@@ -218,6 +217,7 @@ class BotSession:
         start = time.monotonic()
         deadline = start + (time_ms + margin_ms) / 1000
         process.send(line)
+        expected = str(request_id)
         lines = 0
         size = 0
         while True:
@@ -228,9 +228,13 @@ class BotSession:
                     f"no answer to request {request_id} within {time_ms} ms "
                     f"(+{margin_ms} ms margin)"
                 ) from None
+            words = text.split()
+            if len(words) >= 2 and words[0] == "action" and words[1] == expected:
+                elapsed = (time.monotonic() - start) * 1000
+                return Reply(request_id, tuple(words[2:]), text, elapsed)
             message = parse_bot_line(text)
             if isinstance(message, ActionReply) and message.request_id == request_id:
-                elapsed = (time.monotonic() - start) * 1000
+                elapsed = (time.monotonic() - start) * 1000  # the id written as "+7" or "07"
                 return Reply(request_id, message.words, text, elapsed)
             lines += 1
             size += len(text) + 1

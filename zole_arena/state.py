@@ -430,6 +430,16 @@ class DealState:
         """Every action applied so far, in order."""
         return tuple(action for _, action in self.history)
 
+    def trick_log(self) -> tuple[tuple[int, int, int, int, int], ...]:
+        """The finished tricks as plain numbers: (leader, card, card, card, winner) each, the
+        cards as card numbers in the order played. Cheaper than :attr:`tricks`.
+        """
+        return tuple(self._tricks)
+
+    def current_trick_cards(self) -> tuple[int, ...]:
+        """The card numbers played to the unfinished trick, in order."""
+        return tuple(self._trick)
+
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks, in order."""

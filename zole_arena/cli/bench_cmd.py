@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from zole_arena.bench import run_bench
+from zole_arena.bench import run_bench, run_protocol_bench
 from zole_arena.cli.console import fail, out, print_json
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.rules import load_rules
@@ -18,10 +18,22 @@ def bench_command(
     rules: RulesOption = "wpt",
     seed: Annotated[int, typer.Option(help="Match seed of the deals.")] = 1,
     json_output: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    protocol: Annotated[
+        bool,
+        typer.Option(
+            "--protocol",
+            help="Instead: time a decision through the arena against raw pipe round trips.",
+        ),
+    ] = False,
+    decisions: Annotated[int, typer.Option(help="With --protocol: decisions to time.")] = 3000,
 ) -> None:
     """Play random legal full deals in-process (deal, bid, bury, play, score) and print deals
-    per second on one core.
+    per second on one core; or, with --protocol, time one decision through the arena with the
+    fastest bundled bot against the raw round trip of a line through a pipe.
     """
+    if protocol:
+        _protocol_bench(decisions, json_output)
+        return
     if deals < 1:
         fail(f"--deals must be at least 1, not {deals}")
     if rounds < 1:
@@ -35,4 +47,32 @@ def bench_command(
         f"(best of {result.rounds} rounds; median {result.median_deals_per_second:,.0f}) — "
         f"{result.deals:,} random {result.rules} deals, "
         f"{result.actions_per_deal:.1f} actions per deal, {result.seconds:.1f} s"
+    )
+
+
+def _protocol_bench(decisions: int, json_output: bool) -> None:
+    if decisions < 100:
+        fail(f"--decisions must be at least 100, not {decisions}")
+    result = run_protocol_bench(decisions)
+    if json_output:
+        print_json(result.to_dict())
+        return
+    out.print(
+        f"decision round trip with {result.bot} ({result.language}), "
+        f"{result.line_bytes}-byte requests, medians of {result.decisions:,}:"
+    )
+    out.print(
+        f"  raw echo round trip (pipe to a minimal {result.language} echo): "
+        f"{result.raw_echo_us:8.1f} µs"
+    )
+    out.print(
+        f"  raw bot round trip (request straight to the bot):            "
+        f"{result.raw_bot_us:8.1f} µs"
+    )
+    out.print(
+        f"  decision through the arena:                                  {result.arena_us:8.1f} µs"
+    )
+    out.print(
+        f"  arena / raw echo = {result.arena_vs_raw:.2f}×; the arena's own cost "
+        f"(arena − raw bot) = {result.overhead_vs_raw:.2f}× the raw echo round trip"
     )
