@@ -16,7 +16,7 @@ import logging
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, TextIO
 
 from zole_arena.botproc import DEFAULT_LIMITS, BotProcess, Limits
 from zole_arena.errors import (
@@ -69,6 +69,8 @@ class BotConfig:
     limits: Limits = DEFAULT_LIMITS
     stderr_path: str | None = None
     """File for the bot's stderr (appended); None discards it."""
+    log_path: str | None = None
+    """File for a transcript of every protocol line, with times (appended); None: none."""
 
 
 class Reply(NamedTuple):
@@ -96,23 +98,32 @@ class BotSession:
         self.notes: list[str] = []
         """``info`` lines and ignored lines, newest last (at most :data:`MAX_KEPT_NOTES`)."""
         self.requests = 0
-        self.process = BotProcess(
-            config.command,
-            cwd=config.cwd,
-            env=config.env,
-            stderr_path=config.stderr_path,
-            limits=config.limits,
-        )
+        self._log: TextIO | None = None
+        self._started = time.monotonic()
+        if config.log_path is not None:
+            os.makedirs(os.path.dirname(os.path.abspath(config.log_path)), exist_ok=True)
+            self._log = open(config.log_path, "a", encoding="ascii", errors="replace")  # noqa: SIM115
+        try:
+            self.process = BotProcess(
+                config.command,
+                cwd=config.cwd,
+                env=config.env,
+                stderr_path=config.stderr_path,
+                limits=config.limits,
+            )
+        except BaseException:
+            self._close_log()
+            raise
         try:
             self._handshake()
             self._set_options(config.options)
         except BotError as exc:
-            self.process.kill()
+            self.kill()
             if isinstance(exc, BotStartupError):
                 raise
             raise BotStartupError(f"handshake failed: {exc}", line=exc.line) from None
         except BaseException:
-            self.process.kill()
+            self.kill()
             raise
 
     @property
@@ -127,13 +138,29 @@ class BotSession:
         if len(self.notes) > MAX_KEPT_NOTES:
             del self.notes[: len(self.notes) - MAX_KEPT_NOTES]
 
+    def _send(self, line: str, timeout: float = 5.0) -> None:
+        if self._log is not None:
+            self._log.write(f"{(time.monotonic() - self._started) * 1000:10.3f} >> {line}\n")
+        self.process.send(line, timeout)
+
+    def _read(self, deadline: float) -> str:
+        line = self.process.read_line(deadline)
+        if self._log is not None:
+            self._log.write(f"{(time.monotonic() - self._started) * 1000:10.3f} << {line}\n")
+        return line
+
+    def _close_log(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
     def _handshake(self) -> None:
         deadline = time.monotonic() + self.config.startup_ms / 1000
-        self.process.send(f"zole {PROTOCOL_VERSION}")
+        self._send(f"zole {PROTOCOL_VERSION}")
         lines = 0
         while True:
             try:
-                line = self.process.read_line(deadline)
+                line = self._read(deadline)
             except BotTimeoutError:
                 raise BotStartupError(
                     f"no 'zoleok' within the startup time of {self.config.startup_ms} ms"
@@ -169,7 +196,7 @@ class BotSession:
                 normal = declared.check_value(value)
             except ValueError as exc:
                 raise BotStartupError(str(exc)) from None
-            self.process.send(f"setoption name {name} value {normal}")
+            self._send(f"setoption name {name} value {normal}")
         self.ping()
 
     def send(self, line: str) -> None:
@@ -177,7 +204,7 @@ class BotSession:
 
         :raises BotCrashedError: the bot has exited.
         """
-        self.process.send(line)
+        self._send(line)
 
     def ping(self, timeout_ms: int | None = None) -> float:
         """Send ``isready`` and wait for ``readyok``; the round trip in milliseconds.
@@ -188,11 +215,11 @@ class BotSession:
         limit = self.config.ping_ms if timeout_ms is None else timeout_ms
         start = time.monotonic()
         deadline = start + limit / 1000
-        self.process.send("isready")
+        self._send("isready")
         lines = 0
         while True:
             try:
-                line = self.process.read_line(deadline)
+                line = self._read(deadline)
             except BotTimeoutError:
                 raise BotStallError(f"no 'readyok' within {limit} ms") from None
             if isinstance(parse_bot_line(line), ReadyOk):
@@ -213,16 +240,15 @@ class BotSession:
         :raises BotFloodError: too long a line or too much output for one request.
         """
         self.requests += 1
-        process = self.process
         start = time.monotonic()
         deadline = start + (time_ms + margin_ms) / 1000
-        process.send(line)
+        self._send(line)
         expected = str(request_id)
         lines = 0
         size = 0
         while True:
             try:
-                text = process.read_line(deadline)
+                text = self._read(deadline)
             except BotTimeoutError:
                 raise BotTimeoutError(
                     f"no answer to request {request_id} within {time_ms} ms "
@@ -250,12 +276,15 @@ class BotSession:
     def quit(self, grace_ms: int = 1000) -> int | None:
         """Send ``quit``, give the bot ``grace_ms`` to exit, then kill whatever is left."""
         with contextlib.suppress(BotError):  # it may have exited already
-            self.process.send("quit", timeout=grace_ms / 1000)
-        return self.process.close(grace=grace_ms / 1000)
+            self._send("quit", timeout=grace_ms / 1000)
+        code = self.process.close(grace=grace_ms / 1000)
+        self._close_log()
+        return code
 
     def kill(self) -> None:
         """Kill the bot's process group at once."""
         self.process.kill()
+        self._close_log()
 
     def identity(self) -> dict[str, str | Sequence[str]]:
         """Name, author, version and command, as game records keep them."""
