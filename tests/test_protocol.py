@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from pathlib import Path
 
 import pytest
 
-from zole_arena.actions import Bid, Bury
+from zole_arena.actions import Bid, Bury, Contract
 from zole_arena.cards import CARDS, Card, cards_of
 from zole_arena.errors import NotationError
 from zole_arena.protocol import (
@@ -115,10 +116,8 @@ def test_go_writer_equals_the_seat_view_form(rules: Rules) -> None:
 def _card_tokens(line: str) -> set[int]:
     found = set()
     for token in re.split(r"[ ,]", line):
-        try:
+        with contextlib.suppress(NotationError):
             found.add(int(Card.parse(token)))
-        except NotationError:
-            pass
     return found
 
 
@@ -133,11 +132,7 @@ def test_go_lines_never_show_hidden_cards(rules: Rules) -> None:
                 allowed |= (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
             for card in state.current_trick_cards():
                 allowed |= 1 << card
-            if (
-                seat == state.soloist
-                and state.contract is not None
-                and state.contract.value == "take"
-            ):
+            if seat == state.soloist and state.contract is Contract.TAKE:
                 allowed |= state.talon | state.buried
             shown = _card_tokens(line.split(" hand ", 1)[1])
             leaked = [str(CARDS[c]) for c in shown if not allowed >> c & 1]
