@@ -61,7 +61,7 @@ def test_rules_json_round_trips_a_rules_file(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["name"] == "lzf+mine.toml"
-    assert data["contracts"] == ["take", "zole", "smallzole"]
+    assert data["contracts"] == ["take", "zole", "small_zole"]
     assert data["personal_pule_bonus"] == 3
     assert data["take"]["win"] == 2
     assert data["take"]["loss"] == -2  # the rest of the table comes from the preset

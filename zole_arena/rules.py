@@ -139,7 +139,7 @@ class Rules:
         data: dict[str, Any] = {
             "preset": self.preset,
             "description": self.description,
-            "contracts": [c.value for c in self.contracts],
+            "contracts": [_FILE_NAMES[c] for c in self.contracts],
             "all_pass": self.all_pass.value,
             "table_loser": self.table_loser.value,
             "table_payment": self.table_payment,
@@ -168,6 +168,12 @@ _BID_OF_CONTRACT: Final = {
     Contract.TAKE: Bid.TAKE,
     Contract.ZOLE: Bid.ZOLE,
     Contract.SMALL_ZOLE: Bid.SMALL_ZOLE,
+}
+#: How rules files (and to_dict) spell each contract.
+_FILE_NAMES: Final = {
+    Contract.TAKE: "take",
+    Contract.ZOLE: "zole",
+    Contract.SMALL_ZOLE: "small_zole",
 }
 _CONTRACT_NAMES: Final = {
     "take": Contract.TAKE,

@@ -313,6 +313,8 @@ class DealState:
         :raises ValueError: the cards are not the 26 distinct cards, 8 per hand, 2 in the talon,
             or the dealer is not a seat.
         """
+        if dealer not in (0, 1, 2):
+            raise ValueError(f"dealer must be seat 0, 1 or 2, not {dealer!r}")
         masks = tuple(mask_of(hand) for hand in hands)
         talon_mask = mask_of(talon)
         self._setup(rules, masks, talon_mask, dealer, pules, seed, deal_no)
@@ -327,8 +329,6 @@ class DealState:
             raise ValueError(
                 "a deal needs three hands of 8 and a talon of 2, all 26 cards once each"
             )
-        if dealer not in (0, 1, 2):
-            raise ValueError(f"dealer must be seat 0, 1 or 2, not {dealer!r}")
 
     def _setup(
         self,

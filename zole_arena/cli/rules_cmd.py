@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from zole_arena.actions import Contract
 from zole_arena.cli.console import out, print_json
 from zole_arena.rules import AllPass, Rules, TableLoser, load_rules
 
@@ -77,7 +78,7 @@ def rules_command(
     out.print(f"bids: {bids} (each player speaks once, from the forehand; first non-pass plays)")
     out.print(_scoring_table(resolved))
     if resolved.small_zole is not None:
-        state = "on" if any(b.value == "smallzole" for b in resolved.bids) else "off"
+        state = "on" if Contract.SMALL_ZOLE in resolved.contracts else "off"
         out.print(
             f"small zole ({state}): {_signed(resolved.small_zole.win)} per opponent when won, "
             f"{_signed(resolved.small_zole.loss)} when lost (the deal stops at the soloist's "
