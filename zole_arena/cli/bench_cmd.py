@@ -61,17 +61,13 @@ def _protocol_bench(decisions: int, json_output: bool) -> None:
         f"decision round trip with {result.bot} ({result.language}), "
         f"{result.line_bytes}-byte requests, medians of {result.decisions:,}:"
     )
-    out.print(
-        f"  raw echo round trip (pipe to a minimal {result.language} echo): "
-        f"{result.raw_echo_us:8.1f} µs"
+    rows = (
+        (f"raw echo round trip (pipe to a minimal {result.language} echo)", result.raw_echo_us),
+        ("raw bot round trip (the request straight to the bot)", result.raw_bot_us),
+        ("decision through the arena", result.arena_us),
     )
-    out.print(
-        f"  raw bot round trip (request straight to the bot):            "
-        f"{result.raw_bot_us:8.1f} µs"
-    )
-    out.print(
-        f"  decision through the arena:                                  {result.arena_us:8.1f} µs"
-    )
+    for label, value in rows:
+        out.print(f"  {label:<58} {value:8.1f} µs")
     out.print(
         f"  arena / raw echo = {result.arena_vs_raw:.2f}×; the arena's own cost "
         f"(arena − raw bot) = {result.overhead_vs_raw:.2f}× the raw echo round trip"
