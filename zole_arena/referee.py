@@ -51,7 +51,10 @@ class Fault:
     """One fault, as game records keep it."""
 
     deal_no: int
+    """The deal's number in the match (its record number)."""
     seat: int
+    player: int
+    """The bot's index among the match's three players."""
     bot: str
     kind: str
     """``startup``, ``crash``, ``timeout``, ``stall``, ``garbage``, ``illegal`` or ``flood``."""
@@ -64,6 +67,10 @@ class Fault:
     def describe(self) -> str:
         """One line for people."""
         return f"deal {self.deal_no}: {self.bot} (seat {self.seat}) {self.kind}: {self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for game records."""
+        return dataclasses.asdict(self)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,13 +103,16 @@ class DealOutcome:
         return next((f for f in self.faults if f.seat == self.result.forfeit), None)
 
 
-class _Seat:
-    def __init__(self, index: int, config: BotConfig) -> None:
-        self.index = index
+class _Player:
+    """One of the three bots, whichever seat it sits in for a deal."""
+
+    def __init__(self, number: int, config: BotConfig) -> None:
+        self.number = number
+        self.index = number  # its seat in the current deal (set by play_deal)
         self.config = config
         self.session: BotSession | None = None
         self.faults = 0
-        self.name = config.name or f"seat{index}"
+        self.name = config.name or f"player{number + 1}"
         self.identity: dict[str, object] = {"name": self.name, "command": list(config.command)}
 
 
@@ -128,7 +138,6 @@ class Referee:
         time_ms: int = 2000,
         margin_ms: int = 100,
         policy: FaultPolicy = FaultPolicy(),
-        random_seed: int = 0,
         on_fault: Callable[[Fault], None] | None = None,
     ) -> None:
         if len(configs) != 3:
@@ -138,14 +147,21 @@ class Referee:
         self.margin_ms = margin_ms
         self.policy = policy
         self.penalty = policy.penalty if policy.penalty is not None else max_penalty(rules)
-        self.seats = [_Seat(i, config) for i, config in enumerate(configs)]
+        self.players = [_Player(i, config) for i, config in enumerate(configs)]
+        self.seating: tuple[int, int, int] = (0, 1, 2)
+        """``seating[seat]`` is the player in that seat for the current (or last) deal."""
         self.faults: list[Fault] = []
         self.disqualified: list[int] = []
-        """Seats past the fault limit; a match should stop once this is not empty."""
-        self._rng = random.Random(random_seed)
+        """Players past the fault limit; a match should stop once this is not empty."""
+        self._rng = random.Random(0)
         self._next_id = 0
         self._on_fault = on_fault
         self._writer: GoWriter | None = None
+
+    @property
+    def seats(self) -> list[_Player]:
+        """The players by seat, in the current seating."""
+        return [self.players[p] for p in self.seating]
 
     # -- bots -------------------------------------------------------------------------------
 
@@ -154,11 +170,11 @@ class Referee:
 
         :raises BotStartupError: a bot cannot be started (a match cannot begin without it).
         """
-        for seat in self.seats:
-            if seat.session is None:
-                self._start(seat)
+        for player in self.players:
+            if player.session is None:
+                self._start(player)
 
-    def _start(self, seat: _Seat) -> BotSession:
+    def _start(self, seat: _Player) -> BotSession:
         session = BotSession(seat.config)
         seat.session = session
         seat.name = session.name
@@ -166,58 +182,75 @@ class Referee:
         return session
 
     def names(self) -> list[str]:
-        """The seats' display names."""
-        return [seat.name for seat in self.seats]
+        """The players' display names."""
+        return [player.name for player in self.players]
 
     def close(self) -> None:
         """Send ``quit`` to every bot and make sure none is left running."""
-        for seat in self.seats:
-            if seat.session is not None:
-                seat.session.quit()
-                seat.session = None
+        for player in self.players:
+            if player.session is not None:
+                player.session.quit()
+                player.session = None
 
     def kill(self) -> None:
         """Kill every bot at once (Ctrl-C)."""
-        for seat in self.seats:
-            if seat.session is not None:
-                seat.session.kill()
-                seat.session = None
+        for player in self.players:
+            if player.session is not None:
+                player.session.kill()
+                player.session = None
 
     # -- faults -----------------------------------------------------------------------------
 
     def _fault(
         self,
         deal_no: int,
-        seat: _Seat,
+        seat: _Player,
         kind: str,
         message: str,
         request: str | None = None,
         reply: str | None = None,
     ) -> Fault:
-        fault = Fault(deal_no, seat.index, seat.name, kind, message, request, reply)
+        fault = Fault(deal_no, seat.index, seat.number, seat.name, kind, message, request, reply)
         self.faults.append(fault)
         seat.faults += 1
         LOGGER.info("fault: %s", fault.describe())
         if kind in _RESTART_KINDS and seat.session is not None:
             seat.session.kill()
             seat.session = None
-        if seat.faults > self.policy.max_faults and seat.index not in self.disqualified:
-            self.disqualified.append(seat.index)
+        if seat.faults > self.policy.max_faults and seat.number not in self.disqualified:
+            self.disqualified.append(seat.number)
         if self._on_fault is not None:
             self._on_fault(fault)
         return fault
 
     def _bot_fault(
-        self, deal_no: int, seat: _Seat, exc: BotError, request: str | None = None
+        self, deal_no: int, seat: _Player, exc: BotError, request: str | None = None
     ) -> Fault:
         return self._fault(deal_no, seat, exc.kind, str(exc), request, exc.line)
 
     # -- a deal -----------------------------------------------------------------------------
 
-    def play_deal(self, sheet: ScoreSheet) -> DealOutcome:
-        """Play the sheet's next deal to its end (or forfeit) and record it on the sheet."""
+    def play_deal(
+        self,
+        sheet: ScoreSheet,
+        seating: tuple[int, int, int] = (0, 1, 2),
+        number: int | None = None,
+    ) -> DealOutcome:
+        """Play the sheet's next deal to its end (or forfeit) and record it on the sheet.
+
+        :param seating: ``seating[seat]`` is the player who sits in that seat.
+        :param number: the deal's number in the match, for faults and request ids (default:
+            the sheet's deal number).
+        """
         deal = sheet.next_deal()
-        deal_no = deal.deal_no or sheet.next_deal_no
+        deal_no = number if number is not None else sheet.next_deal_no
+        self.seating = seating
+        for seat, player in enumerate(seating):
+            self.players[player].index = seat
+        # Request ids are unique in the match and the same in a resumed one: a late answer
+        # from an earlier deal can never match a request of this one.
+        self._next_id = deal_no * 100
+        self._rng = random.Random(f"{sheet.seed}/{deal_no}")
         scores = tuple(sheet.totals)
         moves: list[Move] = []
         first_fault = len(self.faults)
@@ -285,9 +318,9 @@ class Referee:
                     return
         self._announce_last(deal, deal_no, tricks_before)
 
-    def _substitute(self, deal: DealState, deal_no: int, seat: _Seat, moves: list[Move]) -> None:
+    def _substitute(self, deal: DealState, deal_no: int, seat: _Player, moves: list[Move]) -> None:
         """After a fault: forfeit, or play a random legal action for the bot."""
-        if self.policy.on_fault == "forfeit" or seat.index in self.disqualified:
+        if self.policy.on_fault == "forfeit" or seat.number in self.disqualified:
             raise _Forfeit(seat.index)
         legal = deal.legal_actions()
         action = legal[self._rng.randrange(len(legal))]
@@ -314,7 +347,7 @@ class Referee:
         for seat in self.seats:
             self._send(deal_no, seat, line, fatal=fatal)
 
-    def _send(self, deal_no: int, seat: _Seat, line: str, *, fatal: bool) -> None:
+    def _send(self, deal_no: int, seat: _Player, line: str, *, fatal: bool) -> None:
         if seat.session is None:
             return
         try:

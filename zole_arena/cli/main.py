@@ -15,6 +15,8 @@ from zole_arena import __version__
 from zole_arena.cli.bench_cmd import bench_command
 from zole_arena.cli.bots_cmd import bots_command, check_command
 from zole_arena.cli.console import err
+from zole_arena.cli.match_cmd import match_command
+from zole_arena.cli.replay_cmd import replay_command, verify_command
 from zole_arena.cli.rules_cmd import rules_command
 from zole_arena.errors import ZoleError
 
@@ -22,6 +24,7 @@ app = typer.Typer(
     name="zole-arena",
     help="Run bot competitions in Zole, the Latvian three-player card game.",
     no_args_is_help=True,
+    rich_markup_mode=None,
     add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -48,6 +51,9 @@ app.command("rules")(rules_command)
 app.command("bench")(bench_command)
 app.command("bots")(bots_command)
 app.command("check")(check_command)
+app.command("match")(match_command)
+app.command("replay")(replay_command)
+app.command("verify")(verify_command)
 
 
 def main() -> None:

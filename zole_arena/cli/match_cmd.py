@@ -1,0 +1,276 @@
+"""``zole-arena match``: play a match between three bots, with a live view and a log."""
+
+from __future__ import annotations
+
+import math
+import secrets
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from zole_arena.botproc import Limits
+from zole_arena.bundled import c_compiler, parse_bot_arg
+from zole_arena.cli.bots_cmd import MarginOption, MovetimeOption, StartupOption
+from zole_arena.cli.console import err, fail, out, print_json
+from zole_arena.cli.rules_cmd import RulesOption
+from zole_arena.match import DealReport, Match, MatchSettings, Summary, resume_match, unique_names
+from zole_arena.referee import FaultPolicy
+from zole_arena.rules import load_rules
+from zole_arena.session import BotConfig
+from zole_arena.shuffle import MAX_SEED
+
+DEMO_BOTS = ("random", "rulebot", "cbot")
+
+
+def _sigterm(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _options(values: list[str], names: list[str]) -> list[dict[str, str]]:
+    per_player: list[dict[str, str]] = [{}, {}, {}]
+    for text in values:
+        who, sep, rest = text.partition(":")
+        key, sep2, value = rest.partition("=")
+        if not sep or not sep2 or not key:
+            fail(f"bad --option {text!r}: write PLAYER:NAME=VALUE, e.g. rulebot:Aggression=80")
+        if who not in names:
+            fail(f"--option {text!r}: no player named {who!r} (players: {', '.join(names)})")
+        per_player[names.index(who)][key] = value
+    return per_player
+
+
+def _stderr_path(log: Path | None, name: str) -> str | None:
+    if log is None:
+        return None
+    safe = "".join(c if c.isalnum() or c in "._-#+" else "_" for c in name)
+    return str(log.with_name(f"{log.name}.{safe}.stderr"))
+
+
+def _results_table(summary: Summary) -> Table:
+    table = Table(title=f"Results after {summary.deals} of {summary.planned} deals")
+    for column, justify in (
+        ("player", "left"),
+        ("points", "right"),
+        ("per deal ±95%", "right"),
+        ("solo/won", "right"),
+        ("solo pts", "right"),
+        ("partner pts", "right"),
+        ("table (pts)", "right"),
+        ("faults", "right"),
+    ):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for p in sorted(summary.players, key=lambda s: -s.points):
+        interval = "" if math.isinf(p.interval) else f" ± {p.interval:.2f}"
+        won = f"{p.soloist_won}" if p.soloist else "–"
+        table.add_row(
+            p.name,
+            f"{p.points:+d}",
+            f"{p.mean:+.2f}{interval}",
+            f"{p.soloist}/{won}",
+            f"{p.soloist_points:+d}",
+            f"{p.partner_points:+d}",
+            f"{p.table} ({p.table_points:+d})",
+            str(p.faults),
+        )
+    return table
+
+
+def _scores_text(summary: Summary) -> str:
+    return "  ".join(f"{p.name} {p.points:+d}" for p in summary.players)
+
+
+def match_command(
+    bots: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Three bots: a bundled name (see 'zole-arena bots') or a command line in "
+            "quotes, optionally NAME=COMMAND. None: a short demo match.",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[int | None, typer.Option(help="Games of 3 deals to play.")] = None,
+    deals: Annotated[int | None, typer.Option(help="Deals to play (instead of --games).")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Match seed (0 to 2^64-1); default: a random one.")
+    ] = None,
+    rules: RulesOption = "wpt",
+    movetime: MovetimeOption = 2000,
+    timemargin: MarginOption = 100,
+    startup_ms: StartupOption = 10_000,
+    duplicate: Annotated[
+        bool, typer.Option(help="Play every deal in all 6 seatings of the three bots.")
+    ] = False,
+    on_fault: Annotated[
+        str,
+        typer.Option(
+            help="forfeit: the culprit forfeits the deal; random: a random "
+            "legal action is played for it."
+        ),
+    ] = "forfeit",
+    penalty: Annotated[
+        int | None,
+        typer.Option(help="Forfeit penalty per opponent (default: the rules' largest loss)."),
+    ] = None,
+    max_faults: Annotated[
+        int, typer.Option(help="Faults a bot may make before it is disqualified.")
+    ] = 3,
+    max_memory_mb: Annotated[
+        int, typer.Option(help="Address-space limit per bot, MiB; 0: none.")
+    ] = 2048,
+    max_cpu_s: Annotated[
+        int, typer.Option(help="CPU-time limit per bot process, s; 0: none.")
+    ] = 600,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(help="A bot option, PLAYER:NAME=VALUE (repeatable).", show_default=False),
+    ] = None,
+    log: Annotated[Path | None, typer.Option(help="Append the game records to this file.")] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Continue an interrupted match from its log.")
+    ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")
+    ] = False,
+) -> None:
+    """Play a match between three bots: live scores, a results table, a replayable log."""
+    signal.signal(signal.SIGTERM, _sigterm)
+    if resume is not None:
+        if bots:
+            fail("--resume takes everything from the log: give no bots")
+        match = resume_match(resume)
+        if match.done >= match.settings.total_deals:
+            fail(f"{resume}: the match is already complete ({match.done} deals)")
+        if not json_output:
+            out.print(
+                f"resuming {resume}: {match.done} of {match.settings.total_deals} deals "
+                "already played"
+            )
+        _run(match, json_output)
+        return
+    demo = not bots
+    if demo:
+        names = list(DEMO_BOTS) if c_compiler() is not None else ["random", "rulebot", "rulebot"]
+        bots = names
+        games = games if games is not None or deals is not None else 2
+    assert bots is not None
+    if len(bots) != 3:
+        fail(f"a match needs exactly 3 bots, not {len(bots)} (or none for a demo)")
+    if games is not None and deals is not None:
+        fail("give --games or --deals, not both")
+    total = deals if deals is not None else 3 * (games if games is not None else 1)
+    if total < 1:
+        fail("the match needs at least one deal")
+    if movetime < 1 or timemargin < 0 or startup_ms < 1:
+        fail("--movetime and --startup-ms must be positive, --timemargin not negative")
+    if on_fault not in ("forfeit", "random"):
+        fail(f"--on-fault must be forfeit or random, not {on_fault!r}")
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    elif not 0 <= seed <= MAX_SEED:
+        fail(f"--seed must be from 0 to {MAX_SEED}")
+    resolved = load_rules(rules)
+    specs = [parse_bot_arg(b) for b in bots]
+    names = unique_names([s.name or Path(s.argv[0]).name for s in specs])
+    options = _options(option or [], names)
+    limits = Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None)
+    configs = [
+        BotConfig(
+            command=spec.argv,
+            name=name,
+            options=opts,
+            startup_ms=startup_ms,
+            limits=limits,
+            stderr_path=_stderr_path(log, name),
+        )
+        for spec, name, opts in zip(specs, names, options, strict=True)
+    ]
+    settings = MatchSettings(
+        rules=resolved,
+        seed=seed,
+        deals=total,
+        duplicate=duplicate,
+        movetime_ms=movetime,
+        margin_ms=timemargin,
+        startup_ms=startup_ms,
+        policy=FaultPolicy(
+            on_fault="random" if on_fault == "random" else "forfeit",
+            penalty=penalty,
+            max_faults=max_faults,
+        ),
+        limits=limits,
+    )
+    match = Match(configs, settings, log)
+    if not json_output:
+        what = "demo match" if demo else "match"
+        copies = " × 6 seatings" if duplicate else ""
+        out.print(
+            f"{what}: {', '.join(names)} — {total} deals{copies} of {resolved.name}, "
+            f"seed {seed}" + (f", log {log}" if log else "")
+        )
+        if demo:
+            out.print(
+                "(run 'zole-arena match BOT BOT BOT' for your own; 'zole-arena bots' "
+                "lists the bundled ones)"
+            )
+    _run(match, json_output)
+
+
+def _run(match: Match, json_output: bool) -> None:
+    total = match.settings.total_deals
+    live = out.is_terminal and not json_output
+    started = time.monotonic()
+    if live:
+        progress = Progress(
+            TextColumn("[bold]deals"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[scores]}"),
+            console=out,
+            transient=True,
+        )
+        task = progress.add_task("deals", total=total, completed=match.done, scores="")
+        with progress:
+
+            def show(report: DealReport, summary: Summary) -> None:
+                progress.update(task, completed=report.number, scores=_scores_text(summary))
+
+            summary = match.run(show)
+    else:
+        step = max(1, total // 20)
+
+        def line(report: DealReport, summary: Summary) -> None:
+            if not json_output and (report.number % step == 0 or report.number == total):
+                out.print(f"deal {report.number}/{total}: {_scores_text(summary)}", highlight=False)
+
+        summary = match.run(line)
+    elapsed = time.monotonic() - started
+    if json_output:
+        print_json(summary.to_dict())
+    else:
+        out.print(_results_table(summary))
+        for fault in summary.fault_lines:
+            out.print(f"[red]fault[/] {fault}", highlight=False)
+        rate = (summary.deals - 0) / elapsed if elapsed > 0 else 0.0
+        out.print(
+            f"{summary.deals} deals in {elapsed:.1f} s ({rate:.1f} deals/s)"
+            + (f"; log: {summary.log}" if summary.log else "")
+        )
+    if summary.stopped:
+        err.print(
+            f"[yellow]match stopped: {summary.stopped}[/]"
+            + (
+                f"; continue with --resume {summary.log}"
+                if summary.log and summary.stopped == "interrupted"
+                else ""
+            )
+        )
+        raise typer.Exit(130 if summary.stopped == "interrupted" else 3)
+    sys.stdout.flush()

@@ -1,0 +1,151 @@
+"""``zole-arena replay`` and ``zole-arena verify``: read game records back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+from zole_arena.cards import Card
+from zole_arena.cli.console import err, fail, out
+from zole_arena.records import read_log
+from zole_arena.render import cards_text
+from zole_arena.verify import replay_record, verify_log
+
+_SEAT_NAMES = "ABC"
+
+
+def _cards(items: list[str]) -> list[Card]:
+    return sorted(Card.parse(text) for text in items)
+
+
+def _who(record: dict[str, Any], seat: int) -> str:
+    players = record.get("players") or []
+    name = players[seat]["name"] if seat < len(players) else f"seat {seat}"
+    return f"{_SEAT_NAMES[seat]} {name}"
+
+
+def render_deal(record: dict[str, Any], seat: int | None) -> None:
+    """Print one deal the way a person follows it (``seat``: only what that seat saw)."""
+    replayed = replay_record(record)
+    state = replayed.state
+    result = record["result"]
+    dealer = record["dealer"]
+    head = Text(f"Deal {record['deal']}", style="bold")
+    if record.get("block") != record.get("deal"):
+        head.append(f" (block {record['block']})")
+    head.append(f" — rules {record['rules'].get('preset', '?')}, seed {record['seed']}, "
+                f"dealer {_who(record, dealer)}")  # fmt: skip
+    if seat is not None:
+        head.append(f" — as seen by {_who(record, seat)}")
+    out.print(head)
+    soloist = result.get("soloist")
+    took = result.get("contract") == "take"
+    for s in range(3):
+        if seat is not None and s != seat:
+            continue
+        line = Text(f"  {_who(record, s):<16} ")
+        line.append_text(cards_text(_cards(record["hands"][s])))
+        out.print(line)
+    bids = [m for m in record["moves"] if m["action"] in ("pass", "take", "zole", "smallzole")]
+    if bids:
+        out.print("  bids: " + ", ".join(f"{_who(record, m['seat'])} {m['action']}"
+                                         for m in bids))  # fmt: skip
+    talon_seen = seat is None or (took and seat == soloist)
+    if talon_seen:
+        line = Text("  talon: ")
+        line.append_text(cards_text(_cards(record["talon"])))
+        if result.get("contract") in ("zole", "smallzole", "table", "pule"):
+            line.append(" (not used)" if result.get("contract") != "zole" else
+                        " (to the opponents)")  # fmt: skip
+        out.print(line)
+        if record.get("buried"):
+            line = Text(f"  {_who(record, soloist)} buries: ")
+            line.append_text(cards_text(_cards(record["buried"])))
+            out.print(line)
+    elif took:
+        out.print(f"  {_who(record, soloist)} takes the talon and buries two cards (hidden)")
+    for number, trick in enumerate(record["tricks"], start=1):
+        line = Text(f"  {number}. ")
+        for index, card in enumerate(trick["cards"]):
+            who = (trick["leader"] + index) % 3
+            line.append(f"{_SEAT_NAMES[who]}:")
+            line.append_text(cards_text([Card.parse(card)]))
+            line.append("  ")
+        line.append(f"→ {_SEAT_NAMES[trick['winner']]} ({trick['points']})")
+        out.print(line)
+    contract = result.get("contract") or "(none)"
+    summary = f"  {contract}"
+    if soloist is not None:
+        summary += f", soloist {_who(record, soloist)}"
+        if result.get("soloist_points") is not None:
+            summary += (f": {result['soloist_points']} points, "
+                        f"{result['soloist_tricks']} tricks, {result['band']}")  # fmt: skip
+    if result.get("ended_early"):
+        summary += " (stopped at the soloist's first trick)"
+    out.print(summary)
+    if record.get("culprit"):
+        fault = record["culprit"]
+        out.print(f"  [red]forfeit[/] by {_who(record, fault['seat'])}: {fault['kind']}: "
+                  f"{fault['message']}", highlight=False)  # fmt: skip
+    scores = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(result["scores"]))
+    totals = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record["totals"]))
+    out.print(f"  scores: {scores}   totals: {totals}")
+    if result.get("pule_event"):
+        out.print(f"  pules: {result['pule_event']}")
+    if state is not None and replayed.problems:
+        out.print(f"  [red]does not verify:[/] {'; '.join(replayed.problems)}", highlight=False)
+    out.print()
+
+
+def replay_command(
+    log: Annotated[Path, typer.Argument(help="A game log (JSON Lines).")],
+    deal: Annotated[int | None, typer.Option(help="Show only this deal (its number).")] = None,
+    seat: Annotated[
+        int | None, typer.Option(help="Show only what this seat (0, 1, 2) could see.")
+    ] = None,
+) -> None:
+    """Show logged deals as a person follows them: hands, bids, talon, tricks, scores."""
+    if seat is not None and seat not in (0, 1, 2):
+        fail(f"--seat must be 0, 1 or 2, not {seat}")
+    records, problems = read_log(log)
+    for problem in problems:
+        err.print(f"[yellow]warning:[/] {problem.describe()}", highlight=False)
+    deals = [r for r in records if r.get("type") == "deal"]
+    if deal is not None:
+        deals = [r for r in deals if r.get("deal") == deal]
+        if not deals:
+            fail(f"{log}: no deal {deal} (the log has deals 1 to {len(records) - 1})")
+    if not deals:
+        fail(f"{log}: the log has no finished deal yet")
+    header = records[0] if records[0].get("type") == "match" else None
+    if header is not None and deal is None:
+        names = ", ".join(p.get("name", "?") for p in header.get("players", []))
+        out.print(f"match {header.get('match_id')}: {names}; rules "
+                  f"{header['rules'].get('preset')}; seed {header.get('seed')}")  # fmt: skip
+    for record in deals:
+        render_deal(record, seat)
+
+
+def verify_command(
+    logs: Annotated[list[Path], typer.Argument(help="Game logs to check.")],
+) -> None:
+    """Re-play every logged deal through the rules engine; list each record whose moves are
+    illegal or whose logged result disagrees. Exits 1 if any does.
+    """
+    failed = 0
+    for path in logs:
+        report = verify_log(str(path))
+        for skipped in report.skipped:
+            err.print(f"[yellow]warning:[/] {skipped}", highlight=False)
+        for number, problems in report.bad:
+            for problem in problems:
+                out.print(f"{path}: deal {number}: {problem}", highlight=False, markup=False)
+        good = report.deals - len(report.bad)
+        status = "[green]ok[/]" if not report.bad else f"[red]{len(report.bad)} bad[/]"
+        out.print(f"{path}: {good} of {report.deals} deals verify — {status}", highlight=False)
+        failed += len(report.bad)
+    if failed:
+        raise typer.Exit(1)

@@ -1,0 +1,476 @@
+"""A match: three bots, a number of deals, a log, a summary — resumable and interrupt-safe.
+
+:class:`Match` plays deals through a :class:`~zole_arena.referee.Referee` and appends each
+finished deal to the log as it ends (see :mod:`zole_arena.records`). With ``duplicate``, every
+deal of the seed is played in all six seatings of the three bots; each seating keeps its own
+score sheet (dealer rotation, pules), like the tables of a duplicate bridge event, and the deals
+are played block by block. A match stops early when a bot is disqualified or on Ctrl-C; every
+finished deal is in the log, and :func:`resume_match` continues from the log alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from zole_arena.actions import Contract
+from zole_arena.botproc import Limits
+from zole_arena.errors import ZoleError
+from zole_arena.records import LogWriter, deal_record, header_record, read_log
+from zole_arena.referee import DealOutcome, FaultPolicy, Referee
+from zole_arena.rules import Rules
+from zole_arena.scoresheet import ScoreSheet
+from zole_arena.scoring import Pules
+from zole_arena.session import BotConfig
+from zole_arena.state import DealResult
+
+__all__ = [
+    "DealReport",
+    "Match",
+    "MatchSettings",
+    "PlayerStats",
+    "Summary",
+    "resume_match",
+    "unique_names",
+]
+
+#: The six seatings of three players, in the order duplicate blocks play them.
+SEATINGS: Final[tuple[tuple[int, int, int], ...]] = tuple(
+    (a, b, c) for a, b, c in itertools.permutations(range(3))
+)
+
+
+class MatchError(ZoleError):
+    """A match that cannot be set up or resumed as asked."""
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """Tell equal names apart: ``random``, ``random#2``, ``random#3``."""
+    seen: dict[str, int] = {}
+    unique = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        unique.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return unique
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchSettings:
+    """Everything that decides how a match is played (kept in the log's header)."""
+
+    rules: Rules
+    seed: int
+    deals: int
+    """Deals of the seed to play (with ``duplicate``, each is played six times)."""
+    duplicate: bool = False
+    movetime_ms: int = 2000
+    margin_ms: int = 100
+    startup_ms: int = 10_000
+    policy: FaultPolicy = dataclasses.field(default_factory=FaultPolicy)
+    limits: Limits = dataclasses.field(default_factory=Limits)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings other than rules, seed, deals and duplicate, for the header."""
+        return {
+            "movetime_ms": self.movetime_ms,
+            "margin_ms": self.margin_ms,
+            "startup_ms": self.startup_ms,
+            "on_fault": self.policy.on_fault,
+            "penalty": self.policy.penalty,
+            "max_faults": self.policy.max_faults,
+            "memory_mb": self.limits.memory_mb,
+            "cpu_seconds": self.limits.cpu_seconds,
+        }
+
+    @property
+    def total_deals(self) -> int:
+        """Deals in the whole match."""
+        return self.deals * (6 if self.duplicate else 1)
+
+
+@dataclasses.dataclass(frozen=True)
+class DealReport:
+    """One finished deal as the match reports it: by player, not by seat."""
+
+    number: int
+    block: int
+    seating: tuple[int, int, int]
+    result: DealResult
+    scores: tuple[int, int, int]
+    """Each player's change in this deal."""
+    faults: int
+
+
+@dataclasses.dataclass
+class PlayerStats:
+    """One player's figures over a match."""
+
+    name: str
+    deals: int = 0
+    points: int = 0
+    squares: int = 0
+    soloist: int = 0
+    soloist_won: int = 0
+    soloist_points: int = 0
+    partner: int = 0
+    partner_points: int = 0
+    table: int = 0
+    table_points: int = 0
+    faults: int = 0
+
+    def add(self, seat: int, result: DealResult, score: int) -> None:
+        """Count one deal in which this player sat in ``seat`` and scored ``score``."""
+        self.deals += 1
+        self.points += score
+        self.squares += score * score
+        if result.contract is Contract.TABLE:
+            self.table += 1
+            self.table_points += score
+        elif result.soloist is not None:
+            if result.soloist == seat:
+                self.soloist += 1
+                self.soloist_points += score
+                if result.won:
+                    self.soloist_won += 1
+            else:
+                self.partner += 1
+                self.partner_points += score
+
+    @property
+    def mean(self) -> float:
+        """Points per deal."""
+        return self.points / self.deals if self.deals else 0.0
+
+    @property
+    def interval(self) -> float:
+        """Half-width of the 95% confidence interval of the points per deal."""
+        if self.deals < 2:
+            return math.inf
+        variance = (self.squares - self.points * self.points / self.deals) / (self.deals - 1)
+        return 1.96 * math.sqrt(max(variance, 0.0) / self.deals)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures."""
+        return {
+            "name": self.name,
+            "deals": self.deals,
+            "points": self.points,
+            "points_per_deal": self.mean,
+            "ci95": None if math.isinf(self.interval) else self.interval,
+            "as_soloist": {
+                "deals": self.soloist,
+                "won": self.soloist_won,
+                "points": self.soloist_points,
+            },
+            "as_partner": {"deals": self.partner, "points": self.partner_points},
+            "table_games": {"deals": self.table, "points": self.table_points},
+            "faults": self.faults,
+        }
+
+
+@dataclasses.dataclass
+class Summary:
+    """A match's outcome so far."""
+
+    players: list[PlayerStats]
+    deals: int = 0
+    planned: int = 0
+    stopped: str | None = None
+    """Why the match stopped early (interrupted, disqualified), or None."""
+    log: str | None = None
+    fault_lines: list[str] = dataclasses.field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary."""
+        return {
+            "deals": self.deals,
+            "planned": self.planned,
+            "stopped": self.stopped,
+            "log": self.log,
+            "players": [p.to_dict() for p in self.players],
+            "faults": self.fault_lines,
+        }
+
+
+def _schedule(settings: MatchSettings) -> Iterator[tuple[int, int, int, tuple[int, int, int]]]:
+    """(number, block, sheet index, seating) of every deal of the match, in order."""
+    number = 0
+    seatings = SEATINGS if settings.duplicate else ((0, 1, 2),)
+    for block in range(1, settings.deals + 1):
+        for sheet_index, seating in enumerate(seatings):
+            number += 1
+            yield number, block, sheet_index, seating
+
+
+def _result_from_record(data: dict[str, Any]) -> DealResult:
+    pules = data["pules"]
+    contract = None if data["contract"] is None else Contract(data["contract"])
+    return DealResult(
+        contract=contract,
+        soloist=data["soloist"],
+        scores=tuple(data["scores"]),
+        tricks=tuple(data["tricks"]),
+        points=tuple(data["points"]),
+        band=data["band"],
+        soloist_points=data["soloist_points"],
+        soloist_tricks=data["soloist_tricks"],
+        losers=tuple(data["losers"]),
+        pules=Pules(pules["common"], tuple(pules["personal"])),
+        pule_event=data["pule_event"],
+        ended_early=data["ended_early"],
+        forfeit=data["forfeit"],
+    )
+
+
+class Match:
+    """Plays a match between three bots and writes its log."""
+
+    def __init__(
+        self,
+        players: Sequence[BotConfig],
+        settings: MatchSettings,
+        log_path: str | Path | None = None,
+        *,
+        match_id: str | None = None,
+    ) -> None:
+        if len(players) != 3:
+            raise MatchError(f"a match needs 3 bots, not {len(players)}")
+        self.settings = settings
+        self.players = list(players)
+        self.log_path = Path(log_path) if log_path is not None else None
+        self.match_id = match_id or uuid.uuid4().hex[:12]
+        self.sheets = [ScoreSheet(settings.rules, settings.seed) for _ in range(6)]
+        self.stats = [
+            PlayerStats(config.name or f"player{i + 1}") for i, config in enumerate(players)
+        ]
+        self.done = 0
+        """Deals already played (read from the log when resuming)."""
+        self.fault_lines: list[str] = []
+        self._header_written = False
+        self.referee = Referee(
+            settings.rules,
+            players,
+            time_ms=settings.movetime_ms,
+            margin_ms=settings.margin_ms,
+            policy=settings.policy,
+        )
+
+    # -- the header -------------------------------------------------------------------------
+
+    def player_entries(self) -> list[dict[str, Any]]:
+        """The players as the header keeps them: enough to start them again."""
+        entries = []
+        for player, config in zip(self.referee.players, self.players, strict=True):
+            entry = dict(player.identity)
+            entry["name"] = player.name
+            entry["command"] = (
+                list(config.command) if not isinstance(config.command, str) else [config.command]
+            )
+            entry["options"] = dict(config.options)
+            entries.append(entry)
+        return entries
+
+    def header(self) -> dict[str, Any]:
+        """The log's first record."""
+        return header_record(
+            match_id=self.match_id,
+            rules=self.settings.rules.to_dict(),
+            seed=self.settings.seed,
+            players=self.player_entries(),
+            deals=self.settings.deals,
+            duplicate=self.settings.duplicate,
+            settings=self.settings.to_dict(),
+        )
+
+    # -- playing ----------------------------------------------------------------------------
+
+    def _count(self, report: DealReport) -> None:
+        for seat, player in enumerate(report.seating):
+            self.stats[player].add(seat, report.result, report.result.scores[seat])
+
+    def replay_records(self, records: Sequence[dict[str, Any]]) -> None:
+        """Bring the sheets and figures up to date with deal records from a log (resume)."""
+        schedule = _schedule(self.settings)
+        for record in records:
+            number, block, sheet_index, seating = next(schedule)
+            if (
+                record["deal"] != number
+                or record["block"] != block
+                or tuple(record["seating"]) != seating
+            ):
+                raise MatchError(
+                    f"the log's deal {record['deal']} is not deal {number} of this match "
+                    "(was the log written by another zole-arena version?)"
+                )
+            result = _result_from_record(record["result"])
+            self.sheets[sheet_index].record(result)
+            self._count(
+                DealReport(
+                    number,
+                    block,
+                    seating,
+                    result,
+                    _by_player(seating, result.scores),
+                    len(record["faults"]),
+                )
+            )
+            for fault in record["faults"]:
+                self.stats[fault["player"]].faults += 1
+                self.referee.players[fault["player"]].faults += 1
+                self.fault_lines.append(
+                    f"deal {fault['deal_no']}: {fault['bot']} (seat {fault['seat']}) "
+                    f"{fault['kind']}: {fault['message']}"
+                )
+            self.done = number
+        self._header_written = True
+
+    def run(self, on_deal: Callable[[DealReport, Summary], None] | None = None) -> Summary:
+        """Play the remaining deals; stop early on disqualification or Ctrl-C.
+
+        The bots are always stopped at the end; :class:`KeyboardInterrupt` is caught and
+        reported in the summary (``stopped = "interrupted"``).
+
+        :raises BotStartupError: a bot cannot be started at the beginning.
+        """
+        writer = LogWriter(self.log_path) if self.log_path is not None else None
+        summary = self.summary()
+        try:
+            self.referee.start()
+            for index, player in enumerate(self.referee.players):
+                self.stats[index].name = player.name
+            if writer is not None and not self._header_written:
+                writer.write(self.header())
+                self._header_written = True
+            for number, block, sheet_index, seating in _schedule(self.settings):
+                if number <= self.done:
+                    continue
+                if self.referee.disqualified:
+                    names = ", ".join(
+                        self.referee.players[p].name for p in self.referee.disqualified
+                    )
+                    summary.stopped = f"disqualified: {names}"
+                    break
+                outcome = self.referee.play_deal(self.sheets[sheet_index], seating, number)
+                report = self._finish(outcome, number, block, sheet_index, seating, writer)
+                summary = self.summary()
+                if on_deal is not None:
+                    on_deal(report, summary)
+        except KeyboardInterrupt:
+            self.referee.kill()
+            summary = self.summary()
+            summary.stopped = "interrupted"
+            return summary
+        finally:
+            self.referee.close()
+            if writer is not None:
+                writer.close()
+        final = self.summary()
+        final.stopped = summary.stopped
+        return final
+
+    def _finish(
+        self,
+        outcome: DealOutcome,
+        number: int,
+        block: int,
+        sheet_index: int,
+        seating: tuple[int, int, int],
+        writer: LogWriter | None,
+    ) -> DealReport:
+        result = outcome.result
+        report = DealReport(
+            number, block, seating, result, _by_player(seating, result.scores), len(outcome.faults)
+        )
+        for fault in outcome.faults:
+            self.stats[fault.player].faults += 1
+            self.fault_lines.append(fault.describe())
+        self._count(report)
+        if writer is not None:
+            players = [self.referee.players[p] for p in seating]
+            record = deal_record(
+                match_id=self.match_id,
+                number=number,
+                block=block,
+                seating=seating,
+                rules=self.settings.rules.to_dict(),
+                seed=self.settings.seed,
+                state=outcome.state,
+                result=result,
+                moves=[dataclasses.asdict(move) for move in outcome.moves],
+                faults=[fault.to_dict() for fault in outcome.faults],
+                players=[
+                    {
+                        "name": p.name,
+                        "version": str(p.identity.get("version", "")),
+                        "command": p.identity.get("command", []),
+                    }
+                    for p in players
+                ],
+                totals=self.sheets[sheet_index].totals,
+            )
+            writer.write(record)
+        self.done = number
+        return report
+
+    def summary(self) -> Summary:
+        """The figures so far."""
+        return Summary(
+            players=[dataclasses.replace(s) for s in self.stats],
+            deals=self.done,
+            planned=self.settings.total_deals,
+            log=str(self.log_path) if self.log_path is not None else None,
+            fault_lines=list(self.fault_lines),
+        )
+
+
+def _by_player(seating: tuple[int, int, int], scores: Sequence[int]) -> tuple[int, int, int]:
+    by_player = [0, 0, 0]
+    for seat, player in enumerate(seating):
+        by_player[player] = scores[seat]
+    return (by_player[0], by_player[1], by_player[2])
+
+
+def resume_match(log_path: str | Path) -> Match:
+    """A :class:`Match` set up from a log's header and brought up to its last whole deal.
+
+    :raises RecordError: the file is not a zole-arena log.
+    :raises MatchError: the log has no header or does not fit its header.
+    """
+    records, _problems = read_log(log_path)
+    header = records[0]
+    if header.get("type") != "match":
+        raise MatchError(f"{log_path}: the first record is not a match header")
+    rules = Rules.from_dict(header["rules"], source=str(header["rules"].get("preset", "")))
+    s = header["settings"]
+    settings = MatchSettings(
+        rules=rules,
+        seed=header["seed"],
+        deals=header["deals"],
+        duplicate=header["duplicate"],
+        movetime_ms=s["movetime_ms"],
+        margin_ms=s["margin_ms"],
+        startup_ms=s["startup_ms"],
+        policy=FaultPolicy(
+            on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
+        ),
+        limits=Limits(memory_mb=s["memory_mb"], cpu_seconds=s["cpu_seconds"]),
+    )
+    configs = [
+        BotConfig(
+            command=tuple(p["command"]),
+            name=p["name"],
+            options=p.get("options", {}),
+            startup_ms=settings.startup_ms,
+            limits=settings.limits,
+        )
+        for p in header["players"]
+    ]
+    match = Match(configs, settings, log_path, match_id=header["match_id"])
+    deals = [r for r in records[1:] if r.get("type") == "deal"]
+    match.replay_records(deals)
+    return match

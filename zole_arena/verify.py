@@ -1,0 +1,145 @@
+"""Re-playing deal records through the rules engine: for ``replay`` and ``verify``.
+
+:func:`replay_record` rebuilds a record's deal from its rules, hands, talon, dealer and pules,
+applies every logged move with the engine's checks, and compares what the engine concludes
+with what the record says. Every disagreement becomes a line in the returned problems, so a
+bad record never stops the checking of the others.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from zole_arena.actions import parse_action
+from zole_arena.cards import Card
+from zole_arena.errors import IllegalActionError, NotationError, RulesError
+from zole_arena.records import read_log
+from zole_arena.rules import Rules
+from zole_arena.scoring import Pules
+from zole_arena.state import DealState, forfeit_result
+
+__all__ = ["Replayed", "replay_record", "verify_log"]
+
+
+@dataclasses.dataclass
+class Replayed:
+    """A deal record played again through the engine."""
+
+    record: dict[str, Any]
+    state: DealState | None
+    """The engine's state after the logged moves (None if the deal could not be set up)."""
+    problems: list[str]
+
+
+def _cards(items: Sequence[str]) -> list[Card]:
+    return [Card.parse(text) for text in items]
+
+
+def _compare(problems: list[str], what: str, logged: object, engine: object) -> None:
+    if logged != engine:
+        problems.append(f"{what}: the log says {logged!r}, the rules give {engine!r}")
+
+
+def replay_record(record: dict[str, Any]) -> Replayed:
+    """Rebuild and re-play one deal record; list every way in which it disagrees."""
+    problems: list[str] = []
+    try:
+        rules = Rules.from_dict(record["rules"])
+        pules_data = record["pules_before"]
+        pules = Pules(pules_data["common"], tuple(pules_data["personal"]))
+        state = DealState(
+            rules,
+            [_cards(hand) for hand in record["hands"]],
+            _cards(record["talon"]),
+            record["dealer"],
+            pules,
+            seed=record["seed"],
+            deal_no=record["deal_no"],
+        )
+    except (KeyError, TypeError, ValueError, RulesError, NotationError) as exc:
+        return Replayed(record, None, [f"cannot set up the deal: {exc}"])
+    try:
+        dealt = DealState.from_seed(rules, record["seed"], record["deal_no"], record["dealer"])
+        if dealt.initial_hands != state.initial_hands or dealt.talon != state.talon:
+            problems.append("the hands are not the ones the seed deals")
+    except (ValueError, TypeError) as exc:
+        problems.append(f"the seed cannot be dealt: {exc}")
+    for index, move in enumerate(record.get("moves", []), start=1):
+        try:
+            action = parse_action(move["action"])
+            if state.turn != move["seat"]:
+                problems.append(
+                    f"move {index} ({move['action']}) is logged for seat {move['seat']}, "
+                    f"but seat {state.turn} was to move"
+                )
+                break
+            state.apply(action)
+        except (NotationError, IllegalActionError, KeyError, TypeError) as exc:
+            problems.append(f"move {index}: {exc}")
+            break
+    result = record.get("result", {})
+    forfeit = result.get("forfeit")
+    if forfeit is None:
+        if state.result is None:
+            problems.append("the logged moves do not finish the deal")
+            return Replayed(record, state, problems)
+        engine = state.result
+    else:
+        scores = result.get("scores", [0, 0, 0])
+        penalty = scores[(forfeit + 1) % 3]
+        engine = forfeit_result(state, forfeit, penalty)
+    _compare(problems, "scores", result.get("scores"), list(engine.scores))
+    _compare(problems, "contract", result.get("contract"),
+             None if engine.contract is None else str(engine.contract))  # fmt: skip
+    _compare(problems, "soloist", result.get("soloist"), engine.soloist)
+    _compare(problems, "tricks", result.get("tricks"), list(engine.tricks))
+    _compare(problems, "points", result.get("points"), list(engine.points))
+    _compare(problems, "band", result.get("band"), engine.band)
+    _compare(problems, "pules after", result.get("pules"), engine.pules.to_dict())
+    if sum(engine.scores) != 0 or sum(result.get("scores", [0])) != 0:
+        problems.append("the scores are not zero-sum")
+    return Replayed(record, state, problems)
+
+
+@dataclasses.dataclass
+class VerifyReport:
+    """What ``verify`` found in one log."""
+
+    path: str
+    deals: int
+    bad: list[tuple[int, list[str]]]
+    """(line-independent deal number, problems) of each record that disagrees."""
+    skipped: list[str]
+    """Lines that could not be read (a truncated last line, say)."""
+
+
+def verify_log(path: str) -> VerifyReport:
+    """Re-play every deal record of a log.
+
+    :raises RecordError: the file is not a zole-arena log.
+    """
+    records, log_problems = read_log(path)
+    bad: list[tuple[int, list[str]]] = []
+    deals = 0
+    totals: dict[tuple[int, ...], list[int]] = {}
+    for record in records:
+        if record.get("type") != "deal":
+            continue
+        deals += 1
+        replayed = replay_record(record)
+        problems = list(replayed.problems)
+        seating = tuple(record.get("seating", (0, 1, 2)))
+        running = totals.setdefault(seating, [0, 0, 0])
+        scores = record.get("result", {}).get("scores", [0, 0, 0])
+        for seat in range(3):
+            running[seat] += scores[seat]
+        if record.get("totals") is not None and record["totals"] != running:
+            problems.append(
+                f"totals: the log says {record['totals']}, its deals add up to {running}"
+            )
+            running[:] = record["totals"]
+        if problems:
+            bad.append((record.get("deal", deals), problems))
+    return VerifyReport(path, deals, bad, [p.describe() for p in log_problems])
