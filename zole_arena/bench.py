@@ -222,3 +222,97 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
 def bundled_bots_dir() -> Path:
     """The folder of the bundled bots (the ``zole_arena_bots`` package)."""
     return Path(str(resources.files("zole_arena_bots")))
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchBenchResult:
+    """Match throughput against what raw pipe round trips allow, measured in one run."""
+
+    bot: str
+    deals: int
+    seconds: float
+    decisions_per_deal: float
+    raw_echo_us: float
+    """Median raw round trip of a request-sized line through the echo program."""
+
+    @property
+    def deals_per_second(self) -> float:
+        """Deals played per second by the match (bots, engine, log and all)."""
+        return self.deals / self.seconds
+
+    @property
+    def raw_deals_per_second(self) -> float:
+        """The deals per second raw round trips allow: 1 / (decisions per deal × raw RTT)."""
+        return 1e6 / (self.decisions_per_deal * self.raw_echo_us)
+
+    @property
+    def share_of_raw(self) -> float:
+        """deals_per_second / raw_deals_per_second (target: at least 0.5)."""
+        return self.deals_per_second / self.raw_deals_per_second
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as JSON-ready data."""
+        data = dataclasses.asdict(self)
+        data["deals_per_second"] = self.deals_per_second
+        data["raw_deals_per_second"] = self.raw_deals_per_second
+        data["share_of_raw"] = self.share_of_raw
+        return data
+
+
+def _echo_round_trip_us(echo_argv: list[str], line_bytes: int, count: int) -> float:
+    echo = subprocess.Popen(echo_argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    try:
+        assert echo.stdin is not None and echo.stdout is not None
+        line = ("x" * (line_bytes - 1) + "\n").encode()
+        times = [
+            _raw_round_trip(echo.stdin.fileno(), echo.stdout.fileno(), line) for _ in range(count)
+        ]
+    finally:
+        echo.kill()
+        echo.wait()
+    return statistics.median(times) * 1e6
+
+
+def run_match_bench(deals: int = 1000, log_path: str | None = None) -> MatchBenchResult:
+    """Play a match of three copies of the fastest bundled bot, with a game log, and measure
+    raw echo round trips before and after it in the same run.
+    """
+    import tempfile
+
+    from zole_arena.bundled import build_c_program, bundled_command, c_compiler
+    from zole_arena.match import Match, MatchSettings
+    from zole_arena.records import read_log
+    from zole_arena.rules import load_rules
+    from zole_arena.session import BotConfig
+
+    folder = bundled_bots_dir()
+    if c_compiler() is not None:
+        bot = "cbot"
+        echo_argv: list[str] = [str(build_c_program(folder / "c" / "echo.c", "echo"))]
+    else:
+        bot = "random"
+        echo_argv = [sys.executable, str(folder / "echo.py")]
+    argv = bundled_command(bot)
+    rules = load_rules("wpt")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = log_path or str(Path(tmp) / "bench.jsonl")
+        configs = [BotConfig(command=argv, name=f"{bot}#{i + 1}") for i in range(3)]
+        match = Match(configs, MatchSettings(rules=rules, seed=1, deals=deals), path)
+        before = _echo_round_trip_us(echo_argv, 400, 1000)
+        start = time.perf_counter()
+        summary = match.run()
+        seconds = time.perf_counter() - start
+        after = _echo_round_trip_us(echo_argv, 400, 1000)
+        records, _ = read_log(path)
+        decisions = sum(
+            sum(1 for move in r["moves"] if move["request_id"] is not None)
+            for r in records
+            if r.get("type") == "deal"
+        )
+    return MatchBenchResult(
+        bot=bot,
+        deals=summary.deals,
+        seconds=seconds,
+        decisions_per_deal=decisions / max(1, summary.deals),
+        raw_echo_us=min(before, after),
+    )

@@ -401,7 +401,7 @@ class Match:
                 seed=self.settings.seed,
                 state=outcome.state,
                 result=result,
-                moves=[dataclasses.asdict(move) for move in outcome.moves],
+                moves=[move._asdict() for move in outcome.moves],
                 faults=[fault.to_dict() for fault in outcome.faults],
                 players=[
                     {

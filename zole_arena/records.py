@@ -1,8 +1,9 @@
 """Game records: JSON Lines, one header per match and one self-contained record per deal.
 
 The format is specified in ``protocol/records.md``. Writing is strict: each record is built
-from the engine's own objects, serialised to one line and appended with a single write, then
-flushed and synced, so that a crash can at worst truncate the last line. Reading is lenient:
+from the engine's own objects, serialised to one line and appended with a single unbuffered
+write as the deal ends (synced to disk when the log is closed), so that a crash can at worst
+truncate the last line. Reading is lenient:
 :func:`read_log` returns the records it could read and a list of :class:`LogProblem` for
 the lines it could not (a truncated last line is reported and skipped, never fatal), and
 raises :class:`RecordError` only for a file that is not a zole-arena log at all.
@@ -10,6 +11,7 @@ raises :class:`RecordError` only for a file that is not a zole-arena log at all.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import json
@@ -195,17 +197,20 @@ class LogWriter:
                 os.write(self._fd, b"\n")
 
     def write(self, record: dict[str, Any]) -> None:
-        """Append one record as one line, in one write, then flush it to disk."""
+        """Append one record as one line, in one unbuffered write: once this returns, the
+        record survives the arena's crash or kill (it is in the operating system's hands).
+        """
         data = (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
         view = memoryview(data)
         while view:
             written = os.write(self._fd, view)
             view = view[written:]
-        os.fsync(self._fd)
 
     def close(self) -> None:
-        """Close the file."""
+        """Sync the file to disk and close it."""
         if self._fd >= 0:
+            with contextlib.suppress(OSError):
+                os.fsync(self._fd)
             os.close(self._fd)
             self._fd = -1
 

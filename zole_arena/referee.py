@@ -14,10 +14,10 @@ import dataclasses
 import logging
 import random
 from collections.abc import Callable, Sequence
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
 from zole_arena.actions import Action, Bid, Bury
-from zole_arena.cards import Card
+from zole_arena.cards import POINTS, Card
 from zole_arena.errors import BotError, IllegalActionError, NotationError
 from zole_arena.protocol import GoWriter, format_newdeal, format_result, parse_answer
 from zole_arena.rules import Rules
@@ -73,8 +73,7 @@ class Fault:
         return dataclasses.asdict(self)
 
 
-@dataclasses.dataclass(frozen=True)
-class Move:
+class Move(NamedTuple):
     """One action of a deal as it was made."""
 
     seat: int
@@ -114,6 +113,8 @@ class _Player:
         self.faults = 0
         self.name = config.name or f"player{number + 1}"
         self.identity: dict[str, object] = {"name": self.name, "command": list(config.command)}
+        self.pending: list[str] = []
+        """Events not yet sent: they go with the bot's next request, or at the deal's end."""
 
 
 class _Forfeit(Exception):
@@ -128,7 +129,15 @@ def _wire(action: Action) -> str:
 
 
 class Referee:
-    """Runs deals between three bots; seat ``i`` of every deal is ``configs[i]``."""
+    """Runs deals between three bots; seat ``i`` of every deal is ``configs[i]``.
+
+    Events reach a bot together with its next request (or the deal's result), in one write:
+    a bot learns everything before it must act, and the arena makes one pipe round trip per
+    decision, not one per bot per card.
+    """
+
+    #: A bot that has been silent this long is pinged before the next deal.
+    PING_AFTER_IDLE_S: Final = 5.0
 
     def __init__(
         self,
@@ -262,9 +271,7 @@ class Referee:
         except _Forfeit as forfeit:
             result = forfeit_result(deal, forfeit.seat, self.penalty)
         sheet.record(result)
-        self._broadcast(
-            deal_no, format_result(result, deal_no, sheet.totals, result.forfeit), fatal=False
-        )
+        self._flush(deal_no, format_result(result, deal_no, sheet.totals, result.forfeit))
         return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:])
 
     def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
@@ -273,14 +280,15 @@ class Referee:
             try:
                 if seat.session is None:
                     self._start(seat)
-                else:
+                elif seat.session.idle_seconds() > self.PING_AFTER_IDLE_S:
                     seat.session.ping()
             except BotError as exc:
                 self._bot_fault(deal_no, seat, exc)
                 raise _Forfeit(seat.index) from None
         for seat in self.seats:
-            line = format_newdeal(deal.view(seat.index), deal_no, self.rules.preset, scores)
-            self._send(deal_no, seat, line, fatal=True)
+            seat.pending = [
+                format_newdeal(deal.view(seat.index), deal_no, self.rules.preset, scores)
+            ]
 
     def _turn(
         self, deal: DealState, deal_no: int, scores: tuple[int, ...], moves: list[Move]
@@ -292,11 +300,13 @@ class Referee:
         assert self._writer is not None
         line = self._writer.go(request_id, self.time_ms)
         session = seat.session
-        tricks_before = len(deal.tricks)
+        tricks_before = len(deal.trick_log())
         try:
             if session is None:  # restarted after a fault earlier in this deal
                 session = self._start(seat)
-            reply = session.request(line, request_id, self.time_ms, self.margin_ms)
+            # The events this bot has not seen yet go in the same write as the request.
+            events, seat.pending = seat.pending, []
+            reply = session.request(line, request_id, self.time_ms, self.margin_ms, events)
         except BotError as exc:
             self._bot_fault(deal_no, seat, exc, request=line)
             self._substitute(deal, deal_no, seat, moves)
@@ -314,9 +324,10 @@ class Referee:
                     self._substitute(deal, deal_no, seat, moves)
                 else:
                     moves.append(Move(index, _wire(action), request_id, reply.elapsed_ms))
-                    self._announce(deal, deal_no, index, action, tricks_before)
+                    self._announce(deal, index, action, tricks_before)
                     return
-        self._announce_last(deal, deal_no, tricks_before)
+        seat_done, action_done = deal.history[-1]
+        self._announce(deal, seat_done, action_done, tricks_before)
 
     def _substitute(self, deal: DealState, deal_no: int, seat: _Player, moves: list[Move]) -> None:
         """After a fault: forfeit, or play a random legal action for the bot."""
@@ -327,32 +338,28 @@ class Referee:
         deal.apply(action)
         moves.append(Move(seat.index, _wire(action), None, 0.0))
 
-    def _announce_last(self, deal: DealState, deal_no: int, tricks_before: int) -> None:
-        seat, action = deal.history[-1]
-        self._announce(deal, deal_no, seat, action, tricks_before)
-
-    def _announce(
-        self, deal: DealState, deal_no: int, seat: int, action: Action, tricks_before: int
-    ) -> None:
+    def _announce(self, deal: DealState, seat: int, action: Action, tricks_before: int) -> None:
+        """Queue the events of an action for every bot (sent with its next message)."""
         if isinstance(action, Bid):
-            self._broadcast(deal_no, f"bid {seat} {action}", fatal=True)
+            self._queue(f"bid {seat} {action}")
         elif isinstance(action, Card):
-            self._broadcast(deal_no, f"card {seat} {action}", fatal=True)
-            tricks = deal.tricks
-            if len(tricks) > tricks_before:
-                trick = tricks[-1]
-                self._broadcast(deal_no, f"trick {trick.winner} {trick.points}", fatal=True)
+            self._queue(f"card {seat} {action}")
+            log = deal.trick_log()
+            if len(log) > tricks_before:
+                _, a, b, c, winner = log[-1]
+                self._queue(f"trick {winner} {POINTS[a] + POINTS[b] + POINTS[c]}")
 
-    def _broadcast(self, deal_no: int, line: str, *, fatal: bool) -> None:
+    def _queue(self, line: str) -> None:
+        for player in self.players:
+            player.pending.append(line)
+
+    def _flush(self, deal_no: int, last: str) -> None:
+        """Send every bot its queued events and ``last`` (the deal's result)."""
         for seat in self.seats:
-            self._send(deal_no, seat, line, fatal=fatal)
-
-    def _send(self, deal_no: int, seat: _Player, line: str, *, fatal: bool) -> None:
-        if seat.session is None:
-            return
-        try:
-            seat.session.send(line)
-        except BotError as exc:
-            self._bot_fault(deal_no, seat, exc)
-            if fatal and self.policy.on_fault == "forfeit":
-                raise _Forfeit(seat.index) from None
+            lines, seat.pending = [*seat.pending, last], []
+            if seat.session is None:
+                continue
+            try:
+                seat.session.send_lines(lines)
+            except BotError as exc:
+                self._bot_fault(deal_no, seat, exc)

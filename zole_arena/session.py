@@ -99,7 +99,7 @@ class BotSession:
         """``info`` lines and ignored lines, newest last (at most :data:`MAX_KEPT_NOTES`)."""
         self.requests = 0
         self._log: TextIO | None = None
-        self._started = time.monotonic()
+        self._started = self._last_heard = time.monotonic()
         if config.log_path is not None:
             os.makedirs(os.path.dirname(os.path.abspath(config.log_path)), exist_ok=True)
             self._log = open(config.log_path, "a", encoding="ascii", errors="replace")  # noqa: SIM115
@@ -140,11 +140,13 @@ class BotSession:
 
     def _send(self, line: str, timeout: float = 5.0) -> None:
         if self._log is not None:
-            self._log.write(f"{(time.monotonic() - self._started) * 1000:10.3f} >> {line}\n")
+            stamp = f"{(time.monotonic() - self._started) * 1000:10.3f} >> "
+            self._log.write("".join(f"{stamp}{part}\n" for part in line.split("\n")))
         self.process.send(line, timeout)
 
     def _read(self, deadline: float) -> str:
         line = self.process.read_line(deadline)
+        self._last_heard = time.monotonic()
         if self._log is not None:
             self._log.write(f"{(time.monotonic() - self._started) * 1000:10.3f} << {line}\n")
         return line
@@ -206,6 +208,18 @@ class BotSession:
         """
         self._send(line)
 
+    def send_lines(self, lines: Sequence[str]) -> None:
+        """Send several lines in one write.
+
+        :raises BotCrashedError: the bot has exited.
+        """
+        if lines:
+            self._send("\n".join(lines))
+
+    def idle_seconds(self) -> float:
+        """Seconds since the bot last sent a line."""
+        return time.monotonic() - self._last_heard
+
     def ping(self, timeout_ms: int | None = None) -> float:
         """Send ``isready`` and wait for ``readyok``; the round trip in milliseconds.
 
@@ -229,8 +243,16 @@ class BotSession:
                 raise BotFloodError("more than 10,000 lines while waiting for 'readyok'")
             self._note(line)
 
-    def request(self, line: str, request_id: int, time_ms: int, margin_ms: int) -> Reply:
-        """Send a ``go`` line and wait for the ``action`` that echoes ``request_id``.
+    def request(
+        self,
+        line: str,
+        request_id: int,
+        time_ms: int,
+        margin_ms: int,
+        events: Sequence[str] = (),
+    ) -> Reply:
+        """Send a ``go`` line (after ``events``, in the same write) and wait for the
+        ``action`` that echoes ``request_id``.
 
         ``info`` lines, stray ``readyok`` and unknown lines are recorded and skipped; an
         ``action`` for another id is a late or wrong answer and is skipped too.
@@ -240,6 +262,8 @@ class BotSession:
         :raises BotFloodError: too long a line or too much output for one request.
         """
         self.requests += 1
+        if events:
+            line = "\n".join([*events, line])
         start = time.monotonic()
         deadline = start + (time_ms + margin_ms) / 1000
         self._send(line)

@@ -140,6 +140,9 @@ def match_command(
     ] = False,
 ) -> None:
     """Play a match between three bots: live scores, a results table, a replayable log."""
+    # Ctrl-C and kill end the match cleanly (even when started with SIGINT ignored, as a
+    # shell's background job is): the bots are stopped and every finished deal is kept.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _sigterm)
     if resume is not None:
         if bots:
@@ -226,6 +229,7 @@ def _run(match: Match, json_output: bool) -> None:
     total = match.settings.total_deals
     live = out.is_terminal and not json_output
     started = time.monotonic()
+    done_before = match.done
     if live:
         progress = Progress(
             TextColumn("[bold]deals"),
@@ -258,7 +262,7 @@ def _run(match: Match, json_output: bool) -> None:
         out.print(_results_table(summary))
         for fault in summary.fault_lines:
             out.print(f"[red]fault[/] {fault}", highlight=False)
-        rate = (summary.deals - 0) / elapsed if elapsed > 0 else 0.0
+        rate = (summary.deals - done_before) / elapsed if elapsed > 0 else 0.0
         out.print(
             f"{summary.deals} deals in {elapsed:.1f} s ({rate:.1f} deals/s)"
             + (f"; log: {summary.log}" if summary.log else "")
