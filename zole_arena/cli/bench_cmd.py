@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from zole_arena.bench import run_bench, run_protocol_bench
+from zole_arena.bench import run_bench, run_match_bench, run_protocol_bench
 from zole_arena.cli.console import fail, out, print_json
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.rules import load_rules
@@ -26,6 +26,14 @@ def bench_command(
         ),
     ] = False,
     decisions: Annotated[int, typer.Option(help="With --protocol: decisions to time.")] = 3000,
+    match: Annotated[
+        bool,
+        typer.Option(
+            "--match",
+            help="Instead: play --deals deals (default 1000) between three copies of the "
+            "fastest bundled bot and compare with what raw pipe round trips allow.",
+        ),
+    ] = False,
 ) -> None:
     """Play random legal full deals in-process (deal, bid, bury, play, score) and print deals
     per second on one core; or, with --protocol, time one decision through the arena with the
@@ -33,6 +41,9 @@ def bench_command(
     """
     if protocol:
         _protocol_bench(decisions, json_output)
+        return
+    if match:
+        _match_bench(deals if deals != 50_000 else 1000, json_output)
         return
     if deals < 1:
         fail(f"--deals must be at least 1, not {deals}")
@@ -71,4 +82,23 @@ def _protocol_bench(decisions: int, json_output: bool) -> None:
     out.print(
         f"  arena / raw echo = {result.arena_vs_raw:.2f}×; the arena's own cost "
         f"(arena − raw bot) = {result.overhead_vs_raw:.2f}× the raw echo round trip"
+    )
+
+
+def _match_bench(deals: int, json_output: bool) -> None:
+    if deals < 1:
+        fail(f"--deals must be at least 1, not {deals}")
+    result = run_match_bench(deals)
+    if json_output:
+        print_json(result.to_dict())
+        return
+    out.print(
+        f"match of three {result.bot}: {result.deals:,} deals in {result.seconds:.1f} s = "
+        f"{result.deals_per_second:,.0f} deals/s ({result.decisions_per_deal:.1f} decisions "
+        "per deal, with the game log)"
+    )
+    out.print(
+        f"raw echo round trip {result.raw_echo_us:.1f} µs → raw pipes allow "
+        f"{result.raw_deals_per_second:,.0f} deals/s; the match reaches "
+        f"{result.share_of_raw:.0%} of that"
     )
