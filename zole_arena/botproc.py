@@ -44,6 +44,8 @@ LOGGER = logging.getLogger(__name__)
 #: The longest line accepted from a bot, in bytes (without the line end).
 MAX_LINE_BYTES: Final = 64 * 1024
 _READ_SIZE: Final = 65536
+#: While waiting for a line, how often to look whether the bot's process has exited (ms).
+_EXIT_CHECK_MS: Final = 100.0
 _PR_SET_CHILD_SUBREAPER: Final = 36
 
 
@@ -120,6 +122,7 @@ class BotProcess:
         self.argv = split_command(command)
         self._buffer = bytearray()
         self._eof = False
+        self._skipping = False
         self.returncode: int | None = None
         _become_subreaper()
         stderr: IO[bytes] | int
@@ -212,23 +215,41 @@ class BotProcess:
             if end >= 0:
                 raw = bytes(buffer[:end])
                 del buffer[: end + 1]
+                if self._skipping:  # the rest of an over-long line
+                    self._skipping = False
+                    continue
                 if len(raw) > MAX_LINE_BYTES:
-                    raise BotFloodError(f"the bot sent a line of {len(raw):,} bytes")
+                    raise BotFloodError(
+                        f"the bot sent a line of {len(raw):,} bytes",
+                        line=raw[:80].decode("ascii", "replace") + "…",
+                    )
                 return raw.decode("ascii", "replace").rstrip("\r")
             if len(buffer) > MAX_LINE_BYTES:
-                raise BotFloodError(
-                    f"the bot sent a line of over {MAX_LINE_BYTES:,} bytes",
-                    line=bytes(buffer[:80]).decode("ascii", "replace") + "…",
-                )
+                start = bytes(buffer[:80]).decode("ascii", "replace") + "…"
+                skipping = self._skipping
+                buffer.clear()  # drop it, and the rest of it when it comes
+                self._skipping = True
+                if not skipping:
+                    raise BotFloodError(
+                        f"the bot sent a line of over {MAX_LINE_BYTES:,} bytes", line=start
+                    )
             if self._eof:
                 raise BotCrashedError(f"the bot closed its output{self._exit_text()}")
             self._fill(deadline)
 
     def _fill(self, deadline: float) -> None:
-        """Read what the bot has written, waiting for it until the deadline."""
+        """Read what the bot has written, waiting for it until the deadline.
+
+        The wait is cut into slices so that a bot that exits while a child of it still holds
+        its output open is seen to have crashed, not taken for a slow one.
+        """
         remaining_ms = (deadline - time.monotonic()) * 1000
-        if not self._poll.poll(max(0.0, remaining_ms)):
-            raise BotTimeoutError("no answer in time")
+        if not self._poll.poll(max(0.0, min(remaining_ms, _EXIT_CHECK_MS))):
+            if self._popen.poll() is not None:
+                raise BotCrashedError(f"the bot has exited{self._exit_text()}")
+            if remaining_ms <= _EXIT_CHECK_MS:
+                raise BotTimeoutError("no answer in time")
+            return
         try:
             chunk = os.read(self._stdout_fd, _READ_SIZE)
         except BlockingIOError:  # woken without data (a signal): the caller loops

@@ -71,6 +71,7 @@ class MatchSettings:
     movetime_ms: int = 2000
     margin_ms: int = 100
     startup_ms: int = 10_000
+    ping_ms: int = 5000
     policy: FaultPolicy = dataclasses.field(default_factory=FaultPolicy)
     limits: Limits = dataclasses.field(default_factory=Limits)
 
@@ -80,6 +81,7 @@ class MatchSettings:
             "movetime_ms": self.movetime_ms,
             "margin_ms": self.margin_ms,
             "startup_ms": self.startup_ms,
+            "ping_ms": self.ping_ms,
             "on_fault": self.policy.on_fault,
             "penalty": self.policy.penalty,
             "max_faults": self.policy.max_faults,
@@ -455,6 +457,7 @@ def resume_match(log_path: str | Path) -> Match:
         movetime_ms=s["movetime_ms"],
         margin_ms=s["margin_ms"],
         startup_ms=s["startup_ms"],
+        ping_ms=s.get("ping_ms", 5000),
         policy=FaultPolicy(
             on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
         ),
@@ -466,6 +469,7 @@ def resume_match(log_path: str | Path) -> Match:
             name=p["name"],
             options=p.get("options", {}),
             startup_ms=settings.startup_ms,
+            ping_ms=settings.ping_ms,
             limits=settings.limits,
         )
         for p in header["players"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import time
 from collections.abc import Callable, Sequence
 from typing import Final, Literal, NamedTuple
 
@@ -30,6 +31,10 @@ __all__ = ["Fault", "FaultPolicy", "DealOutcome", "Move", "Referee"]
 LOGGER = logging.getLogger(__name__)
 
 OnFault = Literal["forfeit", "random"]
+#: Faults after which the bot's process cannot be trusted to go on: it is stopped, and started
+#: again when it is next needed. With the forfeit policy every fault stops the culprit
+#: (protocol §6: "the bot is stopped and restarted for the next deal"); with random
+#: substitution a bot that answered badly but is alive plays on.
 _RESTART_KINDS: Final = frozenset({"crash", "timeout", "stall", "flood", "startup"})
 
 
@@ -194,12 +199,18 @@ class Referee:
         """The players' display names."""
         return [player.name for player in self.players]
 
-    def close(self) -> None:
-        """Send ``quit`` to every bot and make sure none is left running."""
+    def close(self, grace_ms: int = 1000) -> None:
+        """Send ``quit`` to every bot, give them ``grace_ms`` together to exit, then kill
+        whatever is left: none is left running.
+        """
+        sessions = [p.session for p in self.players if p.session is not None]
+        for session in sessions:
+            session.send_quit()
+        deadline = time.monotonic() + grace_ms / 1000
+        for session in sessions:
+            session.finish_quit(deadline)
         for player in self.players:
-            if player.session is not None:
-                player.session.quit()
-                player.session = None
+            player.session = None
 
     def kill(self) -> None:
         """Kill every bot at once (Ctrl-C)."""
@@ -223,7 +234,8 @@ class Referee:
         self.faults.append(fault)
         seat.faults += 1
         LOGGER.info("fault: %s", fault.describe())
-        if kind in _RESTART_KINDS and seat.session is not None:
+        stop = kind in _RESTART_KINDS or self.policy.on_fault == "forfeit"
+        if stop and seat.session is not None:
             seat.session.kill()
             seat.session = None
         if seat.faults > self.policy.max_faults and seat.number not in self.disqualified:

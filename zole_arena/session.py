@@ -160,6 +160,7 @@ class BotSession:
         deadline = time.monotonic() + self.config.startup_ms / 1000
         self._send(f"zole {PROTOCOL_VERSION}")
         lines = 0
+        size = 0
         while True:
             try:
                 line = self._read(deadline)
@@ -170,8 +171,13 @@ class BotSession:
             except BotCrashedError as exc:
                 raise BotStartupError(f"the bot ended during the handshake: {exc}") from None
             lines += 1
-            if lines > MAX_LINES_PER_REQUEST:
-                raise BotFloodError("more than 10,000 lines during the handshake")
+            size += len(line) + 1
+            if lines > MAX_LINES_PER_REQUEST or size > MAX_BYTES_PER_REQUEST:
+                raise BotFloodError("more than 10,000 lines or 1 MiB during the handshake")
+            if time.monotonic() > deadline:
+                raise BotStartupError(
+                    f"no 'zoleok' within the startup time of {self.config.startup_ms} ms"
+                )
             message = parse_bot_line(line)
             if isinstance(message, ZoleOk):
                 if message.version != PROTOCOL_VERSION:
@@ -231,6 +237,7 @@ class BotSession:
         deadline = start + limit / 1000
         self._send("isready")
         lines = 0
+        size = 0
         while True:
             try:
                 line = self._read(deadline)
@@ -239,9 +246,12 @@ class BotSession:
             if isinstance(parse_bot_line(line), ReadyOk):
                 return (time.monotonic() - start) * 1000
             lines += 1
-            if lines > MAX_LINES_PER_REQUEST:
-                raise BotFloodError("more than 10,000 lines while waiting for 'readyok'")
+            size += len(line) + 1
+            if lines > MAX_LINES_PER_REQUEST or size > MAX_BYTES_PER_REQUEST:
+                raise BotFloodError("more than 10,000 lines or 1 MiB while waiting for 'readyok'")
             self._note(line)
+            if time.monotonic() > deadline:
+                raise BotStallError(f"no 'readyok' within {limit} ms")
 
     def request(
         self,
@@ -296,12 +306,26 @@ class BotSession:
                 )
             if message is not None:
                 self._note(text)
+            if time.monotonic() > deadline:  # lines kept coming, but not the answer
+                raise BotTimeoutError(
+                    f"no answer to request {request_id} within {time_ms} ms "
+                    f"(+{margin_ms} ms margin)",
+                    line=text[:200],
+                )
 
     def quit(self, grace_ms: int = 1000) -> int | None:
         """Send ``quit``, give the bot ``grace_ms`` to exit, then kill whatever is left."""
+        self.send_quit()
+        return self.finish_quit(time.monotonic() + grace_ms / 1000)
+
+    def send_quit(self) -> None:
+        """Send ``quit`` without waiting (a bot whose input is full does not get it)."""
         with contextlib.suppress(BotError):  # it may have exited already
-            self._send("quit", timeout=grace_ms / 1000)
-        code = self.process.close(grace=grace_ms / 1000)
+            self._send("quit", timeout=0.0)
+
+    def finish_quit(self, deadline: float) -> int | None:
+        """Wait until ``deadline`` for the bot to exit after ``quit``, then kill the rest."""
+        code = self.process.close(grace=max(0.0, deadline - time.monotonic()))
         self._close_log()
         return code
 

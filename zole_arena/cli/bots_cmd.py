@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from zole_arena.botproc import Limits
 from zole_arena.bundled import BUNDLED, describe_command, parse_bot_arg
 from zole_arena.check import CheckItem, run_check
 from zole_arena.cli.console import fail, out
@@ -18,6 +19,15 @@ StartupOption = Annotated[
 MovetimeOption = Annotated[int, typer.Option("--movetime", help="Milliseconds per decision.")]
 MarginOption = Annotated[
     int, typer.Option("--timemargin", help="Milliseconds allowed on top of each decision's time.")
+]
+PingOption = Annotated[
+    int, typer.Option("--ping-ms", help="Time for a bot to answer isready with readyok.")
+]
+MemoryOption = Annotated[
+    int, typer.Option("--max-memory-mb", help="Address-space limit per bot, MiB; 0: none.")
+]
+CpuOption = Annotated[
+    int, typer.Option("--max-cpu-s", help="CPU-time limit per bot process, s; 0: none.")
 ]
 
 
@@ -47,14 +57,25 @@ def check_command(
     startup_ms: StartupOption = 10_000,
     movetime: MovetimeOption = 2000,
     timemargin: MarginOption = 100,
+    ping_ms: PingOption = 5000,
+    max_memory_mb: MemoryOption = 2048,
+    max_cpu_s: CpuOption = 600,
 ) -> None:
     """Check a bot against protocol v1: handshake, options, ping, decisions from every phase
     and contract of both presets, a restart mid-deal, full deals, quit. Exits 1 on any FAIL.
     """
-    if movetime < 1 or startup_ms < 1 or timemargin < 0:
-        fail("--movetime and --startup-ms must be positive, --timemargin not negative")
+    if movetime < 1 or startup_ms < 1 or ping_ms < 1 or timemargin < 0:
+        fail("--movetime, --startup-ms and --ping-ms must be positive, --timemargin not negative")
+    if max_memory_mb < 0 or max_cpu_s < 0:
+        fail("--max-memory-mb and --max-cpu-s must not be negative")
     spec = parse_bot_arg(bot)
-    config = BotConfig(command=spec.argv, name=spec.name, startup_ms=startup_ms)
+    config = BotConfig(
+        command=spec.argv,
+        name=spec.name,
+        startup_ms=startup_ms,
+        ping_ms=ping_ms,
+        limits=Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None),
+    )
     out.print(f"checking {' '.join(spec.argv)}", highlight=False, markup=False)
     items = run_check(config, time_ms=movetime, margin_ms=timemargin, report=_print_item)
     failed = [item for item in items if not item.passed]

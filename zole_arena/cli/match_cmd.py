@@ -17,7 +17,14 @@ from rich.table import Table
 
 from zole_arena.botproc import Limits
 from zole_arena.bundled import c_compiler, parse_bot_arg
-from zole_arena.cli.bots_cmd import MarginOption, MovetimeOption, StartupOption
+from zole_arena.cli.bots_cmd import (
+    CpuOption,
+    MarginOption,
+    MemoryOption,
+    MovetimeOption,
+    PingOption,
+    StartupOption,
+)
 from zole_arena.cli.console import err, fail, out, print_json
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.match import DealReport, Match, MatchSettings, Summary, resume_match, unique_names
@@ -114,19 +121,18 @@ def match_command(
             "legal action is played for it."
         ),
     ] = "forfeit",
-    penalty: Annotated[
+    forfeit_penalty: Annotated[
         int | None,
-        typer.Option(help="Forfeit penalty per opponent (default: the rules' largest loss)."),
+        typer.Option(
+            help="What a forfeiting bot pays each opponent (default: the rules' largest loss)."
+        ),
     ] = None,
     max_faults: Annotated[
         int, typer.Option(help="Faults a bot may make before it is disqualified.")
     ] = 3,
-    max_memory_mb: Annotated[
-        int, typer.Option(help="Address-space limit per bot, MiB; 0: none.")
-    ] = 2048,
-    max_cpu_s: Annotated[
-        int, typer.Option(help="CPU-time limit per bot process, s; 0: none.")
-    ] = 600,
+    ping_ms: PingOption = 5000,
+    max_memory_mb: MemoryOption = 2048,
+    max_cpu_s: CpuOption = 600,
     option: Annotated[
         list[str] | None,
         typer.Option(help="A bot option, PLAYER:NAME=VALUE (repeatable).", show_default=False),
@@ -170,8 +176,12 @@ def match_command(
     total = deals if deals is not None else 3 * (games if games is not None else 1)
     if total < 1:
         fail("the match needs at least one deal")
-    if movetime < 1 or timemargin < 0 or startup_ms < 1:
-        fail("--movetime and --startup-ms must be positive, --timemargin not negative")
+    if movetime < 1 or timemargin < 0 or startup_ms < 1 or ping_ms < 1:
+        fail("--movetime, --startup-ms and --ping-ms must be positive, --timemargin not negative")
+    if max_memory_mb < 0 or max_cpu_s < 0 or max_faults < 0:
+        fail("--max-memory-mb, --max-cpu-s and --max-faults must not be negative")
+    if forfeit_penalty is not None and forfeit_penalty < 0:
+        fail("--forfeit-penalty must not be negative")
     if on_fault not in ("forfeit", "random"):
         fail(f"--on-fault must be forfeit or random, not {on_fault!r}")
     if seed is None:
@@ -189,6 +199,7 @@ def match_command(
             name=name,
             options=opts,
             startup_ms=startup_ms,
+            ping_ms=ping_ms,
             limits=limits,
             stderr_path=_stderr_path(log, name),
         )
@@ -202,9 +213,10 @@ def match_command(
         movetime_ms=movetime,
         margin_ms=timemargin,
         startup_ms=startup_ms,
+        ping_ms=ping_ms,
         policy=FaultPolicy(
             on_fault="random" if on_fault == "random" else "forfeit",
-            penalty=penalty,
+            penalty=forfeit_penalty,
             max_faults=max_faults,
         ),
         limits=limits,

@@ -1,0 +1,333 @@
+"""``zole-arena check`` through the real command line, against good and bad bots.
+
+Each case runs ``python -m zole_arena check COMMAND`` as a user would (a real process with a
+time limit) and reads its PASS/FAIL lines. The runs are independent, so a module fixture starts
+them all at once, a few at a time, and each test checks one run: the exit code, the item that
+must FAIL (with its detail and the offending line), no traceback, and that no process of the bad
+bot — nor a child of it — outlived the command (the fault bots write their pids to the file
+named by ``$ZOLE_FAULT_PIDS``).
+
+Bots that never answer in time fail every decision item, so they are checked with a shorter
+``--movetime`` (their items fail whatever the time); the others use ``--movetime 300``.
+``no_read.py`` is not run here: ``check`` has no option for the ping time, and a bot that stops
+reading costs two 5-second ping stalls (``test_faults.py`` covers it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+FAULT_BOTS = TESTS / "fault_bots"
+RUN_TIMEOUT_S = 60
+PARALLEL_RUNS = 4
+FAST = ("--movetime", "300")
+#: For bots that never answer in time: the decision items fail whatever the time.
+NEVER_IN_TIME = ("--movetime", "50", "--timemargin", "0")
+
+
+@dataclasses.dataclass(frozen=True)
+class Item:
+    number: int
+    passed: bool
+    text: str
+    """``name: detail``."""
+    offending: str | None
+
+
+@dataclasses.dataclass
+class Run:
+    proc: subprocess.CompletedProcess[str]
+    seconds: float
+    pidfile: Path
+    marker: str
+
+    @property
+    def items(self) -> dict[int, Item]:
+        items: dict[int, Item] = {}
+        last: int | None = None
+        for line in self.proc.stdout.splitlines():
+            item = re.match(r"^(PASS|FAIL) +(\d+) (.*)$", line)
+            if item:
+                last = int(item[2])
+                items[last] = Item(last, item[1] == "PASS", item[3], None)
+                continue
+            offending = re.match(r"^ +offending line: (.*)$", line)
+            if offending and last is not None:
+                items[last] = dataclasses.replace(items[last], offending=offending[1])
+        return items
+
+    def item(self, number: int, name: str) -> Item:
+        item = self.items[number]
+        assert item.text.startswith(f"{name}: "), item
+        return item
+
+    def failed(self) -> list[int]:
+        return [n for n, item in self.items.items() if not item.passed]
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    id: str
+    bot: str
+    """A fault bot's name, or a whole command (``random``, a missing program)."""
+    args: tuple[str, ...] = ()
+    options: tuple[str, ...] = FAST
+
+    def command(self) -> str:
+        path = FAULT_BOTS / f"{self.bot}.py"
+        if not path.exists():
+            return self.bot
+        return shlex.join([sys.executable, str(path), *self.args])
+
+
+CASES = [
+    Case("random", "random"),
+    Case("exit_at_start", "exit_at_start"),
+    Case("slow_start_over_limit", "slow_start", ("5",), (*FAST, "--startup-ms", "500")),
+    Case("missing_program", "/nonexistent/zole-bot --level 3"),
+    Case("crash_mid_deal", "crash_mid_deal", ("1",)),
+    Case("memory_hog", "memory_hog"),
+    Case("never_answers", "never_answers", options=NEVER_IN_TIME),
+    Case("wrong_id", "wrong_id", options=NEVER_IN_TIME),
+    Case("late_answer", "late_answer", options=NEVER_IN_TIME),
+    Case("child_then_dies", "child_then_dies", options=NEVER_IN_TIME),
+    Case("garbage", "garbage"),
+    Case("illegal_card", "illegal_card"),
+    Case("huge_line", "huge_line"),
+    Case("endless_output", "endless_output", ("2000",)),  # long lines: 1 MiB in ~520 lines
+    Case("ignores_quit", "ignores_quit"),
+]
+
+
+def run_check(case: Case, pidfile: Path) -> Run:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "COLUMNS": "200",
+        "NO_COLOR": "1",
+        "ZOLE_FAULT_PIDS": str(pidfile),
+        # Every process the run starts inherits this: see marked_processes().
+        "ZOLE_TEST_RUN": marker(case),
+    }
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "zole_arena", "check", case.command(), *case.options],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT_S,
+        env=env,
+        cwd=ROOT,
+        check=False,
+    )
+    return Run(proc, time.monotonic() - start, pidfile, marker(case))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
+    """Every case's run of ``zole-arena check``, a few at a time."""
+    folder = tmp_path_factory.mktemp("check")
+    with ThreadPoolExecutor(max_workers=PARALLEL_RUNS) as pool:
+        futures = {
+            case.id: pool.submit(run_check, case, folder / f"{case.id}.pids") for case in CASES
+        }
+        return {name: future.result() for name, future in futures.items()}
+
+
+RUN_ID = uuid.uuid4().hex
+
+
+def marker(case: Case) -> str:
+    return f"{RUN_ID}-{case.id}"
+
+
+def marked_processes(mark: str) -> list[int]:
+    """Live processes whose environment carries ``ZOLE_TEST_RUN=mark``: the bots of a run
+    (bundled or not) and their children, wherever they were reparented."""
+    needle = f"ZOLE_TEST_RUN={mark}".encode()
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if needle in Path(entry.path, "environ").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+    return found
+
+
+def group_gone(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def pid_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    with contextlib.suppress(OSError):  # alive (still the sleeping child?) or a zombie
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        return b"time.sleep(600)" not in cmdline and cmdline != b""
+    return True
+
+
+def reported(run: Run) -> Iterator[tuple[str, int]]:
+    if run.pidfile.exists():
+        for line in run.pidfile.read_text().splitlines():
+            role, pid = line.split()
+            yield role, int(pid)
+
+
+def check_run(run: Run, code: int) -> None:
+    """The exit code; no traceback; nothing of the bot left (not even a zombie)."""
+    output = run.proc.stdout + run.proc.stderr
+    assert "Traceback" not in output, output
+    assert run.proc.returncode == code, output
+    assert run.proc.stdout.startswith("checking "), output
+    left = [f"process {pid}" for pid in marked_processes(run.marker)]
+    left += [
+        f"{role} {pid}" for role, pid in reported(run) if role == "bot" and not group_gone(pid)
+    ]
+    left += [
+        f"{role} {pid}" for role, pid in reported(run) if role == "child" and not pid_gone(pid)
+    ]
+    assert not left, f"left behind: {left}"
+
+
+# -- the cases --------------------------------------------------------------------------------
+
+
+def _random(run: Run) -> None:
+    check_run(run, 0)
+    items = run.items
+    assert len(items) >= 20 and all(item.passed for item in items.values())
+    assert f"all {len(items)} items passed" in run.proc.stdout
+    assert run.item(1, "start and handshake").text.startswith("start and handshake: 'Random'")
+    assert run.item(len(items), "quit").text.endswith("exited with code 0")
+
+
+def _start_failure(needle: str) -> Callable[[Run], None]:
+    def expect(run: Run) -> None:
+        check_run(run, 1)
+        item = run.item(1, "start and handshake")
+        assert not item.passed and needle in item.text
+        assert list(run.items) == [1]  # nothing more can be checked
+        assert "1 of 1 items failed" in run.proc.stdout
+
+    return expect
+
+
+def _decision_failure(needle: str, offending: str | None = None) -> Callable[[Run], None]:
+    """Handshake, options and ping pass; the first decision (item 4) fails."""
+
+    def expect(run: Run) -> None:
+        check_run(run, 1)
+        for number, name in (
+            (1, "start and handshake"),
+            (2, "options"),
+            (3, "ping (isready → readyok)"),
+        ):
+            assert run.item(number, name).passed
+        item = run.item(4, "wpt bid as forehand")
+        assert not item.passed and needle in item.text, item
+        if offending is None:
+            assert item.offending is None
+        else:
+            assert item.offending is not None and re.match(offending, item.offending), item
+        failed = run.failed()
+        assert f"{len(failed)} of {len(run.items)} items failed" in run.proc.stdout
+
+    return expect
+
+
+def _never_in_time(run: Run) -> None:
+    """Every decision item fails on a timeout: a late or wrong answer is never taken."""
+    _decision_failure("timeout: no answer to request 1 within 50 ms")(run)
+    items = run.items
+    decisions = [items[n] for n in range(4, len(items) - 2)]  # up to the full deals
+    assert len(decisions) >= 15
+    assert all(not item.passed and "timeout:" in item.text for item in decisions), decisions
+
+
+def _illegal_card(run: Run) -> None:
+    check_run(run, 1)
+    for number in (1, 2, 3, 4, 5, 6):  # it bids and buries legally
+        assert run.items[number].passed, run.items[number]
+    item = run.item(7, "wpt lead the first trick")
+    assert not item.passed
+    assert "not a legal answer: illegal action" in item.text and "not in the hand" in item.text
+    assert item.offending is not None and re.fullmatch(
+        r"'action \d+ [AKQJT987][CSHD]'", item.offending
+    )
+
+
+def _ignores_quit(run: Run) -> None:
+    check_run(run, 1)
+    items = run.items
+    assert run.failed() == [len(items)]
+    item = run.item(len(items), "quit")
+    assert "did not exit within 1 s of 'quit' (killed)" in item.text
+    assert f"1 of {len(items)} items failed" in run.proc.stdout
+
+
+def _child_then_dies(run: Run) -> None:
+    _decision_failure("wpt bid as forehand")(run)
+    assert len([pid for role, pid in reported(run) if role == "child"]) >= 2  # restarts
+
+
+EXPECT: dict[str, Callable[[Run], None]] = {
+    "random": _random,
+    "exit_at_start": _start_failure("the bot ended during the handshake"),
+    "slow_start_over_limit": _start_failure("no 'zoleok' within the startup time of 500 ms"),
+    "missing_program": _start_failure("cannot start bot: no such program '/nonexistent/zole-bot'"),
+    "crash_mid_deal": _decision_failure("crash: the bot closed its output"),
+    "memory_hog": _decision_failure("crash: the bot closed its output"),
+    "never_answers": _never_in_time,
+    "wrong_id": _never_in_time,
+    "late_answer": _never_in_time,
+    "child_then_dies": _child_then_dies,
+    "garbage": _decision_failure("not a legal answer: not a bid: 'banana'", r"^'action 1 banana'$"),
+    "illegal_card": _illegal_card,
+    "huge_line": _decision_failure(
+        "flood: the bot sent a line of over 65,536 bytes", r"^'action 1 X{50}"
+    ),
+    "endless_output": _decision_failure(
+        "flood: more than 10,000 lines", r"^'info still thinking \d+ x+'$"
+    ),
+    "ignores_quit": _ignores_quit,
+}
+
+
+@pytest.mark.parametrize("case", [case.id for case in CASES])
+def test_check(runs: dict[str, Run], case: str) -> None:
+    run = runs[case]
+    assert run.seconds < RUN_TIMEOUT_S
+    EXPECT[case](run)
+
+
+def test_check_after_a_flood_blames_each_item_on_its_own_line(runs: dict[str, Run]) -> None:
+    items = runs["huge_line"].items
+    assert items[4].offending is not None and items[4].offending.startswith("'action 1 X")
+    assert items[5].offending is None or items[5].offending.startswith("'action 2 ")
+
+
+def test_every_fault_bot_is_checked_but_two() -> None:
+    bots = {path.stem for path in FAULT_BOTS.glob("*.py")}
+    # no_read: see the module's docstring; cpu_hog: check has no option for the CPU limit
+    # (600 s), so it would only time out like never_answers.
+    assert bots - {case.bot for case in CASES} == {"no_read", "cpu_hog"}
