@@ -148,8 +148,7 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
 
     The bot is the fastest bundled bot: ``cbot`` (C) when a C compiler is available, with a C
     echo program; otherwise ``random`` (Python) with a Python echo program. The three
-    measurements are interleaved in rounds, so that the machine's changing speed touches all
-    alike, and medians are reported.
+    measurements take turns, one round trip each, and medians are reported.
     """
     from zole_arena.bundled import build_c_program, bundled_command, c_compiler
     from zole_arena.protocol import GoWriter, format_go, parse_answer
@@ -177,33 +176,32 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
         raw_bot: list[float] = []
         raw_echo: list[float] = []
         request_id = 0
-        rounds = max(1, decisions // 100)
-        for _ in range(rounds):
-            for _ in range(100):
-                raw_echo.append(
-                    _raw_round_trip(echo.stdin.fileno(), echo.stdout.fileno(), echo_line)
-                )
+        writer = GoWriter(state, 1, rules.preset, (0, 0, 0))
+        echo_in, echo_out = echo.stdin.fileno(), echo.stdout.fileno()
+        # The three measurements take turns, one round trip each, so that the machine's
+        # changing speed (on a virtual machine, how fast a sleeping process is woken varies
+        # from moment to moment) touches all three alike.
+        for index in range(decisions):
+            raw_echo.append(_raw_round_trip(echo_in, echo_out, echo_line))
+            request_id += 1
+            line = writer.go(request_id, 2000)
             os.set_blocking(bot_out, True)
-            for _ in range(100):
-                request_id += 1
-                line = format_go(request_id, 2000, state.view(seat), 1, rules.preset, (0, 0, 0))
-                raw_bot.append(_raw_round_trip(bot_in, bot_out, (line + "\n").encode()))
+            raw_bot.append(_raw_round_trip(bot_in, bot_out, (line + "\n").encode()))
             os.set_blocking(bot_out, False)
-            for index in range(100):
-                request_id += 1
-                # What the referee does per decision (Referee._turn): a GoWriter per deal
-                # writes the request, the session sends it and reads the echoing answer, the
-                # answer is parsed and checked (apply's check is this mask test). A deal has
-                # about 25 decisions, so a new writer is made every 25.
-                start = time.perf_counter()
-                if index % 25 == 0:
-                    writer = GoWriter(state, 1, rules.preset, (0, 0, 0))
-                line = writer.go(request_id, 2000)
-                reply = session.request(line, request_id, 2000, 100)
-                action = parse_answer(reply.words, state.phase)
-                if not state.legal_cards_mask() >> action & 1:  # type: ignore[operator]
-                    raise RuntimeError(f"the benchmark bot answered an illegal {action}")
-                arena.append(time.perf_counter() - start)
+            request_id += 1
+            # What the referee does per decision (Referee._turn): a GoWriter per deal writes
+            # the request, the session sends it and reads the echoing answer, the answer is
+            # parsed and checked (apply's check is this mask test). A deal has about 25
+            # decisions, so a new writer is made every 25.
+            start = time.perf_counter()
+            if index % 25 == 0:
+                writer = GoWriter(state, 1, rules.preset, (0, 0, 0))
+            line = writer.go(request_id, 2000)
+            reply = session.request(line, request_id, 2000, 100)
+            action = parse_answer(reply.words, state.phase)
+            if not state.legal_cards_mask() >> action & 1:  # type: ignore[operator]
+                raise RuntimeError(f"the benchmark bot answered an illegal {action}")
+            arena.append(time.perf_counter() - start)
     finally:
         session.quit()
         echo.kill()

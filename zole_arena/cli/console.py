@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, NoReturn
 
@@ -11,8 +12,17 @@ from rich.console import Console
 
 __all__ = ["err", "fail", "out", "print_json"]
 
+
+def _width() -> int | None:
+    """Rich's width in a terminal; 120 columns when the output goes to a file or a pipe
+    (rich would take 80, and squeeze the results table), unless COLUMNS says otherwise."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS"):
+        return None
+    return 120
+
+
 #: Tables and data.
-out = Console(highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True, width=_width())
 #: Progress, warnings and errors.
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 

@@ -65,7 +65,7 @@ def _results_table(summary: Summary) -> Table:
     for column, justify in (
         ("player", "left"),
         ("points", "right"),
-        ("per deal ±95%", "right"),
+        ("per deal (95%)", "right"),
         ("solo/won", "right"),
         ("solo pts", "right"),
         ("partner pts", "right"),
@@ -74,7 +74,7 @@ def _results_table(summary: Summary) -> Table:
     ):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for p in sorted(summary.players, key=lambda s: -s.points):
-        interval = "" if math.isinf(p.interval) else f" ± {p.interval:.2f}"
+        interval = "" if math.isinf(p.interval) else f"±{p.interval:.2f}"
         won = f"{p.soloist_won}" if p.soloist else "–"
         table.add_row(
             p.name,
