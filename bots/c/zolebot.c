@@ -168,8 +168,11 @@ static const char *const GO_KEYS[] = {
 static int is_go_key(const char *s)
 {
     int i;
+    /* Keys are lowercase words: a value (a number, "-", a list, a card) is rejected at its
+     * first character or its first comma, without comparing it with every key. */
+    if (s[0] < 'a' || s[0] > 'z' || strchr(s, ',') != NULL) return 0;
     for (i = 0; GO_KEYS[i]; i++)
-        if (strcmp(s, GO_KEYS[i]) == 0) return 1;
+        if (GO_KEYS[i][0] == s[0] && strcmp(s, GO_KEYS[i]) == 0) return 1;
     return 0;
 }
 
