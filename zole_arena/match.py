@@ -123,6 +123,8 @@ class PlayerStats:
     partner_points: int = 0
     table: int = 0
     table_points: int = 0
+    forfeited: int = 0
+    """Deals stopped by a fault (of any player): counted in points, not in the roles."""
     faults: int = 0
 
     def add(self, seat: int, result: DealResult, score: int) -> None:
@@ -130,7 +132,9 @@ class PlayerStats:
         self.deals += 1
         self.points += score
         self.squares += score * score
-        if result.contract is Contract.TABLE:
+        if result.forfeit is not None:
+            self.forfeited += 1
+        elif result.contract is Contract.TABLE:
             self.table += 1
             self.table_points += score
         elif result.soloist is not None:
@@ -171,6 +175,7 @@ class PlayerStats:
             },
             "as_partner": {"deals": self.partner, "points": self.partner_points},
             "table_games": {"deals": self.table, "points": self.table_points},
+            "forfeited_deals": self.forfeited,
             "faults": self.faults,
         }
 
@@ -339,12 +344,18 @@ class Match:
 
         :raises BotStartupError: a bot cannot be started at the beginning.
         """
-        writer = LogWriter(self.log_path) if self.log_path is not None else None
+        writer: LogWriter | None = None
         summary = self.summary()
         try:
             self.referee.start()
+            # Players without a given name take the name they announce, told apart.
+            names = unique_names([player.name for player in self.referee.players])
             for index, player in enumerate(self.referee.players):
+                player.name = names[index]
+                player.config = dataclasses.replace(player.config, name=names[index])
                 self.stats[index].name = player.name
+            if self.log_path is not None:
+                writer = LogWriter(self.log_path)
             if writer is not None and not self._header_written:
                 writer.write(self.header())
                 self._header_written = True
@@ -352,10 +363,12 @@ class Match:
                 if number <= self.done:
                     continue
                 if self.referee.disqualified:
-                    names = ", ".join(
-                        self.referee.players[p].name for p in self.referee.disqualified
+                    culprits = ", ".join(
+                        f"{self.referee.players[p].name} ({self.referee.players[p].faults} "
+                        f"faults, more than the limit of {self.settings.policy.max_faults})"
+                        for p in self.referee.disqualified
                     )
-                    summary.stopped = f"disqualified: {names}"
+                    summary.stopped = f"disqualified: {culprits}"
                     break
                 outcome = self.referee.play_deal(self.sheets[sheet_index], seating, number)
                 report = self._finish(outcome, number, block, sheet_index, seating, writer)
@@ -437,13 +450,24 @@ def _by_player(seating: tuple[int, int, int], scores: Sequence[int]) -> tuple[in
     return (by_player[0], by_player[1], by_player[2])
 
 
+def stderr_path(log: Path | None, name: str) -> str | None:
+    """Where a bot's stderr goes beside a log: ``LOG.NAME.stderr`` (None without a log)."""
+    if log is None:
+        return None
+    safe = "".join(c if c.isalnum() or c in "._-#+" else "_" for c in name)
+    return str(log.with_name(f"{log.name}.{safe}.stderr"))
+
+
 def resume_match(log_path: str | Path) -> Match:
     """A :class:`Match` set up from a log's header and brought up to its last whole deal.
 
     :raises RecordError: the file is not a zole-arena log.
     :raises MatchError: the log has no header or does not fit its header.
     """
-    records, _problems = read_log(log_path)
+    records, problems = read_log(log_path)
+    if not records:
+        why = problems[0].message if problems else "no records"
+        raise MatchError(f"{log_path}: nothing to resume from ({why})")
     header = records[0]
     if header.get("type") != "match":
         raise MatchError(f"{log_path}: the first record is not a match header")
@@ -471,6 +495,7 @@ def resume_match(log_path: str | Path) -> Match:
             startup_ms=settings.startup_ms,
             ping_ms=settings.ping_ms,
             limits=settings.limits,
+            stderr_path=stderr_path(Path(log_path), p["name"]),
         )
         for p in header["players"]
     ]

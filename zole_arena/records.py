@@ -40,6 +40,9 @@ __all__ = [
 FORMAT: Final = "zole-arena"
 #: The version of the record format.
 FORMAT_VERSION: Final = 1
+#: How every record this writer writes begins (a line that begins so but does not parse was
+#: cut short by a crash, and was ended with a newline when the match was resumed).
+_RECORD_START: Final = b'{"format":"zole-arena"'
 
 
 class RecordError(ZoleError):
@@ -53,6 +56,11 @@ class LogProblem:
     path: str
     line: int
     message: str
+
+    @property
+    def truncated(self) -> bool:
+        """A record cut short by a crash: expected after one, not a sign of a bad log."""
+        return self.message.startswith("truncated")
 
     def describe(self) -> str:
         """One line for people: ``file:line: message``."""
@@ -259,11 +267,13 @@ def read_log(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], list[L
                     f"{name}: not a zole-arena log (line {number} is not a zole-arena record)"
                 )
             last = number == len(lines)
-            why = (
-                "truncated last line (the arena stopped while writing it): skipped"
-                if last and not ended
-                else "not a zole-arena record: skipped"
-            )
+            cut_short = record is None and raw.startswith(_RECORD_START)
+            if last and not ended:
+                why = "truncated last line (the arena stopped while writing it): skipped"
+            elif cut_short:
+                why = "truncated record (the arena stopped while writing it): skipped"
+            else:
+                why = "not a zole-arena record: skipped"
             problems.append(LogProblem(name, number, why))
             continue
         if record.get("format_version") != FORMAT_VERSION:

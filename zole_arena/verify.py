@@ -113,6 +113,8 @@ class VerifyReport:
     """(line-independent deal number, problems) of each record that disagrees."""
     skipped: list[str]
     """Lines that could not be read (a truncated last line, say)."""
+    broken: int = 0
+    """How many of the skipped lines are not merely records cut short by a crash."""
 
 
 def verify_log(path: str) -> VerifyReport:
@@ -131,15 +133,22 @@ def verify_log(path: str) -> VerifyReport:
         replayed = replay_record(record)
         problems = list(replayed.problems)
         seating = tuple(record.get("seating", (0, 1, 2)))
-        running = totals.setdefault(seating, [0, 0, 0])
         scores = record.get("result", {}).get("scores", [0, 0, 0])
+        logged = record.get("totals")
+        running = totals.get(seating)
+        if running is None:
+            # The first deal of this seating in this file: a record on its own (or a log that
+            # starts later) is taken at its word, and the following deals must add up from it.
+            start = logged if isinstance(logged, list) and len(logged) == 3 else [0, 0, 0]
+            running = totals[seating] = [start[s] - scores[s] for s in range(3)]
         for seat in range(3):
             running[seat] += scores[seat]
-        if record.get("totals") is not None and record["totals"] != running:
+        if logged is not None and logged != running:
             problems.append(
                 f"totals: the log says {record['totals']}, its deals add up to {running}"
             )
             running[:] = record["totals"]
         if problems:
             bad.append((record.get("deal", deals), problems))
-    return VerifyReport(path, deals, bad, [p.describe() for p in log_problems])
+    broken = sum(1 for p in log_problems if not p.truncated)
+    return VerifyReport(path, deals, bad, [p.describe() for p in log_problems], broken)

@@ -27,7 +27,15 @@ from zole_arena.cli.bots_cmd import (
 )
 from zole_arena.cli.console import err, fail, out, print_json
 from zole_arena.cli.rules_cmd import RulesOption
-from zole_arena.match import DealReport, Match, MatchSettings, Summary, resume_match, unique_names
+from zole_arena.match import (
+    DealReport,
+    Match,
+    MatchSettings,
+    Summary,
+    resume_match,
+    stderr_path,
+    unique_names,
+)
 from zole_arena.referee import FaultPolicy
 from zole_arena.rules import load_rules
 from zole_arena.session import BotConfig
@@ -51,13 +59,6 @@ def _options(values: list[str], names: list[str]) -> list[dict[str, str]]:
             fail(f"--option {text!r}: no player named {who!r} (players: {', '.join(names)})")
         per_player[names.index(who)][key] = value
     return per_player
-
-
-def _stderr_path(log: Path | None, name: str) -> str | None:
-    if log is None:
-        return None
-    safe = "".join(c if c.isalnum() or c in "._-#+" else "_" for c in name)
-    return str(log.with_name(f"{log.name}.{safe}.stderr"))
 
 
 def _results_table(summary: Summary) -> Table:
@@ -151,8 +152,16 @@ def match_command(
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _sigterm)
     if resume is not None:
-        if bots:
-            fail("--resume takes everything from the log: give no bots")
+        given = [
+            flag
+            for flag, value in (
+                ("bots", bots), ("--games", games), ("--deals", deals), ("--seed", seed),
+                ("--log", log), ("--option", option), ("--duplicate", duplicate or None),
+            )
+            if value
+        ]  # fmt: skip
+        if given:
+            fail(f"--resume takes everything from the log: give no {', '.join(given)}")
         match = resume_match(resume)
         if match.done >= match.settings.total_deals:
             fail(f"{resume}: the match is already complete ({match.done} deals)")
@@ -190,18 +199,20 @@ def match_command(
         fail(f"--seed must be from 0 to {MAX_SEED}")
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in bots]
+    # For options and files, a bot without a given name goes by its program's name; in the
+    # match it takes the name it announces in the handshake (both told apart: x, x#2).
     names = unique_names([s.name or Path(s.argv[0]).name for s in specs])
     options = _options(option or [], names)
     limits = Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None)
     configs = [
         BotConfig(
             command=spec.argv,
-            name=name,
+            name=spec.name and name,
             options=opts,
             startup_ms=startup_ms,
             ping_ms=ping_ms,
             limits=limits,
-            stderr_path=_stderr_path(log, name),
+            stderr_path=stderr_path(log, name),
         )
         for spec, name, opts in zip(specs, names, options, strict=True)
     ]
@@ -226,7 +237,8 @@ def match_command(
         what = "demo match" if demo else "match"
         copies = " × 6 seatings" if duplicate else ""
         out.print(
-            f"{what}: {', '.join(names)} — {total} deals{copies} of {resolved.name}, "
+            f"{what}: {', '.join(names)} — {total} deal{'s' if total != 1 else ''}{copies} of "
+            f"{resolved.name}, "
             f"seed {seed}" + (f", log {log}" if log else "")
         )
         if demo:

@@ -117,7 +117,9 @@ def replay_command(
     if deal is not None:
         deals = [r for r in deals if r.get("deal") == deal]
         if not deals:
-            fail(f"{log}: no deal {deal} (the log has deals 1 to {len(records) - 1})")
+            numbers = [r.get("deal") for r in records if r.get("type") == "deal"]
+            have = f"deals {numbers[0]} to {numbers[-1]}" if numbers else "no deals"
+            fail(f"{log}: no deal {deal} (the log has {have})")
     if not deals:
         fail(f"{log}: the log has no finished deal yet")
     header = records[0] if records[0].get("type") == "match" else None
@@ -126,7 +128,13 @@ def replay_command(
         out.print(f"match {header.get('match_id')}: {names}; rules "
                   f"{header['rules'].get('preset')}; seed {header.get('seed')}")  # fmt: skip
     for record in deals:
-        render_deal(record, seat)
+        try:
+            render_deal(record, seat)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            fail(
+                f"{log}: deal {record.get('deal', '?')} is not a complete deal record "
+                f"({type(exc).__name__}: {exc}); 'zole-arena verify' lists what is wrong"
+            )
 
 
 def verify_command(
@@ -145,7 +153,9 @@ def verify_command(
                 out.print(f"{path}: deal {number}: {problem}", highlight=False, markup=False)
         good = report.deals - len(report.bad)
         status = "[green]ok[/]" if not report.bad else f"[red]{len(report.bad)} bad[/]"
+        if report.broken:
+            status += f", [red]{report.broken} unreadable line(s)[/]"
         out.print(f"{path}: {good} of {report.deals} deals verify — {status}", highlight=False)
-        failed += len(report.bad)
+        failed += len(report.bad) + report.broken
     if failed:
         raise typer.Exit(1)
