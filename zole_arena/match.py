@@ -26,7 +26,7 @@ from zole_arena.referee import DealOutcome, FaultPolicy, Referee
 from zole_arena.rules import Rules
 from zole_arena.scoresheet import ScoreSheet
 from zole_arena.scoring import Pules
-from zole_arena.session import BotConfig
+from zole_arena.session import BotConfig, BotSession, PlayerSession
 from zole_arena.state import DealResult
 
 __all__ = [
@@ -244,6 +244,7 @@ class Match:
         log_path: str | Path | None = None,
         *,
         match_id: str | None = None,
+        start_session: Callable[[BotConfig], PlayerSession] = BotSession,
     ) -> None:
         if len(players) != 3:
             raise MatchError(f"a match needs 3 bots, not {len(players)}")
@@ -265,6 +266,7 @@ class Match:
             time_ms=settings.movetime_ms,
             margin_ms=settings.margin_ms,
             policy=settings.policy,
+            start_session=start_session,
         )
 
     # -- the header -------------------------------------------------------------------------

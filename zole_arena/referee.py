@@ -23,7 +23,7 @@ from zole_arena.errors import BotError, IllegalActionError, NotationError
 from zole_arena.protocol import GoWriter, format_newdeal, format_result, parse_answer
 from zole_arena.rules import Rules
 from zole_arena.scoresheet import ScoreSheet
-from zole_arena.session import BotConfig, BotSession
+from zole_arena.session import BotConfig, BotSession, PlayerSession
 from zole_arena.state import DealResult, DealState, forfeit_result, max_penalty
 
 __all__ = ["Fault", "FaultPolicy", "DealOutcome", "Move", "Referee"]
@@ -114,7 +114,7 @@ class _Player:
         self.number = number
         self.index = number  # its seat in the current deal (set by play_deal)
         self.config = config
-        self.session: BotSession | None = None
+        self.session: PlayerSession | None = None
         self.faults = 0
         self.name = config.name or f"player{number + 1}"
         self.identity: dict[str, object] = {"name": self.name, "command": list(config.command)}
@@ -153,6 +153,7 @@ class Referee:
         margin_ms: int = 100,
         policy: FaultPolicy = FaultPolicy(),
         on_fault: Callable[[Fault], None] | None = None,
+        start_session: Callable[[BotConfig], PlayerSession] = BotSession,
     ) -> None:
         if len(configs) != 3:
             raise ValueError(f"a Zole table needs 3 bots, not {len(configs)}")
@@ -170,6 +171,7 @@ class Referee:
         self._rng = random.Random(0)
         self._next_id = 0
         self._on_fault = on_fault
+        self._start_session = start_session
         self._writer: GoWriter | None = None
 
     @property
@@ -188,8 +190,8 @@ class Referee:
             if player.session is None:
                 self._start(player)
 
-    def _start(self, seat: _Player) -> BotSession:
-        session = BotSession(seat.config)
+    def _start(self, seat: _Player) -> PlayerSession:
+        session = self._start_session(seat.config)
         seat.session = session
         seat.name = session.name
         seat.identity = dict(session.identity())

@@ -16,7 +16,7 @@ import logging
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import Final, NamedTuple, TextIO
+from typing import Final, NamedTuple, Protocol, TextIO
 
 from zole_arena.botproc import DEFAULT_LIMITS, BotProcess, Limits
 from zole_arena.errors import (
@@ -39,7 +39,7 @@ from zole_arena.protocol import (
     parse_bot_line,
 )
 
-__all__ = ["BotConfig", "BotSession", "Reply"]
+__all__ = ["BotConfig", "BotSession", "PlayerSession", "Reply"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -81,6 +81,37 @@ class Reply(NamedTuple):
     line: str
     elapsed_ms: float
     """From writing the request to reading the answer."""
+
+
+class PlayerSession(Protocol):
+    """What the referee needs of a player: a bot process (:class:`BotSession`) or a person at
+    the keyboard (:class:`zole_arena.human.HumanSession`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def identity(self) -> dict[str, str | Sequence[str]]: ...
+
+    def ping(self, timeout_ms: int | None = None) -> float: ...
+
+    def idle_seconds(self) -> float: ...
+
+    def request(
+        self,
+        line: str,
+        request_id: int,
+        time_ms: int,
+        margin_ms: int,
+        events: Sequence[str] = (),
+    ) -> Reply: ...
+
+    def send_lines(self, lines: Sequence[str]) -> None: ...
+
+    def send_quit(self) -> None: ...
+
+    def finish_quit(self, deadline: float) -> int | None: ...
+
+    def kill(self) -> None: ...
 
 
 class BotSession:

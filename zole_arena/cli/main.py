@@ -16,6 +16,7 @@ from zole_arena.cli.bench_cmd import bench_command
 from zole_arena.cli.bots_cmd import bots_command, check_command
 from zole_arena.cli.console import err
 from zole_arena.cli.match_cmd import match_command
+from zole_arena.cli.play_cmd import play_command
 from zole_arena.cli.replay_cmd import replay_command, verify_command
 from zole_arena.cli.rules_cmd import rules_command
 from zole_arena.errors import ZoleError
@@ -54,6 +55,7 @@ app.command("check")(check_command)
 app.command("match")(match_command)
 app.command("replay")(replay_command)
 app.command("verify")(verify_command)
+app.command("play")(play_command)
 
 
 def main() -> None:

@@ -1,0 +1,94 @@
+"""``zole-arena play``: a person plays Zole against two bots in the terminal."""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+import signal
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from zole_arena.bundled import parse_bot_arg
+from zole_arena.cli.console import fail, out
+from zole_arena.cli.rules_cmd import RulesOption
+from zole_arena.human import HUMAN_COMMAND, HumanSession
+from zole_arena.match import Match, MatchSettings, stderr_path, unique_names
+from zole_arena.rules import load_rules
+from zole_arena.session import BotConfig, BotSession, PlayerSession
+from zole_arena.shuffle import MAX_SEED
+
+
+def play_command(
+    bots: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bots",
+            help="The two opponents (give --bots twice): bundled names or commands. "
+            "Default: rulebot twice.",
+            show_default=False,
+        ),
+    ] = None,
+    rules: RulesOption = "wpt",
+    seed: Annotated[int | None, typer.Option(help="Match seed; default: a random one.")] = None,
+    deals: Annotated[int, typer.Option(help="Deals to play.")] = 3,
+    movetime: Annotated[int, typer.Option(help="Milliseconds per bot decision.")] = 2000,
+    log: Annotated[
+        Path | None,
+        typer.Option(help="The game log (default: play-YYYYMMDD-HHMMSS.jsonl here)."),
+    ] = None,
+    name: Annotated[str, typer.Option(help="Your name in the log.")] = "you",
+) -> None:
+    """Play Zole against two bots: you sit in seat 0, the deal passes to the left, every
+    deal is logged (replay, verify and rate it like any match). Ctrl-C ends the session."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    opponents = bots or ["rulebot", "rulebot"]
+    if len(opponents) != 2:
+        fail(f"give two opponents with --bots (twice), not {len(opponents)}")
+    if deals < 1:
+        fail("--deals must be at least 1")
+    if movetime < 1:
+        fail("--movetime must be positive")
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    elif not 0 <= seed <= MAX_SEED:
+        fail(f"--seed must be from 0 to {MAX_SEED}")
+    if log is None:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        log = Path(f"play-{stamp}.jsonl")
+    resolved = load_rules(rules)
+    specs = [parse_bot_arg(b) for b in opponents]
+    names = unique_names([name] + [s.name or Path(s.argv[0]).name for s in specs])
+    configs = [BotConfig(command=HUMAN_COMMAND, name=names[0])] + [
+        BotConfig(
+            command=spec.argv,
+            name=bot_name,
+            startup_ms=10_000,
+            stderr_path=stderr_path(log, bot_name),
+        )
+        for spec, bot_name in zip(specs, names[1:], strict=True)
+    ]
+    human = HumanSession(names[0])
+
+    def start(config: BotConfig) -> PlayerSession:
+        if tuple(config.command) == HUMAN_COMMAND:
+            return human
+        return BotSession(config)
+
+    settings = MatchSettings(rules=resolved, seed=seed, deals=deals, movetime_ms=movetime)
+    match = Match(configs, settings, log, start_session=start)
+    human.seat_names = lambda: [player.name for player in match.referee.seats]
+    out.print(
+        f"Zole ({resolved.name}) against {names[1]} and {names[2]}: {deals} "
+        f"deal{'s' if deals != 1 else ''}, seed {seed}. Log: {log}. Ctrl-C ends the session."
+    )
+    summary = match.run()
+    out.print()
+    if summary.stopped:
+        out.print(f"Session ended ({summary.stopped}) after {summary.deals} deals.")
+    for player in sorted(summary.players, key=lambda p: -p.points):
+        out.print(f"  {player.name:<12} {player.points:+d}")
+    out.print(f"Replay it with: zole-arena replay {log}")
+    if summary.stopped == "interrupted":
+        raise typer.Exit(130)
