@@ -8,8 +8,8 @@ a few rules of thumb.
 * **Bidding**: a point count of the hand (trumps, high trumps, plain aces, voids) against a
   threshold that the ``Aggression`` option moves; zole only with a very strong hand, small zole
   only with a hand that cannot take a trick.
-* **Burying**: keep the trumps and the aces; bury the plain points that would be lost (a lone
-  ten or king), preferring to void a suit.
+* **Burying**: keep the trumps; bury the plain points that would be lost (a lone ten or
+  king), preferring to void a suit (the buried points count for the soloist).
 * **Play**: the soloist draws trumps, then cashes winners; the defenders give points to a
   partner who wins the trick and beat the soloist as cheaply as they can; in the table game and
   the small zole the bot ducks.
@@ -20,6 +20,7 @@ build weaker variants. Standard library only; run it as ``python3 rule_bot.py [-
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sys
 from dataclasses import dataclass, field
@@ -645,8 +646,13 @@ HANDSHAKE: Final = (
 
 
 def main() -> None:
+    """Run the bot; leave quietly if the arena closes the pipes or interrupts it."""
+    with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
+        serve(Settings(rng=random.Random(parse_seed(sys.argv[1:]))))
+
+
+def serve(settings: Settings) -> None:
     """Read the arena's messages on stdin and answer on stdout until ``quit`` or end of input."""
-    settings = Settings(rng=random.Random(parse_seed(sys.argv[1:])))
     for line in sys.stdin:
         words = line.split()
         if not words:
