@@ -198,3 +198,22 @@ def test_example_transcripts_replay_exactly(path: Path) -> None:
             assert fields["contract"] == str(state.result.contract)
     assert requests >= 4
     assert state.result is not None
+
+
+def test_spec_examples_are_well_formed() -> None:
+    """Every go line in the specification is key-value pairs with the documented fields, and
+    its legal answers are among its hand (or bids)."""
+    spec = (EXAMPLES.parent / "README.md").read_text()
+    lines = [line for line in spec.splitlines() if line.startswith("go id ")]
+    assert len(lines) >= 3
+    keys = (
+        "id time phase deal seat dealer forehand rules hand scores commonpules personalpules "
+        "bids contract soloist talon buried played winners legal"
+    ).split()
+    for line in lines:
+        words = line.split()
+        fields = dict(zip(words[1::2], words[2::2], strict=True))
+        assert list(fields) == keys, line
+        hand = fields["hand"].split(",")
+        for answer in fields["legal"].split(","):
+            assert answer in hand or answer in ("pass", "take", "zole", "smallzole"), line
