@@ -309,8 +309,7 @@ class GoWriter:
         self._tricks_written = 0
         self._played: list[str] = []
         self._winners: list[str] = []
-        self._contract_key: tuple[int, Phase, int] | None = None
-        self._contract_part = ""
+        self._contract_parts: dict[tuple[int, Phase, int], str] = {}
 
     def go(self, request_id: int, time_ms: int) -> str:
         """The ``go`` line for the seat to move now."""
@@ -332,12 +331,12 @@ class GoWriter:
         else:
             legal = hand
         key = (seat, phase, len(state.bids))
-        if key != self._contract_key:  # bids, contract, talon: fixed once the play starts
-            self._contract_key = key
-            self._contract_part = self._contract_fields(seat, phase)
+        contract_part = self._contract_parts.get(key)
+        if contract_part is None:  # bids, contract, talon: fixed per seat once play starts
+            contract_part = self._contract_parts[key] = self._contract_fields(seat, phase)
         return (
             f"go id {request_id} time {time_ms} phase {_PHASE_WORDS[phase]} "
-            f"{self._head[seat]}{hand}{self._middle}{self._contract_part}"
+            f"{self._head[seat]}{hand}{self._middle}{contract_part}"
             f"played {','.join(played) or '-'} winners {','.join(self._winners) or '-'} "
             f"legal {legal}"
         )
