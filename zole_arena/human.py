@@ -27,10 +27,19 @@ __all__ = ["HUMAN_COMMAND", "HumanSession"]
 HUMAN_COMMAND = ("<human>",)
 
 _BID_HELP = {
-    "pass": "pass",
     "take": "take the talon and play alone",
     "zole": "play alone without the talon",
     "smallzole": "play alone without the talon and take no trick",
+}
+
+
+_BANDS = {
+    "all_tricks": "all the tricks",
+    "high_win": "a win with 91 or more",
+    "win": "a win",
+    "loss": "a loss",
+    "high_loss": "a loss with 30 or less",
+    "no_tricks": "a loss without a trick",
 }
 
 
@@ -55,6 +64,7 @@ class HumanSession:
         self.console = console or Console(highlight=False)
         self._read = read
         self._seat: int | None = None
+        self._announced = False
         self.seat_names: Callable[[], Sequence[str]] = lambda: ("seat 0", "seat 1", "seat 2")
         """Names of the players by seat, for the current deal (set by the caller)."""
 
@@ -107,6 +117,12 @@ class HumanSession:
 
     # -- showing ----------------------------------------------------------------------------
 
+    def _does(self, seat: int, verb: str) -> str:
+        """``"you deal"`` or ``"rulebot deals"``."""
+        if seat == self._seat:
+            return f"you {verb}"
+        return f"{self._who(seat)} {verb}s"
+
     def _who(self, seat: int) -> str:
         if seat == self._seat:
             return "you"
@@ -122,12 +138,24 @@ class HumanSession:
         if head == "newdeal":
             f = _fields(words)
             self._seat = int(f["seat"])
+            self._announced = False
             out.print()
             out.rule(f"Deal {f['deal']}")
+            scores = f["scores"].split(",")
+            standing = ", ".join(f"{self._who(seat)} {int(scores[seat]):+d}" for seat in range(3))
+            pules = ""
+            if f.get("commonpules", "0") != "0" or f.get("personalpules", "-") != "-":
+                owners = f.get("personalpules", "-")
+                personal = (
+                    ", personal: " + ", ".join(self._who(int(s)) for s in owners.split(","))
+                    if owners != "-"
+                    else ""
+                )
+                pules = f" Pules: {f.get('commonpules', '0')} common{personal}."
             out.print(
-                f"You are seat {f['seat']}; {self._who(int(f['dealer']))} deals and "
-                f"{self._who(int(f['forehand']))} speaks first. Rules: {f['rules']}. "
-                f"Scores so far: {f['scores']}."
+                f"You are seat {f['seat']}; {self._does(int(f['dealer']), 'deal')} and "
+                f"{self._does(int(f['forehand']), 'speak')} first. Rules: {f['rules']}. "
+                f"Scores: {standing}.{pules}"
             )
             self._show_hand("Your hand", _cards(f["hand"]))
         elif head == "bid" and len(words) >= 3:
@@ -155,7 +183,9 @@ class HumanSession:
             what = f"{self._who(int(soloist))} played {contract}"
             if points != "-":
                 what += f" and made {points} points"
-            what += f" ({f.get('band', '-')})."
+            band = f.get("band", "-")
+            what += f": {_BANDS.get(band, band)}." if band != "-" else "."
+            what = what[0].upper() + what[1:]
         else:
             what = "The deal was stopped."
         if f.get("forfeit", "-") != "-":
@@ -165,7 +195,7 @@ class HumanSession:
         out.print(Text(what, style="bold"))
         for seat in range(3):
             out.print(
-                f"  {self._who(seat):<12} {int(scores[seat]):+d}   total {int(totals[seat]):+d}"
+                f"  {self._who(seat):<12} {int(scores[seat]):+4d}   total {int(totals[seat]):+5d}"
             )
 
     def _show_hand(self, title: str, hand: Sequence[Card], numbered: bool = False) -> None:
@@ -205,9 +235,9 @@ class HumanSession:
 
     def _ask_bid(self, go: dict[str, str]) -> str:
         legal = go["legal"].split(",")
-        self._show_hand("Your hand", _cards(go["hand"]))
         choices = "  ".join(
-            f"{i + 1}:{bid} ({_BID_HELP.get(bid, bid)})" for i, bid in enumerate(legal)
+            f"{i + 1}:{bid}" + (f" ({_BID_HELP[bid]})" if bid in _BID_HELP else "")
+            for i, bid in enumerate(legal)
         )
         self.console.print(f"Your bid — {choices}")
         while True:
@@ -216,6 +246,9 @@ class HumanSession:
                 return legal[int(answer) - 1]
             if answer in legal:
                 return answer
+            if not answer:
+                self.console.print(f"Type {' or '.join(legal)}, or its number.")
+                continue
             self.console.print(
                 f"[red]'{answer}' is not a bid you can make here:[/] type "
                 f"{' or '.join(legal)}, or its number"
@@ -239,6 +272,9 @@ class HumanSession:
             if len(picked) != 2 or picked[0] == picked[1]:
                 self.console.print("[red]Name exactly two different cards of your hand.[/]")
                 continue
+            text = Text("You bury ")
+            text.append_text(cards_text(picked, " and "))
+            self.console.print(text)
             return f"{picked[0]} {picked[1]}"
 
     def _ask_card(self, go: dict[str, str]) -> str:
@@ -247,12 +283,15 @@ class HumanSession:
         trick = self._current_trick(go)
         contract = go.get("contract", "-")
         soloist = go.get("soloist", "-")
-        if go.get("played", "-") == "-":  # the first card of the deal: say what is played
+        if not self._announced:  # the person's first card of the deal: say what is played
+            self._announced = True
             if contract == "table":
                 self.console.print("All passed: table game — take as few tricks as you can.")
             elif soloist != "-":
-                who = self._who(int(soloist))
-                self.console.print(f"{'You play' if who == 'you' else who + ' plays'} {contract}.")
+                if int(soloist) == self._seat:
+                    self.console.print(f"You are the soloist ({contract}).")
+                else:
+                    self.console.print(f"{self._who(int(soloist))} is the soloist ({contract}).")
         if trick:
             text = Text("On the table: ")
             for index, (seat, card) in enumerate(trick):
@@ -281,6 +320,9 @@ class HumanSession:
             )
         while True:
             answer = self._prompt("card> ")
+            if not answer:
+                self.console.print("Type a card (e.g. QC, 10D, 9♥) or its number.")
+                continue
             try:
                 card = self._pick(answer, legal, hand, led)
             except ValueError as exc:

@@ -85,10 +85,15 @@ def play_command(
     )
     summary = match.run()
     out.print()
+    played = f"{summary.deals} deal{'s' if summary.deals != 1 else ''}"
     if summary.stopped:
-        out.print(f"Session ended ({summary.stopped}) after {summary.deals} deals.")
+        out.print(f"Session ended ({summary.stopped}) after {played}.")
+    out.print(f"Totals after {played}:")
     for player in sorted(summary.players, key=lambda p: -p.points):
-        out.print(f"  {player.name:<12} {player.points:+d}")
-    out.print(f"Replay it with: zole-arena replay {log}")
+        out.print(f"  {player.name:<12} {player.points:+5d}")
+    if summary.deals:
+        out.print(f"Replay it with: zole-arena replay {log}")
+    else:
+        out.print("No deal was finished, so there is nothing to replay.")
     if summary.stopped == "interrupted":
         raise typer.Exit(130)
