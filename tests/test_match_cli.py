@@ -583,7 +583,7 @@ def test_match_without_arguments_runs_a_demo(tmp_path: Path) -> None:
     assert "random" in first and "rulebot" in first
     assert re.search(r"\b6 deals\b", first)
     assert "zole-arena match BOT BOT BOT" in proc.stdout
-    assert re.search(r"^6 deals in ", proc.stdout, re.M)
+    assert re.search(r"^played 6 deals in ", proc.stdout, re.M)
 
 
 # -- 3. Ctrl-C and --resume ---------------------------------------------------------------------

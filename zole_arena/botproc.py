@@ -24,6 +24,7 @@ import select
 import shlex
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -129,8 +130,14 @@ class BotProcess:
         if stderr_path is not None:
             Path(stderr_path).parent.mkdir(parents=True, exist_ok=True)
             stderr = open(stderr_path, "ab")  # noqa: SIM115 - the child keeps it open
+            self.stderr_path: str | None = str(stderr_path)
+            self._stderr_start = stderr.tell()
         else:
-            stderr = subprocess.DEVNULL
+            # Kept in an anonymous temporary file, so that a crash can still say why.
+            stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in kill()
+            self.stderr_path = None
+            self._stderr_start = 0
+        self._stderr_file: IO[bytes] | None = None if stderr_path is not None else stderr
         try:
             self._popen = subprocess.Popen(
                 self.argv,
@@ -158,8 +165,8 @@ class BotProcess:
         except (OSError, subprocess.SubprocessError) as exc:
             raise BotStartupError(f"cannot start bot {self.argv[0]!r}: {exc}") from None
         finally:
-            if not isinstance(stderr, int):
-                stderr.close()
+            if stderr_path is not None or not hasattr(self, "_popen"):
+                stderr.close()  # the child has its own copy; a temporary file stays ours
         self.pid = self._popen.pid
         self.pgid = self.pid  # a new session: the bot leads its own process group
         assert self._popen.stdin is not None and self._popen.stdout is not None
@@ -234,6 +241,8 @@ class BotProcess:
                         f"the bot sent a line of over {MAX_LINE_BYTES:,} bytes", line=start
                     )
             if self._eof:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._popen.wait(0.5)  # closing its output is usually exiting: say how
                 raise BotCrashedError(f"the bot closed its output{self._exit_text()}")
             self._fill(deadline)
 
@@ -268,15 +277,34 @@ class BotProcess:
 
     # -- ending -----------------------------------------------------------------------------
 
+    def stderr_tail(self, lines: int = 3, limit: int = 600) -> str:
+        """The last lines the bot wrote to its stderr (this process only), for messages."""
+        try:
+            if self._stderr_file is not None:
+                self._stderr_file.seek(0)
+                data = self._stderr_file.read()
+            elif self.stderr_path is not None:
+                with open(self.stderr_path, "rb") as handle:
+                    handle.seek(self._stderr_start)
+                    data = handle.read()
+            else:
+                return ""
+        except (OSError, ValueError):
+            return ""
+        text = data.decode("utf-8", "replace").strip().splitlines()
+        return " | ".join(line.strip() for line in text[-lines:])[-limit:]
+
     def _exit_text(self) -> str:
         code = self._popen.poll()
         if code is None:
             return ""
         self.returncode = code
+        tail = self.stderr_tail()
+        said = f"; its stderr ends: {tail}" if tail else ""
         if code < 0:
             with contextlib.suppress(ValueError):
-                return f" (killed by {signal.Signals(-code).name})"
-        return f" (exit code {code})"
+                return f" (killed by {signal.Signals(-code).name}{said})"
+        return f" (exit code {code}{said})"
 
     @property
     def running(self) -> bool:
@@ -312,6 +340,10 @@ class BotProcess:
             self._popen.stdout.close()  # type: ignore[union-attr]
         self.returncode = self._popen.wait()
         self._reap_group()
+        if self._stderr_file is not None:
+            with contextlib.suppress(OSError):
+                self._stderr_file.close()
+            self._stderr_file = None
 
     def _reap_group(self) -> None:
         """Reap the group's other processes, which the subreaper made our children."""

@@ -10,6 +10,7 @@ hash, so an edited source is rebuilt and a built one is reused.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import hashlib
 import os
 import re
@@ -157,4 +158,11 @@ def parse_bot_arg(text: str) -> BotSpec:
     if command in _NAMES:
         return BotSpec(name or command, bundled_command(command))
     argv = tuple(split_command(command))
+    if len(argv) == 1 and "/" not in argv[0] and shutil.which(argv[0]) is None:
+        close = difflib.get_close_matches(argv[0], list(_NAMES), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise BotStartupError(
+            f"no bundled bot or program {argv[0]!r}: {hint}('zole-arena bots' lists the "
+            "bundled bots; give a path or a command line for your own)"
+        )
     return BotSpec(name, argv)

@@ -192,10 +192,11 @@ class _Checker:
         except BotError as exc:
             self.item("start and handshake", False, str(exc), exc.line)
             return self.items
+        self._session = session
         try:
             self._with_session(session, started)
         finally:
-            session.kill()
+            self._session.kill()
         return self.items
 
     def _with_session(self, session: BotSession, started: float) -> None:
@@ -218,11 +219,24 @@ class _Checker:
             return
         all_scenarios = scenarios()
         for scenario in all_scenarios:
-            self.decide(session, scenario, with_events=True)
+            if not self.decide(session, scenario, with_events=True) and not session.running:
+                # A crashed or killed bot is started again, so that each item is judged on
+                # its own.
+                try:
+                    session = self._restarted(session)
+                except BotError as exc:
+                    self.item("restart after a crash", False, str(exc), exc.line)
+                    return
         self._restart(all_scenarios)
         for preset in ("wpt", "lzf"):
             self._full_deal(preset)
         self._quit(session)
+
+    def _restarted(self, old: BotSession) -> BotSession:
+        old.kill()
+        fresh = BotSession(dataclasses.replace(self.config, options={}))
+        self._session = fresh
+        return fresh
 
     def _options(self, session: BotSession) -> None:
         bad = []

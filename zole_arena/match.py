@@ -306,7 +306,12 @@ class Match:
         """Bring the sheets and figures up to date with deal records from a log (resume)."""
         schedule = _schedule(self.settings)
         for record in records:
-            number, block, sheet_index, seating = next(schedule)
+            step = next(schedule, None)
+            if step is None:
+                raise MatchError(
+                    f"the log has more deals than its header's match ({self.settings.total_deals})"
+                )
+            number, block, sheet_index, seating = step
             if (
                 record["deal"] != number
                 or record["block"] != block
@@ -473,6 +478,11 @@ def resume_match(log_path: str | Path) -> Match:
     header = records[0]
     if header.get("type") != "match":
         raise MatchError(f"{log_path}: the first record is not a match header")
+    commands = [tuple(p.get("command", ())) for p in header.get("players", [])]
+    if ("<human>",) in commands:
+        raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")
+    if sum(1 for r in records if r.get("type") == "match") > 1:
+        raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
     rules = Rules.from_dict(header["rules"], source=str(header["rules"].get("preset", "")))
     s = header["settings"]
     settings = MatchSettings(

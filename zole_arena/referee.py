@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -19,7 +20,7 @@ from typing import Final, Literal, NamedTuple
 
 from zole_arena.actions import Action, Bid, Bury
 from zole_arena.cards import POINTS, Card
-from zole_arena.errors import BotError, IllegalActionError, NotationError
+from zole_arena.errors import BotError, BotStartupError, IllegalActionError, NotationError
 from zole_arena.protocol import GoWriter, format_newdeal, format_result, parse_answer
 from zole_arena.rules import Rules
 from zole_arena.scoresheet import ScoreSheet
@@ -116,7 +117,8 @@ class _Player:
         self.config = config
         self.session: PlayerSession | None = None
         self.faults = 0
-        self.name = config.name or f"player{number + 1}"
+        program = config.command if isinstance(config.command, str) else config.command[0]
+        self.name = config.name or os.path.basename(program.split()[0]) or f"player{number + 1}"
         self.identity: dict[str, object] = {"name": self.name, "command": list(config.command)}
         self.pending: list[str] = []
         """Events not yet sent: they go with the bot's next request, or at the deal's end."""
@@ -188,7 +190,11 @@ class Referee:
         """
         for player in self.players:
             if player.session is None:
-                self._start(player)
+                try:
+                    self._start(player)
+                except BotStartupError as exc:
+                    self.kill()
+                    raise BotStartupError(f"{player.name}: {exc}", line=exc.line) from None
 
     def _start(self, seat: _Player) -> PlayerSession:
         session = self._start_session(seat.config)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import itertools
 import tomllib
 from collections.abc import Mapping
 from importlib import resources
@@ -253,6 +254,30 @@ def _build(data: dict[str, Any], source: str) -> Rules:
         if missing:
             raise _fail(source, f"[{table}] lacks {', '.join(missing)}")
         tables[table] = values
+    for table in ("take", "zole"):
+        values = tables.get(table)
+        if values is None:
+            continue
+        wins = ["all_tricks", "high_win", "win"]
+        if not all(values[k] > 0 for k in wins) or not all(
+            values[k] < 0 for k in ("loss", "high_loss", "no_tricks")
+        ):
+            raise _fail(
+                source,
+                f"[{table}]: wins (all_tricks, high_win, win) must be positive and losses "
+                f"(loss, high_loss, no_tricks) negative: {values}",
+            )
+        ranked = ["all_tricks", "high_win", "win", "loss", "high_loss", "no_tricks"]
+        for better, worse in itertools.pairwise(ranked):
+            if values[better] < values[worse]:
+                raise _fail(
+                    source,
+                    f"[{table}]: {better} ({values[better]}) may not pay less than "
+                    f"{worse} ({values[worse]})",
+                )
+    small = tables.get("small_zole")
+    if small is not None and not (small["win"] > 0 > small["loss"]):
+        raise _fail(source, f"[small_zole]: win must be positive and loss negative: {small}")
     contracts: list[Contract] = []
     for name in data["contracts"]:
         if not isinstance(name, str) or name not in _CONTRACT_NAMES:
@@ -276,9 +301,10 @@ def _build(data: dict[str, Any], source: str) -> Rules:
             raise _fail(source, f"{key} must be at least {lowest}, not {data[key]!r}")
     order = [Contract.TAKE, Contract.ZOLE, Contract.SMALL_ZOLE]
     ordered = tuple(c for c in order if c in contracts)
+    description = data["description"]
     return Rules(
         preset=data["preset"],
-        description=data["description"],
+        description=description,
         contracts=ordered,
         all_pass=_enum_value(source, "all_pass", data["all_pass"], AllPass),
         table_loser=_enum_value(source, "table_loser", data["table_loser"], TableLoser),
@@ -338,4 +364,7 @@ def load_rules(spec: str | Path | None = None) -> Rules:
         raise _fail(text_spec, f"the file must name its base preset: preset = {PRESETS[0]!r}")
     if base not in PRESETS:
         raise _fail(text_spec, f"preset must be one of {', '.join(PRESETS)}, not {base!r}")
-    return _build(_merge(_preset_data(base), data), text_spec)
+    merged = _merge(_preset_data(base), data)
+    if "description" not in data:
+        merged["description"] = f"{merged['description']} — changed by {path.name}"
+    return _build(merged, text_spec)

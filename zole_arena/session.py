@@ -253,6 +253,11 @@ class BotSession:
         if lines:
             self._send("\n".join(lines))
 
+    @property
+    def running(self) -> bool:
+        """Whether the bot's process is still alive."""
+        return self.process.running
+
     def idle_seconds(self) -> float:
         """Seconds since the bot last sent a line."""
         return time.monotonic() - self._last_heard

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from zole_arena.botproc import Limits
@@ -47,7 +48,7 @@ def bots_command() -> None:
 
 def _print_item(item: CheckItem) -> None:
     mark = "[bold green]PASS[/]" if item.passed else "[bold red]FAIL[/]"
-    out.print(f"{mark} {item.number:2d} {item.name}: {item.detail}", highlight=False)
+    out.print(f"{mark} {item.number:2d} {item.name}: {escape(item.detail)}", highlight=False)
     if item.line is not None:
         out.print(f"        offending line: {item.line!r}", highlight=False, markup=False)
 

@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 __all__ = ["err", "fail", "out", "print_json"]
 
@@ -35,5 +36,5 @@ def print_json(data: Any) -> None:
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print a one-line error and exit with ``code``."""
-    err.print(f"[bold red]error:[/] {message}", markup=True, highlight=False)
+    err.print(f"[bold red]error:[/] {escape(message)}", markup=True, highlight=False)
     raise typer.Exit(code)

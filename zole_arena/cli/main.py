@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from zole_arena import __version__
 from zole_arena.cli.bench_cmd import bench_command
@@ -63,7 +64,7 @@ def main() -> None:
     try:
         app()
     except ZoleError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
         raise SystemExit(1) from None
     except KeyboardInterrupt:
         err.print("interrupted")

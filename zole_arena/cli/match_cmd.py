@@ -12,6 +12,7 @@ from types import FrameType
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -103,7 +104,9 @@ def match_command(
             show_default=False,
         ),
     ] = None,
-    games: Annotated[int | None, typer.Option(help="Games of 3 deals to play.")] = None,
+    games: Annotated[
+        int | None, typer.Option(help="Games of 3 deals to play (default 1; demo: 2).")
+    ] = None,
     deals: Annotated[int | None, typer.Option(help="Deals to play (instead of --games).")] = None,
     seed: Annotated[
         int | None, typer.Option(help="Match seed (0 to 2^64-1); default: a random one.")
@@ -164,7 +167,10 @@ def match_command(
             fail(f"--resume takes everything from the log: give no {', '.join(given)}")
         match = resume_match(resume)
         if match.done >= match.settings.total_deals:
-            fail(f"{resume}: the match is already complete ({match.done} deals)")
+            fail(
+                f"{resume}: the match is already complete ({match.done} of "
+                f"{match.settings.total_deals} deals)"
+            )
         if not json_output:
             out.print(
                 f"resuming {resume}: {match.done} of {match.settings.total_deals} deals "
@@ -197,6 +203,11 @@ def match_command(
         seed = secrets.randbelow(MAX_SEED + 1)
     elif not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be from 0 to {MAX_SEED}")
+    if log is not None and log.exists() and log.stat().st_size > 0:
+        fail(
+            f"{log} exists: give a new --log file, or continue that match with "
+            f"'zole-arena match --resume {log}'"
+        )
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in bots]
     # For options and files, a bot without a given name goes by its program's name; in the
@@ -285,10 +296,11 @@ def _run(match: Match, json_output: bool) -> None:
     else:
         out.print(_results_table(summary))
         for fault in summary.fault_lines:
-            out.print(f"[red]fault[/] {fault}", highlight=False)
-        rate = (summary.deals - done_before) / elapsed if elapsed > 0 else 0.0
+            out.print(f"[red]fault[/] {escape(fault)}", highlight=False)
+        now = summary.deals - done_before
+        rate = now / elapsed if elapsed > 0 else 0.0
         out.print(
-            f"{summary.deals} deals in {elapsed:.1f} s ({rate:.1f} deals/s)"
+            f"played {now} deal{'s' if now != 1 else ''} in {elapsed:.1f} s ({rate:.1f} deals/s)"
             + (f"; log: {summary.log}" if summary.log else "")
         )
     if summary.stopped:

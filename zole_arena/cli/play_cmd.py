@@ -41,7 +41,7 @@ def play_command(
     name: Annotated[str, typer.Option(help="Your name in the log.")] = "you",
 ) -> None:
     """Play Zole against two bots: you sit in seat 0, the deal passes to the left, every
-    deal is logged (replay, verify and rate it like any match). Ctrl-C ends the session."""
+    deal is logged (replay and verify it like any match). Ctrl-C ends the session."""
     signal.signal(signal.SIGINT, signal.default_int_handler)
     opponents = bots or ["rulebot", "rulebot"]
     if len(opponents) != 2:
@@ -57,6 +57,8 @@ def play_command(
     if log is None:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         log = Path(f"play-{stamp}.jsonl")
+    if log.exists() and log.stat().st_size > 0:
+        fail(f"{log} exists: give a new --log file")
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in opponents]
     names = unique_names([name] + [s.name or Path(s.argv[0]).name for s in specs])
@@ -95,5 +97,7 @@ def play_command(
         out.print(f"Replay it with: zole-arena replay {log}")
     else:
         out.print("No deal was finished, so there is nothing to replay.")
+        if log.exists() and len(log.read_text().splitlines()) <= 1:
+            log.unlink()  # only the header: no game to keep
     if summary.stopped == "interrupted":
         raise typer.Exit(130)

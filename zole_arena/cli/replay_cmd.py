@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.text import Text
 
 from zole_arena.cards import Card
@@ -89,14 +90,15 @@ def render_deal(record: dict[str, Any], seat: int | None) -> None:
     if record.get("culprit"):
         fault = record["culprit"]
         out.print(f"  [red]forfeit[/] by {_who(record, fault['seat'])}: {fault['kind']}: "
-                  f"{fault['message']}", highlight=False)  # fmt: skip
+                  f"{escape(fault['message'])}", highlight=False)  # fmt: skip
     scores = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(result["scores"]))
     totals = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record["totals"]))
     out.print(f"  scores: {scores}   totals: {totals}")
     if result.get("pule_event"):
         out.print(f"  pules: {result['pule_event']}")
     if state is not None and replayed.problems:
-        out.print(f"  [red]does not verify:[/] {'; '.join(replayed.problems)}", highlight=False)
+        problems = escape("; ".join(replayed.problems))
+        out.print(f"  [red]does not verify:[/] {problems}", highlight=False)
     out.print()
 
 

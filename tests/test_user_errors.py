@@ -1,0 +1,113 @@
+"""Mistakes a new user makes, each with a clear one-line message (found by a trial run)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CRASH_BOT = """\
+import sys
+for line in sys.stdin:
+    words = line.split()
+    if words and words[0] == "zole":
+        print("id name Crash\\nzoleok 1", flush=True)
+    elif words and words[0] == "isready":
+        print("readyok", flush=True)
+    elif words and words[0] == "go":
+        raise RuntimeError("my bot is broken here")
+"""
+
+
+def zole(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "zole_arena", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "HOME": str(cwd)},
+    )
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+def test_an_existing_log_is_not_appended_to(tmp_path: Path) -> None:
+    log = tmp_path / "old.jsonl"
+    log.write_text("precious\n")
+    line = one_line_error(zole("match", "random", "random", "random", "--log", "old.jsonl",
+                               cwd=tmp_path))  # fmt: skip
+    assert "old.jsonl exists" in line and "--resume" in line
+    line = one_line_error(zole("play", "--log", "old.jsonl", cwd=tmp_path))
+    assert "old.jsonl exists" in line
+    assert log.read_text() == "precious\n"
+
+
+def test_a_misspelled_bundled_bot_gets_a_suggestion(tmp_path: Path) -> None:
+    line = one_line_error(zole("match", "rulbot", "random", "random", cwd=tmp_path))
+    assert "'rulbot'" in line and "did you mean 'rulebot'?" in line
+    assert "zole-arena bots" in line
+    line = one_line_error(zole("check", "randon", cwd=tmp_path))
+    assert "did you mean 'random'?" in line
+
+
+def test_a_crashing_bot_shows_its_stderr(tmp_path: Path) -> None:
+    (tmp_path / "crash.py").write_text(CRASH_BOT)
+    proc = zole("check", f"{sys.executable} crash.py", "--movetime", "500", cwd=tmp_path)
+    assert proc.returncode == 1
+    item = next(line for line in proc.stdout.splitlines() if line.startswith("FAIL  4"))
+    assert "crash" in item and "exit code 1" in item
+    assert "RuntimeError: my bot is broken here" in item
+    # every decision item is judged on a freshly started bot, not on the dead one
+    later = [line for line in proc.stdout.splitlines() if " 17 " in line]
+    assert later and "my bot is broken here" in later[0]
+
+
+def test_a_bot_that_cannot_start_is_named_with_its_reason(tmp_path: Path) -> None:
+    line = one_line_error(
+        zole("match", f"{sys.executable} nosuch.py", "random", "random", cwd=tmp_path)
+    )
+    assert "python" in line.split(":")[1]  # the player's name
+    assert "nosuch.py" in line and "No such file" in line
+
+
+@pytest.mark.parametrize(
+    ("table", "needle"),
+    [
+        ("[take]\nwin = -3\nloss = 5\n", "[take]: wins"),
+        ("[take]\nhigh_win = 9\n", "[take]: all_tricks (3) may not pay less than high_win (9)"),
+        ("contracts = ['take', 'zole', 'small_zole']\n[small_zole]\nwin = -1\n",
+         "[small_zole]: win must be positive"),
+    ],
+)  # fmt: skip
+def test_nonsense_scoring_is_refused(tmp_path: Path, table: str, needle: str) -> None:
+    (tmp_path / "r.toml").write_text('preset = "lzf"\n' + table)
+    line = one_line_error(zole("rules", "--rules", "r.toml", cwd=tmp_path))
+    assert needle in line  # the brackets survive: messages are not read as markup
+
+
+def test_a_changed_preset_says_so(tmp_path: Path) -> None:
+    (tmp_path / "small.toml").write_text(
+        "preset = \"lzf\"\ncontracts = ['take', 'zole', 'small_zole']\n"
+    )
+    proc = zole("rules", "--rules", "small.toml", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines()[0].endswith("changed by small.toml")
+
+
+def test_resume_refuses_a_file_of_two_matches(tmp_path: Path) -> None:
+    one = zole("match", "random", "random", "random", "--deals", "1", "--seed", "3",
+               "--log", "a.jsonl", cwd=tmp_path)  # fmt: skip
+    assert one.returncode == 0, one.stderr
+    text = (tmp_path / "a.jsonl").read_text()
+    (tmp_path / "two.jsonl").write_text(text + text)
+    line = one_line_error(zole("match", "--resume", "two.jsonl", cwd=tmp_path))
+    assert "more than one match" in line
