@@ -18,6 +18,7 @@ from zole_arena.cli.bots_cmd import bots_command, check_command
 from zole_arena.cli.console import err
 from zole_arena.cli.match_cmd import match_command
 from zole_arena.cli.play_cmd import play_command
+from zole_arena.cli.ratings_cmd import ratings_command
 from zole_arena.cli.replay_cmd import replay_command, verify_command
 from zole_arena.cli.rules_cmd import rules_command
 from zole_arena.errors import ZoleError
@@ -56,6 +57,7 @@ app.command("check")(check_command)
 app.command("match")(match_command)
 app.command("replay")(replay_command)
 app.command("verify")(verify_command)
+app.command("ratings")(ratings_command)
 app.command("play")(play_command)
 
 
