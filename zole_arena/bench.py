@@ -148,7 +148,7 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
 
     The bot is the fastest bundled bot: ``crandom`` (C) when a C compiler is available, with a C
     echo program; otherwise ``random`` (Python) with a Python echo program. The three
-    measurements take turns, one round trip each, and medians are reported.
+    measurements take turns, one round trip each in a random order, and medians are reported.
     """
     from zole_arena.bundled import build_c_program, bundled_command, c_compiler
     from zole_arena.protocol import GoWriter, format_go, parse_answer
@@ -181,20 +181,28 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
         # The three measurements take turns, one round trip each, so that the machine's
         # changing speed (on a virtual machine, how fast a sleeping process is woken varies
         # from moment to moment) touches all three alike.
-        for index in range(decisions):
+        order_rng = random.Random(7)
+
+        def measure_echo() -> None:
             raw_echo.append(_raw_round_trip(echo_in, echo_out, echo_line))
+
+        def measure_raw_bot() -> None:
+            nonlocal request_id
             request_id += 1
             line = writer.go(request_id, 2000)
             os.set_blocking(bot_out, True)
             raw_bot.append(_raw_round_trip(bot_in, bot_out, (line + "\n").encode()))
             os.set_blocking(bot_out, False)
+
+        def measure_arena() -> None:
+            nonlocal request_id, writer
             request_id += 1
             # What the referee does per decision (Referee._turn): a GoWriter per deal writes
             # the request, the session sends it and reads the echoing answer, the answer is
             # parsed and checked (apply's check is this mask test). A deal has about 25
             # decisions, so a new writer is made every 25.
             start = time.perf_counter()
-            if index % 25 == 0:
+            if request_id % 50 == 0:
                 writer = GoWriter(state, 1, rules.preset, (0, 0, 0))
             line = writer.go(request_id, 2000)
             reply = session.request(line, request_id, 2000, 100)
@@ -202,6 +210,14 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
             if not state.legal_cards_mask() >> action & 1:  # type: ignore[operator]
                 raise RuntimeError(f"the benchmark bot answered an illegal {action}")
             arena.append(time.perf_counter() - start)
+
+        steps = [measure_echo, measure_raw_bot, measure_arena]
+        for _ in range(decisions):
+            # In a random order each time: what ran just before changes how fast a process
+            # is woken, and no measurement should always come first or last.
+            order_rng.shuffle(steps)
+            for step in steps:
+                step()
     finally:
         session.quit()
         echo.kill()
