@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clihelp import ok, one_line_error
+from clihelp import zole as run_zole
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -134,33 +136,10 @@ SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
 def zole(*args: str, cwd: Path, timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
     """Run ``zole-arena ARGS`` in ``cwd``."""
-    return subprocess.run(
-        [PY, "-m", "zole_arena", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    return run_zole(*args, cwd=cwd, timeout=timeout)
 
 
-def ok(proc: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
-    """Assert that a command succeeded."""
-    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
-    assert "Traceback" not in proc.stderr
-    return proc
-
-
-def assert_one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> str:
-    """A non-zero exit with exactly one line on stderr, an ``error:``, and no traceback."""
-    assert proc.returncode != 0, proc.stdout
-    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("error:"), lines[0]
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
-    return lines[0]
+assert_one_line_error = one_line_error
 
 
 def records(path: Path) -> list[dict[str, Any]]:

@@ -15,13 +15,13 @@ import doctest
 import io
 import json
 import math
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clihelp import ok, one_line_error, zole
 
 from zole_arena import ratings as ratings_module
 from zole_arena.errors import ZoleError
@@ -280,36 +280,6 @@ def test_the_same_name_in_two_matches_is_one_player() -> None:
 
 
 # -- end to end: real matches, the real command line -------------------------------------------
-
-
-def zole(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run ``zole-arena ARGS`` in ``cwd``."""
-    return subprocess.run(
-        [PY, "-m", "zole_arena", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
-
-
-def ok(proc: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:
-    assert proc.returncode == 0, f"exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
-    assert "Traceback" not in proc.stderr
-    return proc
-
-
-def one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> str:
-    """A non-zero exit with exactly one line on stderr, an ``error:``, and no traceback."""
-    assert proc.returncode != 0, proc.stdout
-    assert "Traceback" not in proc.stderr + proc.stdout, proc.stderr
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, proc.stderr
-    assert lines[0].startswith("error:"), lines[0]
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
-    return lines[0]
 
 
 #: ``NAME=COMMAND`` for the weakened rulebot: the bundled rulebot's command (as ``zole-arena

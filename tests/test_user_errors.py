@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from clihelp import one_line_error, zole
 
 CRASH_BOT = """\
 import sys
@@ -19,25 +19,6 @@ for line in sys.stdin:
     elif words and words[0] == "go":
         raise RuntimeError("my bot is broken here")
 """
-
-
-def zole(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "zole_arena", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-        env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "HOME": str(cwd)},
-    )
-
-
-def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
-    assert proc.returncode != 0
-    assert "Traceback" not in proc.stderr
-    lines = [line for line in proc.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, proc.stderr
-    return lines[0]
 
 
 def test_an_existing_log_is_not_appended_to(tmp_path: Path) -> None:
