@@ -335,7 +335,7 @@ def test_validation_bots_of_known_strength_come_out_in_order(logs: Logs) -> None
     for rating in data["ratings"]:
         assert rating["low"] <= rating["elo"] <= rating["high"]
         assert rating["deals"] == 6 * BLOCKS
-        assert rating["games"] == 2 * BLOCKS
+        assert rating["games"] == 6 * BLOCKS  # each seat of each block: 2 games
 
 
 def test_json_shape(logs: Logs) -> None:
@@ -386,7 +386,7 @@ def test_two_matches_are_rated_together(logs: Logs) -> None:
     assert table["weak"]["deals"] == 6 * BLOCKS + 90
     assert table["random"]["deals"] == 6 * BLOCKS
     assert table["lazy"]["deals"] == 90
-    assert table["rulebot"]["games"] == 2 * BLOCKS + 2 * 90
+    assert table["rulebot"]["games"] == 6 * BLOCKS + 2 * 90  # a block: 3 seats x 2 pairs
     assert data["ratings"][0]["name"] == "rulebot"
     # The order of the files does not matter; a file named twice counts once.
     again = ratings_json(logs, "second.jsonl", "validation.jsonl", "--bootstrap", "50")

@@ -19,14 +19,18 @@ record (``protocol/records.md``) is turned into pairwise games in three steps:
    over the unit's deals. A seat's player is the ``name`` in the record's own ``players`` list
    (its display name in the match), so players are identified **by name across logs**: the same
    bot name in two logs is the same player.
-3. **Pairwise games.** Every pair of players in the unit gets one game: the one with the larger
-   total wins, equal totals are a draw (half a win each). A deal or block of three players thus
-   gives three games; in a plain deal the soloist's two opponents usually score the same and
-   draw. Only the order of the totals counts, not the margin.
+3. **Pairwise games.** In a plain deal every pair of players gets one game: the one with the
+   larger score wins, equal scores are a draw (half a win each); the soloist's two opponents
+   usually score the same and draw. In a duplicate block the comparison is made **seat by
+   seat**, as in duplicate bridge: each player held each seat's cards twice, so for each seat
+   and each pair of players, their totals *in that seat* (the same cards) are compared — up to
+   nine games a block, each free of the luck of the deal. Only the order counts, not the
+   margin.
 
-A pairwise game is thus a whole block in a duplicate match but a single deal otherwise, and the
-two are not the same game: a block is decided far more by skill than a deal, so the same bots
-lie further apart on the Elo scale when rated from duplicate blocks. Ratings are comparable
+A pairwise game thus compares two players on the same cards in a duplicate match, but on
+different cards otherwise, and the two are not the same game: the duplicate game is decided
+far more by skill, so the same bots lie further apart on the Elo scale when rated from
+duplicate blocks. Ratings are comparable
 within one list, and lists from logs of the same kind, but a list that mixes duplicate and
 plain logs weighs a block like a deal.
 
@@ -128,6 +132,9 @@ class Unit:
     block: int
     totals: Mapping[str, int]
     deals: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    by_seat: Mapping[tuple[str, int], int] = dataclasses.field(default_factory=dict)
+    """In a duplicate block: each player's total over the deals it played in each seat (the
+    same cards for every player in that seat). Empty for a plain deal."""
 
     @property
     def size(self) -> int:
@@ -139,8 +146,20 @@ class Unit:
         return self.deals.get(name, 1) if name in self.totals else 0
 
     def games(self) -> list[Game]:
-        """One game for every pair of the unit's players, names in sorted order."""
+        """The unit's pairwise games, names in sorted order.
+
+        A duplicate block gives, for each seat, one game for every pair of players who held
+        that seat's cards: their totals in that seat are compared (up to 9 games, each free of
+        the luck of the cards). A plain deal gives one game for every pair of its players.
+        """
         games = []
+        if self.by_seat:
+            for seat in range(3):
+                held = sorted(name for name, s in self.by_seat if s == seat)
+                for first, second in itertools.combinations(held, 2):
+                    a, b = self.by_seat[first, seat], self.by_seat[second, seat]
+                    games.append(Game(first, second, 1.0 if a > b else 0.0 if a < b else 0.5))
+            return games
         for first, second in itertools.combinations(sorted(self.totals), 2):
             a, b = self.totals[first], self.totals[second]
             games.append(Game(first, second, 1.0 if a > b else 0.0 if a < b else 0.5))
@@ -195,6 +214,7 @@ def units_from_records(records: Iterable[Mapping[str, Any]]) -> RatingData:
     """
     duplicate: dict[str, bool] = {}
     deals: dict[tuple[str, int], tuple[int, dict[str, int]]] = {}
+    seats: dict[tuple[str, int], dict[str, int]] = {}
     warnings: list[str] = []
     repeated = 0
     for record in records:
@@ -216,21 +236,26 @@ def units_from_records(records: Iterable[Mapping[str, Any]]) -> RatingData:
             repeated += 1
             continue
         deals[match_id, number] = (block, scores)
+        seats[match_id, number] = {p["name"]: seat for seat, p in enumerate(record["players"])}
     if repeated:
         warnings.append(f"{repeated} deal(s) read more than once: each counted once")
-    grouped: dict[tuple[str, int], list[dict[str, int]]] = {}
+    grouped: dict[tuple[str, int], list[tuple[dict[str, int], dict[str, int]]]] = {}
     for (match_id, number), (block, scores) in deals.items():
         key = (match_id, block if duplicate.get(match_id, True) else number)
-        grouped.setdefault(key, []).append(scores)
+        grouped.setdefault(key, []).append((scores, seats[match_id, number]))
     units = []
     for (match_id, block), members in sorted(grouped.items()):
         totals: dict[str, int] = {}
         played: dict[str, int] = {}
-        for scores in members:
+        by_seat: dict[tuple[str, int], int] = {}
+        for scores, seat_of in members:
             for name, score in scores.items():
                 totals[name] = totals.get(name, 0) + score
                 played[name] = played.get(name, 0) + 1
-        units.append(Unit(match_id, block, totals, played))
+                key_seat = (name, seat_of[name])
+                by_seat[key_seat] = by_seat.get(key_seat, 0) + score
+        several = len(members) > 1  # a duplicate block: compare the players seat by seat
+        units.append(Unit(match_id, block, totals, played, by_seat if several else {}))
     return RatingData(tuple(units), tuple(warnings))
 
 
