@@ -143,6 +143,17 @@ def _benchmark_state(rules: Rules) -> DealState:
     return state
 
 
+def _fastest_bot() -> tuple[str, str, list[str]]:
+    """The fastest bundled bot, its language, and an echo program in that language:
+    ``crandom`` and a C echo with a C compiler, else ``random`` and a Python echo."""
+    from zole_arena.bundled import build_c_program, c_compiler
+
+    folder = bundled_bots_dir()
+    if c_compiler() is not None:
+        return "crandom", "C", [str(build_c_program(folder / "c" / "echo.c", "echo"))]
+    return "random", "Python", [sys.executable, str(folder / "echo.py")]
+
+
 def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
     """Measure a decision through the arena against raw pipe round trips, in one run.
 
@@ -150,18 +161,12 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
     echo program; otherwise ``random`` (Python) with a Python echo program. The three
     measurements take turns, one round trip each in a random order, and medians are reported.
     """
-    from zole_arena.bundled import build_c_program, bundled_command, c_compiler
+    from zole_arena.bundled import bundled_command
     from zole_arena.protocol import GoWriter, format_go, parse_answer
     from zole_arena.rules import load_rules
     from zole_arena.session import BotConfig, BotSession
 
-    folder = bundled_bots_dir()
-    if c_compiler() is not None:
-        bot, language = "crandom", "C"
-        echo_argv: list[str] = [str(build_c_program(folder / "c" / "echo.c", "echo"))]
-    else:
-        bot, language = "random", "Python"
-        echo_argv = [sys.executable, str(folder / "echo.py")]
+    bot, language, echo_argv = _fastest_bot()
     rules = load_rules("wpt")
     state = _benchmark_state(rules)
     seat: int = state.turn  # type: ignore[assignment]
@@ -280,19 +285,13 @@ def run_match_bench(deals: int = 1000, log_path: str | None = None) -> MatchBenc
     """
     import tempfile
 
-    from zole_arena.bundled import build_c_program, bundled_command, c_compiler
+    from zole_arena.bundled import bundled_command
     from zole_arena.match import Match, MatchSettings
     from zole_arena.records import read_log
     from zole_arena.rules import load_rules
     from zole_arena.session import BotConfig
 
-    folder = bundled_bots_dir()
-    if c_compiler() is not None:
-        bot = "crandom"
-        echo_argv: list[str] = [str(build_c_program(folder / "c" / "echo.c", "echo"))]
-    else:
-        bot = "random"
-        echo_argv = [sys.executable, str(folder / "echo.py")]
+    bot, _language, echo_argv = _fastest_bot()
     argv = bundled_command(bot)
     rules = load_rules("wpt")
     echo = subprocess.Popen(echo_argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)

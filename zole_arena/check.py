@@ -18,7 +18,7 @@ from typing import Final
 from zole_arena.actions import Bid
 from zole_arena.cards import Card
 from zole_arena.errors import BotError, IllegalActionError, NotationError
-from zole_arena.protocol import format_go, format_newdeal, parse_answer
+from zole_arena.protocol import format_events, format_go, format_newdeal, parse_answer
 from zole_arena.referee import FaultPolicy, Referee
 from zole_arena.rules import AllPass, Rules, load_rules
 from zole_arena.scoresheet import ScoreSheet
@@ -127,17 +127,15 @@ def scenarios() -> list[Scenario]:
 
 def _events(state: DealState) -> Iterator[str]:
     """The events a bot would have seen so far in this deal."""
-    tricks = state.tricks
-    done = 0
+    log = state.trick_log()
+    played = 0
     for seat, action in state.history:
-        if isinstance(action, Bid):
-            yield f"bid {seat} {action}"
-        elif isinstance(action, Card):
-            yield f"card {seat} {action}"
-            done += 1
-            if done % 3 == 0:
-                trick = tricks[done // 3 - 1]
-                yield f"trick {trick.winner} {trick.points}"
+        finished = None
+        if isinstance(action, Card):
+            played += 1
+            if played % 3 == 0:
+                finished = log[played // 3 - 1]
+        yield from format_events(seat, action, finished)
 
 
 class _Checker:

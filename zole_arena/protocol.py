@@ -13,6 +13,7 @@ from typing import Final, TypeAlias
 
 from zole_arena.actions import Action, Bid, Bury, Contract
 from zole_arena.cards import CARDS, Card, names_of
+from zole_arena.cards import POINTS as _POINTS
 from zole_arena.errors import NotationError, ZoleError
 from zole_arena.state import DealResult, DealState, Phase, SeatView
 
@@ -28,6 +29,7 @@ __all__ = [
     "UnknownLine",
     "ZoleOk",
     "GoWriter",
+    "format_events",
     "format_go",
     "format_newdeal",
     "format_result",
@@ -350,6 +352,22 @@ class GoWriter:
             f"{_list(bid for _, bid in state.bids)} contract {_opt(state.contract)} "
             f"soloist {_opt(state.soloist)} talon {talon} buried {buried} "
         )
+
+
+def format_events(seat: int, action: Action, trick: tuple[int, ...] | None = None) -> list[str]:
+    """The events every bot is told of an action: ``bid``, or ``card`` (and ``trick`` when
+    ``trick``, the finished trick as (leader, card, card, card, winner), is given). Burying is
+    not an event: nothing of it is public.
+    """
+    if isinstance(action, Bid):
+        return [f"bid {seat} {action}"]
+    if isinstance(action, Card):
+        events = [f"card {seat} {action}"]
+        if trick is not None:
+            _, a, b, c, winner = trick
+            events.append(f"trick {winner} {_POINTS[a] + _POINTS[b] + _POINTS[c]}")
+        return events
+    return []
 
 
 def format_result(

@@ -18,10 +18,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final, Literal, NamedTuple
 
-from zole_arena.actions import Action, Bid, Bury
-from zole_arena.cards import POINTS, Card
+from zole_arena.actions import Action, Bury
 from zole_arena.errors import BotError, BotStartupError, IllegalActionError, NotationError
-from zole_arena.protocol import GoWriter, format_newdeal, format_result, parse_answer
+from zole_arena.protocol import (
+    GoWriter,
+    format_events,
+    format_newdeal,
+    format_result,
+    parse_answer,
+)
 from zole_arena.rules import Rules
 from zole_arena.scoresheet import ScoreSheet
 from zole_arena.session import BotConfig, BotSession, PlayerSession
@@ -360,18 +365,10 @@ class Referee:
 
     def _announce(self, deal: DealState, seat: int, action: Action, tricks_before: int) -> None:
         """Queue the events of an action for every bot (sent with its next message)."""
-        if isinstance(action, Bid):
-            self._queue(f"bid {seat} {action}")
-        elif isinstance(action, Card):
-            self._queue(f"card {seat} {action}")
-            log = deal.trick_log()
-            if len(log) > tricks_before:
-                _, a, b, c, winner = log[-1]
-                self._queue(f"trick {winner} {POINTS[a] + POINTS[b] + POINTS[c]}")
-
-    def _queue(self, line: str) -> None:
+        log = deal.trick_log()
+        events = format_events(seat, action, log[-1] if len(log) > tricks_before else None)
         for player in self.players:
-            player.pending.append(line)
+            player.pending.extend(events)
 
     def _flush(self, deal_no: int, last: str) -> None:
         """Send every bot its queued events and ``last`` (the deal's result)."""
