@@ -16,7 +16,7 @@ import math
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from zole_arena.actions import Contract
 from zole_arena.botproc import Limits
@@ -34,6 +34,7 @@ __all__ = [
     "Match",
     "MatchSettings",
     "PlayerStats",
+    "RecordSink",
     "Summary",
     "resume_match",
     "unique_names",
@@ -47,6 +48,17 @@ SEATINGS: Final[tuple[tuple[int, int, int], ...]] = tuple(
 
 class MatchError(ZoleError):
     """A match that cannot be set up or resumed as asked."""
+
+
+class RecordSink(Protocol):
+    """Where a match's records go: a :class:`~zole_arena.records.LogWriter`, or (in a
+    tournament's worker process) a queue to the one process that writes the log."""
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Keep one whole record."""
+
+    def close(self) -> None:
+        """No more records will come."""
 
 
 def unique_names(names: Sequence[str]) -> list[str]:
@@ -245,7 +257,14 @@ class Match:
         *,
         match_id: str | None = None,
         start_session: Callable[[BotConfig], PlayerSession] = BotSession,
+        sink: RecordSink | None = None,
+        header_extra: dict[str, Any] | None = None,
     ) -> None:
+        """
+        :param log_path: the log file to append the records to (None: no log, unless ``sink``).
+        :param sink: where the records go instead of ``log_path`` (a tournament's queue).
+        :param header_extra: more keys for the match header (a tournament's table).
+        """
         if len(players) != 3:
             raise MatchError(f"a match needs 3 bots, not {len(players)}")
         self.settings = settings
@@ -259,6 +278,8 @@ class Match:
         self.done = 0
         """Deals already played (read from the log when resuming)."""
         self.fault_lines: list[str] = []
+        self.sink = sink
+        self.header_extra = dict(header_extra or {})
         self._header_written = False
         self.referee = Referee(
             settings.rules,
@@ -286,7 +307,7 @@ class Match:
 
     def header(self) -> dict[str, Any]:
         """The log's first record."""
-        return header_record(
+        header = header_record(
             match_id=self.match_id,
             rules=self.settings.rules.to_dict(),
             seed=self.settings.seed,
@@ -295,6 +316,8 @@ class Match:
             duplicate=self.settings.duplicate,
             settings=self.settings.to_dict(),
         )
+        header.update(self.header_extra)
+        return header
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -351,7 +374,7 @@ class Match:
 
         :raises BotStartupError: a bot cannot be started at the beginning.
         """
-        writer: LogWriter | None = None
+        writer: RecordSink | None = self.sink
         summary = self.summary()
         try:
             self.referee.start()
@@ -361,7 +384,7 @@ class Match:
                 player.name = names[index]
                 player.config = dataclasses.replace(player.config, name=names[index])
                 self.stats[index].name = player.name
-            if self.log_path is not None:
+            if writer is None and self.log_path is not None:
                 writer = LogWriter(self.log_path)
             if writer is not None and not self._header_written:
                 writer.write(self.header())
@@ -402,7 +425,7 @@ class Match:
         block: int,
         sheet_index: int,
         seating: tuple[int, int, int],
-        writer: LogWriter | None,
+        writer: RecordSink | None,
     ) -> DealReport:
         result = outcome.result
         report = DealReport(

@@ -32,6 +32,7 @@ __all__ = [
     "LogWriter",
     "RecordError",
     "deal_record",
+    "encode",
     "header_record",
     "read_log",
 ]
@@ -183,6 +184,11 @@ def deal_record(
     }
 
 
+def encode(record: dict[str, Any]) -> bytes:
+    """A record as the one line a log holds for it (compact JSON, UTF-8, ending in a newline)."""
+    return (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+
+
 class LogWriter:
     """Appends records to a log file, one whole line per write, flushed and synced."""
 
@@ -208,7 +214,11 @@ class LogWriter:
         """Append one record as one line, in one unbuffered write: once this returns, the
         record survives the arena's crash or kill (it is in the operating system's hands).
         """
-        data = (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+        self.write_line(encode(record))
+
+    def write_line(self, data: bytes) -> None:
+        """Append one record already encoded by :func:`encode` (one whole line), in one
+        unbuffered write."""
         view = memoryview(data)
         while view:
             written = os.write(self._fd, view)

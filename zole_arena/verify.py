@@ -125,14 +125,16 @@ def verify_log(path: str) -> VerifyReport:
     records, log_problems = read_log(path)
     bad: list[tuple[int, list[str]]] = []
     deals = 0
-    totals: dict[tuple[int, ...], list[int]] = {}
+    totals: dict[tuple[Any, tuple[int, ...]], list[int]] = {}
     for record in records:
         if record.get("type") != "deal":
             continue
         deals += 1
         replayed = replay_record(record)
         problems = list(replayed.problems)
-        seating = tuple(record.get("seating", (0, 1, 2)))
+        # Each seating of each match keeps its own sheet (a tournament's log interleaves the
+        # deals of its tables).
+        seating = (record.get("match_id"), tuple(record.get("seating", (0, 1, 2))))
         scores = record.get("result", {}).get("scores", [0, 0, 0])
         logged = record.get("totals")
         running = totals.get(seating)
