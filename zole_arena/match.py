@@ -36,6 +36,7 @@ __all__ = [
     "PlayerStats",
     "RecordSink",
     "Summary",
+    "result_from_record",
     "resume_match",
     "unique_names",
 ]
@@ -226,7 +227,8 @@ def _schedule(settings: MatchSettings) -> Iterator[tuple[int, int, int, tuple[in
             yield number, block, sheet_index, seating
 
 
-def _result_from_record(data: dict[str, Any]) -> DealResult:
+def result_from_record(data: dict[str, Any]) -> DealResult:
+    """A deal record's ``result`` as the engine's :class:`~zole_arena.state.DealResult`."""
     pules = data["pules"]
     contract = None if data["contract"] is None else Contract(data["contract"])
     return DealResult(
@@ -344,7 +346,7 @@ class Match:
                     f"the log's deal {record['deal']} is not deal {number} of this match "
                     "(was the log written by another zole-arena version?)"
                 )
-            result = _result_from_record(record["result"])
+            result = result_from_record(record["result"])
             self.sheets[sheet_index].record(result)
             self._count(
                 DealReport(
@@ -499,6 +501,11 @@ def resume_match(log_path: str | Path) -> Match:
         why = problems[0].message if problems else "no records"
         raise MatchError(f"{log_path}: nothing to resume from ({why})")
     header = records[0]
+    if header.get("type") == "tournament":
+        raise MatchError(
+            f"{log_path}: is a tournament log: continue it with "
+            f"'zole-arena tournament --resume {log_path}'"
+        )
     if header.get("type") != "match":
         raise MatchError(f"{log_path}: the first record is not a match header")
     commands = [tuple(p.get("command", ())) for p in header.get("players", [])]

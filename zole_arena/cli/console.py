@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+from types import FrameType
 from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-__all__ = ["err", "fail", "out", "print_json"]
+__all__ = ["err", "fail", "out", "print_json", "stop_on_signals"]
 
 
 def _width() -> int | None:
@@ -38,3 +40,15 @@ def fail(message: str, code: int = 1) -> NoReturn:
     """Print a one-line error and exit with ``code``."""
     err.print(f"[bold red]error:[/] {escape(message)}", markup=True, highlight=False)
     raise typer.Exit(code)
+
+
+def _sigterm(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_on_signals() -> None:
+    """Make Ctrl-C and SIGTERM raise KeyboardInterrupt, so that a long command stops cleanly:
+    even when it was started with SIGINT ignored (a shell's background job), the bots are
+    stopped and every finished deal is kept."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _sigterm)

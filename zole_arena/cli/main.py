@@ -21,6 +21,7 @@ from zole_arena.cli.play_cmd import play_command
 from zole_arena.cli.ratings_cmd import ratings_command
 from zole_arena.cli.replay_cmd import replay_command, verify_command
 from zole_arena.cli.rules_cmd import rules_command
+from zole_arena.cli.tournament_cmd import tournament_command
 from zole_arena.errors import ZoleError
 
 app = typer.Typer(
@@ -57,6 +58,7 @@ app.command("check")(check_command)
 app.command("match")(match_command)
 app.command("replay")(replay_command)
 app.command("verify")(verify_command)
+app.command("tournament")(tournament_command)
 app.command("ratings")(ratings_command)
 app.command("play")(play_command)
 

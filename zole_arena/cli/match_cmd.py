@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import math
 import secrets
-import signal
 import sys
 import time
 from pathlib import Path
-from types import FrameType
 from typing import Annotated
 
 import typer
@@ -26,7 +24,7 @@ from zole_arena.cli.bots_cmd import (
     PingOption,
     StartupOption,
 )
-from zole_arena.cli.console import err, fail, out, print_json
+from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.match import (
     DealReport,
@@ -43,10 +41,6 @@ from zole_arena.session import BotConfig
 from zole_arena.shuffle import MAX_SEED
 
 DEMO_BOTS = ("random", "rulebot", "cbot")
-
-
-def _sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
 
 
 def _options(values: list[str], names: list[str]) -> list[dict[str, str]]:
@@ -150,10 +144,7 @@ def match_command(
     ] = False,
 ) -> None:
     """Play a match between three bots: live scores, a results table, a replayable log."""
-    # Ctrl-C and kill end the match cleanly (even when started with SIGINT ignored, as a
-    # shell's background job is): the bots are stopped and every finished deal is kept.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, _sigterm)
+    stop_on_signals()
     if resume is not None:
         given = [
             flag

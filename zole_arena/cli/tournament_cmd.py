@@ -1,0 +1,508 @@
+"""``zole-arena tournament``: many bots, every table of three or a gauntlet, with live standings."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import secrets
+import shutil
+import time
+import uuid
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Group
+from rich.live import Live
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from zole_arena.botproc import Limits, split_command
+from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg
+from zole_arena.cli.bots_cmd import (
+    CpuOption,
+    MarginOption,
+    MemoryOption,
+    PingOption,
+    StartupOption,
+)
+from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
+from zole_arena.match import MatchSettings, unique_names
+from zole_arena.referee import FaultPolicy
+from zole_arena.rules import load_rules
+from zole_arena.shuffle import MAX_SEED
+from zole_arena.tournament import (
+    FORMATS,
+    Entrant,
+    Tournament,
+    TournamentSettings,
+    TournamentSummary,
+    read_config,
+    resume_tournament,
+)
+
+DEFAULT_BLOCKS = 10
+_BUNDLED_NAMES = {bot.name for bot in BUNDLED}
+
+
+def _standings_table(summary: TournamentSummary, title: str, final: bool) -> Table:
+    table = Table(title=title)
+    table.add_column("rank", justify="right")
+    table.add_column("bot")
+    table.add_column("elo", justify="right")
+    if final:
+        table.add_column("95% interval", justify="right")
+        table.add_column("LOS next", justify="right")
+    table.add_column("deals", justify="right")
+    table.add_column("points", justify="right")
+    table.add_column("per deal (95%)", justify="right")
+    table.add_column("solo/won", justify="right")
+    table.add_column("faults", justify="right")
+    rating = {r.name: r for r in summary.ratings.ratings} if summary.ratings else {}
+    elo = {} if rating else summary.standings.quick_elo()
+    for rank, name in enumerate(summary.ranking(), start=1):
+        p = summary.standings.players[name]
+        interval = "" if math.isinf(p.interval) else f"±{p.interval:.2f}"
+        row = [str(rank), name]
+        if name in rating:
+            r = rating[name]
+            los = "" if r.los_next is None else f"{100 * r.los_next:.1f}%"
+            row += [f"{r.elo:+.0f}", f"{r.low:+.0f} … {r.high:+.0f}", los]
+        else:
+            row.append(f"{elo[name]:+.0f}" if name in elo else "–")
+            if final:
+                row += ["", ""]
+        row += [
+            str(p.deals),
+            f"{p.points:+d}",
+            f"{p.mean:+.2f}{interval}" if p.deals else "–",
+            f"{p.soloist}/{p.soloist_won}",
+            str(p.faults),
+        ]
+        table.add_row(*row)
+    return table
+
+
+def _head_to_head_table(summary: TournamentSummary) -> Table | None:
+    names = summary.ranking()
+    h2h = summary.standings.head_to_head()
+    if not h2h or len(names) > 12:
+        return None
+    table = Table(title="Head to head: the row bot's score against the column bot, in % "
+                  "(pairwise games as the ratings count them)")  # fmt: skip
+    table.add_column("")
+    for name in names:
+        table.add_column(name, justify="right")
+    for a in names:
+        cells = []
+        for b in names:
+            won, games = h2h.get(a, {}).get(b, (0.0, 0))
+            cells.append("" if a == b or not games else f"{100 * won / games:.0f} ({games})")
+        table.add_row(a, *cells)
+    return table
+
+
+def _config_bot(bot: dict[str, Any], folder: Path) -> tuple[str | None, tuple[str, ...]]:
+    """A config's bot as (name, argv): a bundled name, a command line or an argument list;
+    a program given as a relative path is taken from the config's folder."""
+    command: list[str] = bot["command"]
+    if len(command) == 1 and command[0].strip() in _BUNDLED_NAMES:
+        return bot["name"] or command[0].strip(), bundled_command(command[0].strip())
+    argv = split_command(command[0]) if len(command) == 1 else list(command)
+    program = Path(argv[0]).expanduser()
+    if "/" in argv[0] and not program.is_absolute():
+        argv[0] = str(folder / program)
+    return bot["name"], tuple(argv)
+
+
+def _check_program(name: str, argv: tuple[str, ...]) -> None:
+    """Fail now, not at the first table, when a bot's program does not exist."""
+    program = argv[0]
+    if "/" in program:
+        if not Path(program).is_file():
+            fail(f"bot {name}: no program {program!r} (give a path to an existing file)")
+    elif shutil.which(program) is None:
+        fail(
+            f"bot {name}: no bundled bot or program {program!r} ('zole-arena bots' lists the "
+            "bundled bots; give a path or a command line for your own)"
+        )
+
+
+def _options(values: list[str], entrants: list[Entrant]) -> list[Entrant]:
+    names = [e.name for e in entrants]
+    options = [dict(e.options) for e in entrants]
+    for text in values:
+        who, sep, rest = text.partition(":")
+        key, sep2, value = rest.partition("=")
+        if not sep or not sep2 or not key:
+            fail(f"bad --option {text!r}: write BOT:NAME=VALUE, e.g. rulebot:Aggression=80")
+        if who not in names:
+            fail(f"--option {text!r}: no bot named {who!r} (bots: {', '.join(names)})")
+        options[names.index(who)][key] = value
+    return [dataclasses.replace(e, options=o) for e, o in zip(entrants, options, strict=True)]
+
+
+def tournament_command(
+    bots: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Three or more bots: bundled names (see 'zole-arena bots') or command lines in "
+            "quotes, optionally NAME=COMMAND. Or give them in --config.",
+            show_default=False,
+        ),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            help="A TOML file with the bots and any of the settings below (the options given "
+            "here override it).",
+            show_default=False,
+        ),
+    ] = None,
+    format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="round-robin: a table for every 3 bots; gauntlet: the gauntlet's bot against "
+            "every pair of the others. [default: round-robin]",
+            show_default=False,
+        ),
+    ] = None,
+    gauntlet: Annotated[
+        str | None,
+        typer.Option(
+            help="The gauntlet's bot (implies --format gauntlet) [default: the first bot].",
+            show_default=False,
+        ),
+    ] = None,
+    blocks: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Duplicate blocks per table: each deals 1 hand in all 6 seatings "
+            f"[default: {DEFAULT_BLOCKS}].",
+            show_default=False,
+        ),
+    ] = None,
+    deals: Annotated[
+        int | None,
+        typer.Option(
+            help="Deals per table, instead of --blocks (with duplicate blocks, a multiple of 6).",
+            show_default=False,
+        ),
+    ] = None,
+    duplicate: Annotated[
+        bool | None,
+        typer.Option(
+            "--duplicate/--no-duplicate",
+            help="Play each deal in all 6 seatings of a table (the default), or plain deals.",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the deals, the same at every table (default: a random one).",
+            show_default=False,
+        ),
+    ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", "-r", help="wpt, lzf or a rules file [default: wpt].", show_default=False
+        ),
+    ] = None,
+    movetime: Annotated[
+        int | None,
+        typer.Option(help="Milliseconds per decision [default: 2000].", show_default=False),
+    ] = None,
+    timemargin: MarginOption = 100,
+    startup_ms: StartupOption = 10_000,
+    on_fault: Annotated[
+        str,
+        typer.Option(
+            help="forfeit: the culprit forfeits the deal; random: a random legal action is "
+            "played for it."
+        ),
+    ] = "forfeit",
+    forfeit_penalty: Annotated[
+        int | None,
+        typer.Option(
+            help="What a forfeiting bot pays each opponent (default: the rules' largest loss)."
+        ),
+    ] = None,
+    max_faults: Annotated[
+        int, typer.Option(help="Faults a bot may make at a table before it is disqualified there.")
+    ] = 3,
+    ping_ms: PingOption = 5000,
+    max_memory_mb: MemoryOption = 2048,
+    max_cpu_s: CpuOption = 600,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(help="A bot option, BOT:NAME=VALUE (repeatable).", show_default=False),
+    ] = None,
+    concurrency: Annotated[
+        int | None,
+        typer.Option(
+            help="Tables played at once, each in a process of its own [default: 1].",
+            show_default=False,
+        ),
+    ] = None,
+    log: Annotated[
+        Path | None,
+        typer.Option(
+            help="The tournament's log [default: tournament-<id>.jsonl here].", show_default=False
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Continue an interrupted tournament from its log.")
+    ] = None,
+    bootstrap: Annotated[
+        int, typer.Option(help="Bootstrap resamples for the final ratings' intervals.")
+    ] = 200,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")
+    ] = False,
+) -> None:
+    """Play a tournament: every table of 3 bots (or a gauntlet), duplicate blocks, live
+    standings, Elo ratings with 95% intervals, and one resumable log.
+
+    Every table plays the same deals (one seed). Ratings: see 'zole-arena ratings'.
+    """
+    stop_on_signals()
+    if bootstrap < 10:
+        fail(f"--bootstrap must be at least 10, not {bootstrap}")
+    if concurrency is not None and concurrency < 1:
+        fail(f"--concurrency must be at least 1, not {concurrency}")
+    if resume is not None:
+        given = [
+            flag
+            for flag, value in (
+                ("bots", bots), ("--config", config), ("--format", format),
+                ("--gauntlet", gauntlet), ("--blocks", blocks), ("--deals", deals),
+                ("--duplicate", duplicate), ("--seed", seed), ("--rules", rules),
+                ("--movetime", movetime), ("--option", option), ("--log", log),
+            )
+            if value is not None
+        ]  # fmt: skip
+        if given:
+            fail(
+                f"--resume takes everything from the log (but --concurrency): give no "
+                f"{', '.join(given)}"
+            )
+        tournament = resume_tournament(resume, concurrency)
+        unfinished = [t for t in tournament.tables if not t.finished]
+        if not unfinished:
+            fail(
+                f"{resume}: the tournament is already complete ({tournament.standings.deals} deals)"
+            )
+        if not json_output:
+            out.print(
+                f"resuming {resume}: {tournament.standings.deals} of "
+                f"{tournament.settings.total_deals} deals already played, "
+                f"{len(unfinished)} of {len(tournament.tables)} tables to go"
+            )
+        _run(tournament, bootstrap, json_output)
+        return
+
+    settings_file: dict[str, Any] = read_config(config) if config is not None else {}
+    folder = Path(settings_file.get("folder", "."))
+    if bots and settings_file.get("bots"):
+        fail(f"give the bots on the command line or in {config}, not both")
+    if bots:
+        specs = [parse_bot_arg(b) for b in bots]
+        pairs = [(s.name, s.argv) for s in specs]
+    else:
+        pairs = [_config_bot(b, folder) for b in settings_file.get("bots", [])]
+    if len(pairs) < 3:
+        where = f" ({config} has {len(pairs)})" if config is not None else ""
+        fail(f"a tournament needs at least 3 bots, not {len(pairs)}{where}")
+    names = unique_names([name or Path(argv[0]).name for name, argv in pairs])
+    entrants = [Entrant(n, argv) for n, (_, argv) in zip(names, pairs, strict=True)]
+    for entrant in entrants:
+        _check_program(entrant.name, entrant.command)
+    entrants = _options(option or [], entrants)
+
+    def pick(value: Any, key: str, default: Any) -> Any:
+        return value if value is not None else settings_file.get(key, default)
+
+    chosen_format = pick(format, "format", None)
+    chosen_gauntlet = pick(gauntlet, "gauntlet", None)
+    if chosen_format is None:
+        chosen_format = "gauntlet" if chosen_gauntlet is not None else "round-robin"
+    if chosen_format not in FORMATS:
+        fail(f"--format must be {' or '.join(FORMATS)}, not {chosen_format!r}")
+    if chosen_format == "gauntlet" and chosen_gauntlet is None:
+        chosen_gauntlet = entrants[0].name
+    if chosen_format == "round-robin" and chosen_gauntlet is not None:
+        fail("--gauntlet is for --format gauntlet, not round-robin")
+    is_duplicate = bool(pick(duplicate, "duplicate", True))
+    chosen_blocks = pick(blocks, "blocks", None)
+    chosen_deals = pick(deals, "deals", None)
+    if chosen_blocks is not None and chosen_deals is not None:
+        fail("give --blocks or --deals, not both")
+    if chosen_blocks is not None and not is_duplicate:
+        fail("--blocks is for duplicate tables: give --deals with --no-duplicate")
+    if chosen_deals is not None:
+        if chosen_deals < 1:
+            fail("--deals must be at least 1")
+        if is_duplicate and chosen_deals % 6:
+            fail(
+                f"--deals {chosen_deals} is not a multiple of 6: duplicate blocks have 6 deals "
+                "each (give --blocks, or --no-duplicate)"
+            )
+        per_table = chosen_deals // 6 if is_duplicate else chosen_deals
+    else:
+        per_table = chosen_blocks if chosen_blocks is not None else DEFAULT_BLOCKS
+    if per_table < 1:
+        fail("--blocks must be at least 1")
+    chosen_seed = pick(seed, "seed", None)
+    if chosen_seed is None:
+        chosen_seed = secrets.randbelow(MAX_SEED + 1)
+    elif not 0 <= chosen_seed <= MAX_SEED:
+        fail(f"--seed must be from 0 to {MAX_SEED}")
+    chosen_movetime = pick(movetime, "movetime", 2000)
+    if chosen_movetime < 1 or timemargin < 0 or startup_ms < 1 or ping_ms < 1:
+        fail("--movetime, --startup-ms and --ping-ms must be positive, --timemargin not negative")
+    if max_memory_mb < 0 or max_cpu_s < 0 or max_faults < 0:
+        fail("--max-memory-mb, --max-cpu-s and --max-faults must not be negative")
+    if forfeit_penalty is not None and forfeit_penalty < 0:
+        fail("--forfeit-penalty must not be negative")
+    if on_fault not in ("forfeit", "random"):
+        fail(f"--on-fault must be forfeit or random, not {on_fault!r}")
+    chosen_concurrency = pick(concurrency, "concurrency", 1)
+    if chosen_concurrency < 1:
+        fail(f"concurrency must be at least 1, not {chosen_concurrency}")
+    tournament_id = uuid.uuid4().hex[:12]
+    chosen_log = pick(log, "log", None)
+    log_path = (
+        Path(chosen_log) if chosen_log is not None else Path(f"tournament-{tournament_id}.jsonl")
+    )
+    if log_path.exists() and log_path.stat().st_size > 0:
+        fail(
+            f"{log_path} exists: give a new --log file, or continue that tournament with "
+            f"'zole-arena tournament --resume {log_path}'"
+        )
+    limits = Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None)
+    settings = TournamentSettings(
+        entrants=tuple(entrants),
+        match=MatchSettings(
+            rules=load_rules(pick(rules, "rules", "wpt")),
+            seed=chosen_seed,
+            deals=per_table,
+            duplicate=is_duplicate,
+            movetime_ms=chosen_movetime,
+            margin_ms=timemargin,
+            startup_ms=startup_ms,
+            ping_ms=ping_ms,
+            policy=FaultPolicy(
+                on_fault="random" if on_fault == "random" else "forfeit",
+                penalty=forfeit_penalty,
+                max_faults=max_faults,
+            ),
+            limits=limits,
+        ),
+        format=chosen_format,
+        gauntlet=chosen_gauntlet,
+        concurrency=chosen_concurrency,
+    )
+    tournament = Tournament(settings, log_path, tournament_id=tournament_id)
+    if not json_output:
+        tables = len(tournament.tables)
+        kind = (
+            f"{per_table} duplicate block(s) of 6 deals" if is_duplicate else f"{per_table} deals"
+        )
+        what = f"gauntlet of {chosen_gauntlet}" if chosen_format == "gauntlet" else "round-robin"
+        out.print(
+            f"tournament ({what}): {', '.join(names)} — {tables} table(s) × {kind} = "
+            f"{settings.total_deals} deals of {settings.match.rules.name}, seed {chosen_seed}, "
+            f"{chosen_concurrency} at a time; log {log_path}",
+            highlight=False,
+            markup=False,
+        )
+    _run(tournament, bootstrap, json_output)
+
+
+def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
+    total = tournament.settings.total_deals
+    started = time.monotonic()
+    done_before = tournament.standings.deals
+    if out.is_terminal and not json_output:
+        progress = Progress(
+            TextColumn("[bold]deals"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[tables]}"),
+            console=out,
+        )
+        task = progress.add_task("deals", total=total, completed=done_before, tables="")
+        shown = {"at": 0.0}
+
+        def view() -> Group:
+            summary = tournament.summary()
+            return Group(progress, _standings_table(summary, "Standings so far", final=False))
+
+        with Live(view(), console=out, transient=True, refresh_per_second=4) as live:
+
+            def show(event: tuple[str, Any]) -> None:
+                done = sum(1 for t in tournament.tables if t.finished)
+                progress.update(
+                    task,
+                    completed=tournament.standings.deals,
+                    tables=f"tables {done}/{len(tournament.tables)}",
+                )
+                now = time.monotonic()
+                if now - shown["at"] >= 0.5 or event[0] == "table":
+                    shown["at"] = now
+                    live.update(view())
+
+            summary = tournament.run(show)
+    else:
+        step = max(1, total // 20)
+
+        def line(event: tuple[str, Any]) -> None:
+            deals = tournament.standings.deals
+            if not json_output and event[0] == "deal" and (deals % step == 0 or deals == total):
+                done = sum(1 for t in tournament.tables if t.finished)
+                out.print(
+                    f"deal {deals}/{total}, tables {done}/{len(tournament.tables)} done",
+                    highlight=False,
+                )
+
+        summary = tournament.run(line)
+    elapsed = time.monotonic() - started
+    summary.ratings = summary.standings.ratings(bootstrap)
+    if json_output:
+        data = summary.to_dict()
+        data["tournament_id"] = tournament.tournament_id
+        data["format"] = tournament.settings.format
+        print_json(data)
+    else:
+        out.print(_standings_table(summary, f"Standings after {summary.deals} of "
+                                   f"{summary.planned} deals", final=True))  # fmt: skip
+        h2h = _head_to_head_table(summary)
+        if h2h is not None:
+            out.print(h2h)
+        if summary.ratings is not None:
+            out.print(f"Elo: {summary.ratings.method}.", markup=False)
+        for table in summary.tables:
+            if table.stopped and table.stopped != "interrupted":
+                err.print(
+                    f"[yellow]table {table.table.number} ({escape(', '.join(table.names))}) "
+                    f"stopped: {escape(table.stopped)}[/]"
+                )
+        now = summary.deals - done_before
+        rate = now / elapsed if elapsed > 0 else 0.0
+        out.print(
+            f"played {now} deal{'s' if now != 1 else ''} in {elapsed:.1f} s ({rate:.1f} deals/s); "
+            f"log: {summary.log}",
+            highlight=False,
+            markup=False,
+        )
+    if summary.stopped == "interrupted":
+        err.print(
+            f"[yellow]tournament stopped: interrupted[/]; continue with "
+            f"'zole-arena tournament --resume {escape(str(summary.log))}'"
+        )
+        raise typer.Exit(130)

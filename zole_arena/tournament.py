@@ -1,0 +1,845 @@
+"""A tournament: many bots, every table of three (or a gauntlet), played in parallel processes.
+
+A tournament is a list of **tables**, each a :class:`~zole_arena.match.Match` of three of the
+entrants. A **round-robin** has a table for every three distinct entrants; a **gauntlet** has a
+table for the gauntlet's bot and every pair of the others. Every table plays the same seeded
+deals, by default as duplicate blocks (each deal in all six seatings of its three bots), so the
+whole field meets the same cards and the luck of the deal is taken out of every comparison.
+
+One log holds the tournament: a tournament header (``"type": "tournament"``) first, then each
+table's match header and deal records as they end, interleaved when tables play in parallel.
+Table *k*'s match id is ``<tournament id>-t<k>``, and its header says which table it is, so
+the log is an ordinary zole-arena log for ``verify``, ``replay`` and ``ratings``, and
+:func:`resume_tournament` continues an interrupted tournament from it alone.
+
+With ``concurrency`` N, N worker processes each play one table at a time (a table at a time is
+also what a worker asks for next). Only the parent process writes the log: a worker sends each
+record, already encoded as its one line, through its own pipe, and the parent appends it in one
+write and counts it in the standings. Ctrl-C (or SIGTERM) reaches the parent, which tells the
+workers to stop; each stops its bots, and every deal finished by then is in the log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from zole_arena import __version__
+from zole_arena.botproc import Limits
+from zole_arena.errors import ZoleError
+from zole_arena.match import (
+    Match,
+    MatchSettings,
+    PlayerStats,
+    result_from_record,
+    stderr_path,
+)
+from zole_arena.ratings import RatingError, RatingList, Unit, fit_elo, rate, units_from_records
+from zole_arena.records import FORMAT, FORMAT_VERSION, LogWriter, encode, read_log
+from zole_arena.referee import FaultPolicy
+from zole_arena.rules import PRESETS, Rules
+from zole_arena.session import BotConfig
+
+__all__ = [
+    "FORMATS",
+    "Entrant",
+    "Standings",
+    "Table",
+    "Tournament",
+    "TournamentError",
+    "TournamentSettings",
+    "TournamentSummary",
+    "resume_tournament",
+    "tables_for",
+]
+
+Format = Literal["round-robin", "gauntlet"]
+#: The tournament formats.
+FORMATS: Final[tuple[Format, ...]] = ("round-robin", "gauntlet")
+#: After Ctrl-C, how long the workers get to stop their bots and send their last records.
+_STOP_GRACE_S: Final = 15.0
+
+
+class TournamentError(ZoleError):
+    """A tournament that cannot be set up, played or resumed as asked."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Entrant:
+    """A bot in the tournament: a unique display name, how to run it, and its options."""
+
+    name: str
+    command: tuple[str, ...]
+    options: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form kept in the tournament header."""
+        return {"name": self.name, "command": list(self.command), "options": dict(self.options)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """One table: its number (from 1) and its three entrants (indices into the entrants)."""
+
+    number: int
+    players: tuple[int, int, int]
+
+
+def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:
+    """The tables of a tournament, in the order they are played.
+
+    A round-robin has one table for every three distinct entrants; a gauntlet one for entrant
+    ``gauntlet`` and every pair of the others. The order spreads the entrants: each next table
+    is the one whose players have sat at the fewest tables so far (ties in lexical order), so
+    that the standings are balanced while the tournament runs.
+
+    :raises TournamentError: fewer than three entrants, or a gauntlet bot out of range.
+
+    >>> [t.players for t in tables_for("round-robin", 4)]
+    [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
+    >>> [t.players for t in tables_for("gauntlet", 4, gauntlet=3)]
+    [(3, 0, 1), (3, 0, 2), (3, 1, 2)]
+    """
+    if entrants < 3:
+        raise TournamentError(f"a tournament needs at least 3 bots, not {entrants}")
+    if format == "gauntlet":
+        if not 0 <= gauntlet < entrants:
+            raise TournamentError(f"no entrant {gauntlet} to run the gauntlet")
+        others = [i for i in range(entrants) if i != gauntlet]
+        combos = [(gauntlet, a, b) for a, b in itertools.combinations(others, 2)]
+    else:
+        combos = [(a, b, c) for a, b, c in itertools.combinations(range(entrants), 3)]
+    seated = [0] * entrants
+    ordered: list[tuple[int, int, int]] = []
+    remaining = list(combos)
+    while remaining:
+        best = min(remaining, key=lambda t: sum(seated[p] for p in t))
+        remaining.remove(best)
+        ordered.append(best)
+        for player in best:
+            seated[player] += 1
+    return [Table(number, players) for number, players in enumerate(ordered, start=1)]
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentSettings:
+    """Everything that decides how a tournament is played (kept in its log's header)."""
+
+    entrants: tuple[Entrant, ...]
+    match: MatchSettings
+    """How each table plays: rules, seed, deals (blocks, with ``duplicate``), time, faults."""
+    format: Format = "round-robin"
+    gauntlet: str | None = None
+    """The gauntlet's bot (a gauntlet only; default: the first entrant)."""
+    concurrency: int = 1
+
+    def __post_init__(self) -> None:
+        names = [entrant.name for entrant in self.entrants]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise TournamentError(f"two bots are named {twice[0]!r}: give each a name of its own")
+        if self.format not in FORMATS:
+            raise TournamentError(f"unknown format {self.format!r}: use {' or '.join(FORMATS)}")
+        if self.gauntlet is not None and self.gauntlet not in names:
+            raise TournamentError(
+                f"--gauntlet {self.gauntlet!r} is not one of the bots ({', '.join(names)})"
+            )
+        if self.concurrency < 1:
+            raise TournamentError(f"concurrency must be at least 1, not {self.concurrency}")
+
+    @property
+    def tables(self) -> list[Table]:
+        """The tables, in playing order."""
+        names = [entrant.name for entrant in self.entrants]
+        gauntlet = names.index(self.gauntlet) if self.gauntlet is not None else 0
+        return tables_for(self.format, len(self.entrants), gauntlet)
+
+    @property
+    def total_deals(self) -> int:
+        """Deals in the whole tournament."""
+        return len(self.tables) * self.match.total_deals
+
+
+def _settings_dict(settings: MatchSettings) -> dict[str, Any]:
+    return settings.to_dict()
+
+
+def _match_settings(header: Mapping[str, Any]) -> MatchSettings:
+    """The table settings kept in a tournament (or match) header."""
+    s = header["settings"]
+    return MatchSettings(
+        rules=Rules.from_dict(header["rules"], source=str(header["rules"].get("preset", ""))),
+        seed=header["seed"],
+        deals=header["deals"],
+        duplicate=header["duplicate"],
+        movetime_ms=s["movetime_ms"],
+        margin_ms=s["margin_ms"],
+        startup_ms=s["startup_ms"],
+        ping_ms=s.get("ping_ms", 5000),
+        policy=FaultPolicy(
+            on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
+        ),
+        limits=Limits(memory_mb=s["memory_mb"], cpu_seconds=s["cpu_seconds"]),
+    )
+
+
+@dataclasses.dataclass
+class Standings:
+    """The tournament's figures so far, built from its deal records (live, or from a log).
+
+    Points and per-role figures per bot as in a match, faults, and the rating data (each table
+    is a duplicate match, so its blocks become seat-by-seat pairwise games; see
+    :mod:`zole_arena.ratings`).
+    """
+
+    names: Sequence[str]
+    duplicate: bool
+    players: dict[str, PlayerStats] = dataclasses.field(default_factory=dict)
+    deals: int = 0
+    _rating_records: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.players = {name: PlayerStats(name) for name in self.names}
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Count one deal record (one of this tournament's)."""
+        result = result_from_record(record["result"])
+        names = [p["name"] for p in record["players"]]
+        for seat, name in enumerate(names):
+            self._player(name).add(seat, result, result.scores[seat])
+        for fault in record["faults"]:
+            self._player(names[fault["seat"]]).faults += 1
+        # Only what the rating needs, so that a long tournament stays small in memory.
+        self._rating_records.append(
+            {
+                "type": "deal",
+                "match_id": record["match_id"],
+                "deal": record["deal"],
+                "block": record["block"],
+                "result": {"scores": list(result.scores)},
+                "players": [{"name": name} for name in names],
+            }
+        )
+        self.deals += 1
+
+    def _player(self, name: str) -> PlayerStats:
+        if name not in self.players:
+            self.players[name] = PlayerStats(name)
+        return self.players[name]
+
+    def units(self) -> list[Unit]:
+        """The rating data: one unit per duplicate block (or per deal) of every table."""
+        headers = {r["match_id"]: r for r in self._rating_records}
+        records: list[dict[str, Any]] = [
+            {"type": "match", "match_id": match_id, "duplicate": self.duplicate}
+            for match_id in headers
+        ]
+        return list(units_from_records([*records, *self._rating_records]).units)
+
+    def quick_elo(self) -> dict[str, float]:
+        """The maximum-likelihood ratings so far, without intervals (for the live view)."""
+        games = [game for unit in self.units() for game in unit.games()]
+        if len({g.first for g in games} | {g.second for g in games}) < 2:
+            return {}
+        return fit_elo(games)
+
+    def ratings(self, bootstrap: int, seed: int = 0) -> RatingList | None:
+        """The rating list with bootstrap intervals, or None before there is enough to rate."""
+        units = self.units()
+        if not units:
+            return None
+        try:
+            return rate(units, bootstrap=bootstrap, seed=seed)
+        except RatingError:
+            return None
+
+    def head_to_head(self) -> dict[str, dict[str, tuple[float, int]]]:
+        """For each two bots: (the row bot's score, pairwise games), as ratings count them."""
+        table: dict[str, dict[str, tuple[float, int]]] = {}
+        for unit in self.units():
+            for game in unit.games():
+                for a, b, score in (
+                    (game.first, game.second, game.score),
+                    (game.second, game.first, 1.0 - game.score),
+                ):
+                    won, played = table.setdefault(a, {}).get(b, (0.0, 0))
+                    table[a][b] = (won + score, played + 1)
+        return table
+
+
+@dataclasses.dataclass
+class TableState:
+    """How far one table has got."""
+
+    table: Table
+    match_id: str
+    names: tuple[str, str, str]
+    planned: int
+    deals: int = 0
+    started: bool = False
+    """Its match header is in the log."""
+    stopped: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        """All its deals are played, or it stopped for good (a disqualification)."""
+        return self.deals >= self.planned or (
+            self.stopped is not None and self.stopped != "interrupted"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready state."""
+        return {
+            "table": self.table.number,
+            "match_id": self.match_id,
+            "players": list(self.names),
+            "deals": self.deals,
+            "planned": self.planned,
+            "stopped": self.stopped,
+        }
+
+
+@dataclasses.dataclass
+class TournamentSummary:
+    """A tournament's outcome so far."""
+
+    standings: Standings
+    tables: list[TableState]
+    planned: int
+    stopped: str | None = None
+    log: str | None = None
+    ratings: RatingList | None = None
+    """The rating list with intervals (filled at the end)."""
+
+    @property
+    def deals(self) -> int:
+        """Deals played so far."""
+        return self.standings.deals
+
+    def ranking(self) -> list[str]:
+        """The bots, strongest first: by rating when there is one, else by points per deal."""
+        if self.ratings is not None:
+            rated = [r.name for r in self.ratings.ratings]
+            return rated + [n for n in self.standings.players if n not in rated]
+        elo = self.standings.quick_elo()
+        return sorted(
+            self.standings.players,
+            key=lambda n: (-elo.get(n, -math.inf), -self.standings.players[n].mean, n),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary: ``standings`` (strongest first), ``tables``, ``head_to_head``."""
+        rating = {r.name: r for r in self.ratings.ratings} if self.ratings else {}
+        elo = self.standings.quick_elo() if not rating else {}
+        standings = []
+        for name in self.ranking():
+            entry = self.standings.players[name].to_dict()
+            if name in rating:
+                entry.update(rating[name].to_dict())
+            else:
+                entry.update(elo=round(elo[name], 2) if name in elo else None)
+            standings.append(entry)
+        h2h = self.standings.head_to_head()
+        return {
+            "deals": self.deals,
+            "planned": self.planned,
+            "stopped": self.stopped,
+            "log": self.log,
+            "standings": standings,
+            "tables": [t.to_dict() for t in self.tables],
+            "head_to_head": {
+                a: {b: {"score": round(s, 2), "games": g} for b, (s, g) in row.items()}
+                for a, row in h2h.items()
+            },
+            "method": self.ratings.method if self.ratings else None,
+        }
+
+
+def tournament_header(tournament_id: str, settings: TournamentSettings) -> dict[str, Any]:
+    """The first record of a tournament's log."""
+    match = settings.match
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "type": "tournament",
+        "arena_version": __version__,
+        "match_id": tournament_id,
+        "tournament_id": tournament_id,
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "tournament_format": settings.format,
+        "gauntlet": settings.gauntlet,
+        "entrants": [entrant.to_dict() for entrant in settings.entrants],
+        "tables": [list(table.players) for table in settings.tables],
+        "rules": match.rules.to_dict(),
+        "seed": match.seed,
+        "deals": match.deals,
+        "duplicate": match.duplicate,
+        "concurrency": settings.concurrency,
+        "settings": _settings_dict(match),
+    }
+
+
+# -- worker processes ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class _Task:
+    """A table for a worker to play (or to finish, with the records it already has)."""
+
+    number: int
+    match_id: str
+    configs: tuple[BotConfig, ...]
+    settings: MatchSettings
+    header_extra: dict[str, Any]
+    started: bool
+    records: tuple[dict[str, Any], ...]
+
+
+class _PipeSink:
+    """A worker's record sink: each record goes to the parent as its encoded line."""
+
+    def __init__(self, conn: Connection, number: int) -> None:
+        self.conn = conn
+        self.number = number
+
+    def write(self, record: dict[str, Any]) -> None:
+        line = encode(record)
+        # A stop request (SIGTERM) must not cut a message in half: it waits for the send.
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        try:
+            self.conn.send(("line", self.number, line))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def close(self) -> None:
+        """Nothing to close: the pipe is the worker's."""
+
+
+def _worker_env() -> dict[str, str]:
+    """The environment for a worker: this one, with this copy of zole_arena importable."""
+    env = dict(os.environ)
+    package_parent = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
+    return env
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def serve_tables(conn: Connection) -> None:
+    """A worker process's life: ask for tables and play them until told there are no more.
+
+    The worker runs in a process group of its own, so Ctrl-C in a terminal reaches only the
+    tournament, which decides; SIGTERM from the tournament stops the current table the way
+    Ctrl-C stops a match: the bots are stopped and the finished deals are kept.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        while True:
+            conn.send(("ready",))
+            task: _Task | None = conn.recv()
+            if task is None:
+                break
+            stopped = _play_table(conn, task)
+            if stopped == "interrupted":
+                break
+    except (KeyboardInterrupt, EOFError, BrokenPipeError):
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            conn.send(("exit",))
+        conn.close()
+
+
+def _play_table(conn: Connection, task: _Task) -> str | None:
+    match = Match(
+        list(task.configs),
+        task.settings,
+        match_id=task.match_id,
+        sink=_PipeSink(conn, task.number),
+        header_extra=task.header_extra,
+    )
+    if task.started:
+        match.replay_records([r for r in task.records if r.get("type") == "deal"])
+    try:
+        summary = match.run()
+    except ZoleError as exc:
+        conn.send(("error", task.number, str(exc)))
+        return "error"
+    conn.send(("done", task.number, summary.stopped))
+    return summary.stopped
+
+
+# -- the tournament -----------------------------------------------------------------------------
+
+
+#: What the parent reports as the tournament goes: ("deal", table) after each deal record,
+#: ("table", table) when a table ends.
+Event = tuple[str, "TableState"]
+
+
+class Tournament:
+    """Plays a tournament and writes its log (see the module's text)."""
+
+    def __init__(
+        self,
+        settings: TournamentSettings,
+        log_path: str | Path,
+        *,
+        tournament_id: str | None = None,
+    ) -> None:
+        self.settings = settings
+        self.log_path = Path(log_path)
+        self.tournament_id = tournament_id or uuid.uuid4().hex[:12]
+        self._header_written = False
+        names = [entrant.name for entrant in settings.entrants]
+        self.standings = Standings(names, settings.match.duplicate)
+        self.tables = [
+            TableState(
+                table,
+                f"{self.tournament_id}-t{table.number}",
+                (names[table.players[0]], names[table.players[1]], names[table.players[2]]),
+                settings.match.total_deals,
+            )
+            for table in settings.tables
+        ]
+        self._records: dict[str, list[dict[str, Any]]] = {t.match_id: [] for t in self.tables}
+        self.stopped: str | None = None
+
+    # -- resuming -----------------------------------------------------------------------------
+
+    def take_records(self, records: Iterable[dict[str, Any]]) -> None:
+        """Count the records of an earlier run of this tournament (from its log)."""
+        by_id = {table.match_id: table for table in self.tables}
+        for record in records:
+            kind = record.get("type")
+            if kind == "tournament":
+                self._header_written = True
+                continue
+            table = by_id.get(record.get("match_id", ""))
+            if table is None:
+                raise TournamentError(
+                    f"the log holds match {record.get('match_id')!r}, which is not a table of "
+                    f"tournament {self.tournament_id}"
+                )
+            self._count(table, record)
+
+    def _count(self, table: TableState, record: dict[str, Any]) -> None:
+        self._records[table.match_id].append(record)
+        if record.get("type") == "match":
+            table.started = True
+        elif record.get("type") == "deal":
+            table.deals += 1
+            self.standings.add(record)
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def _task(self, table: TableState) -> _Task:
+        match = self.settings.match
+        configs = tuple(
+            BotConfig(
+                command=entrant.command,
+                name=entrant.name,
+                options=dict(entrant.options),
+                startup_ms=match.startup_ms,
+                ping_ms=match.ping_ms,
+                limits=match.limits,
+                stderr_path=stderr_path(self.log_path, entrant.name),
+            )
+            for entrant in (self.settings.entrants[p] for p in table.table.players)
+        )
+        return _Task(
+            number=table.table.number,
+            match_id=table.match_id,
+            configs=configs,
+            settings=match,
+            header_extra={"tournament": {"id": self.tournament_id, "table": table.table.number}},
+            started=table.started,
+            records=tuple(self._records[table.match_id]),
+        )
+
+    def summary(self) -> TournamentSummary:
+        """The figures so far."""
+        return TournamentSummary(
+            self.standings,
+            self.tables,
+            self.settings.total_deals,
+            self.stopped,
+            str(self.log_path),
+        )
+
+    def run(self, on_event: Callable[[Event], None] | None = None) -> TournamentSummary:
+        """Play every unfinished table, ``concurrency`` at a time; stop on Ctrl-C.
+
+        :raises TournamentError: a table could not be played (a bot that does not start, say);
+            the other tables are stopped first, and every finished deal is in the log.
+        """
+        self._pending = [table for table in self.tables if not table.finished]
+        self._on_event = on_event
+        self._error: str | None = None
+        self._stopping_since: float | None = None
+        writer = LogWriter(self.log_path)
+        if not self._header_written:
+            writer.write(tournament_header(self.tournament_id, self.settings))
+            self._header_written = True
+        workers: dict[Connection, subprocess.Popen[bytes]] = {}
+        try:
+            for _ in range(min(self.settings.concurrency, len(self._pending))):
+                parent_end, child_end = multiprocessing.Pipe()
+                fd = child_end.fileno()
+                workers[parent_end] = subprocess.Popen(
+                    [sys.executable, "-m", "zole_arena.tournament_worker", str(fd)],
+                    pass_fds=[fd],
+                    stdin=subprocess.DEVNULL,
+                    env=_worker_env(),
+                    process_group=0,
+                )
+                child_end.close()
+            live = dict(workers)
+            while live:
+                try:
+                    self._serve(live, writer)
+                except KeyboardInterrupt:
+                    if self._stopping_since is None:
+                        self.stopped = "interrupted"
+                        self._stop(live)
+        finally:
+            for conn, worker in workers.items():
+                try:
+                    worker.wait(timeout=_STOP_GRACE_S)
+                except subprocess.TimeoutExpired:
+                    worker.kill()
+                    worker.wait()
+                conn.close()
+            writer.close()
+        if self._error is not None:
+            self.stopped = f"error: {self._error}"
+            raise TournamentError(
+                f"{self._error}; the tournament stopped (finished deals are in {self.log_path}; "
+                f"fix the bot and continue with 'zole-arena tournament --resume {self.log_path}')"
+            )
+        if self.stopped is None:
+            unfinished = [t for t in self.tables if not t.finished]
+            if unfinished:
+                self.stopped = f"{len(unfinished)} table(s) unfinished"
+        return self.summary()
+
+    def _serve(self, live: dict[Connection, subprocess.Popen[bytes]], writer: LogWriter) -> None:
+        """Wait for the workers' next messages and act on them; drop the workers that ended.
+
+        Once stopping, the workers get a grace period to stop their bots and send their last
+        records, and are killed after it.
+        """
+        timeout = None
+        if self._stopping_since is not None:
+            timeout = self._stopping_since + _STOP_GRACE_S - time.monotonic()
+            if timeout <= 0:
+                for process in live.values():
+                    process.kill()
+                live.clear()
+                return
+        for conn in wait(list(live), timeout):
+            assert isinstance(conn, Connection)
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                code = live.pop(conn).wait()
+                if code and self._stopping_since is None:
+                    self._fail(f"a worker process died (exit code {code})", live)
+                continue
+            kind = message[0]
+            if kind == "ready":
+                if self._stopping_since is None and self._pending:
+                    conn.send(self._task(self._pending.pop(0)))
+                else:
+                    conn.send(None)
+            elif kind == "line":
+                self._take_line(message[1], message[2], writer)
+            elif kind == "done":
+                table = self._table(message[1])
+                table.stopped = message[2]
+                if self._on_event is not None:
+                    self._on_event(("table", table))
+            elif kind == "error":
+                table = self._table(message[1])
+                self._fail(
+                    f"table {table.table.number} ({', '.join(table.names)}): {message[2]}", live
+                )
+
+    def _table(self, number: int) -> TableState:
+        return self.tables[number - 1]
+
+    def _take_line(self, number: int, line: bytes, writer: LogWriter) -> None:
+        """Append a worker's record to the log, then count it."""
+        writer.write_line(line)
+        table = self._table(number)
+        record = json.loads(line)
+        self._count(table, record)
+        if self._on_event is not None and record.get("type") == "deal":
+            self._on_event(("deal", table))
+
+    def _fail(self, message: str, live: Mapping[Connection, subprocess.Popen[bytes]]) -> None:
+        if self._error is None:
+            self._error = message
+            self._stop(live)
+
+    def _stop(self, live: Mapping[Connection, subprocess.Popen[bytes]]) -> None:
+        """Ask every worker to stop its table; the records they send meanwhile are kept."""
+        if self._stopping_since is None:
+            self._stopping_since = time.monotonic()
+        for process in live.values():
+            if process.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(signal.SIGTERM)
+
+
+def read_config(path: str | Path) -> dict[str, Any]:
+    """A tournament's TOML config, checked key by key (paths made relative to its folder).
+
+    Keys: ``bots`` (a list of tables with ``command``, and optional ``name`` and ``options``),
+    ``format``, ``gauntlet``, ``blocks``, ``deals``, ``duplicate``, ``rules``, ``seed``,
+    ``movetime``, ``concurrency``, ``log``. A relative ``log`` or ``rules`` file, and a bot
+    ``command`` whose program is a relative path (``./mybot``), are taken from the config's
+    folder.
+
+    :raises TournamentError: the file cannot be read, is not TOML, or has a bad key or value.
+    """
+    where = str(path)
+    try:
+        data = tomllib.loads(Path(path).read_text("utf-8"))
+    except FileNotFoundError:
+        raise TournamentError(f"config {where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TournamentError(f"config {where}: cannot read it: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentError(f"config {where}: not valid TOML: {exc}") from None
+    kinds: dict[str, tuple[type, ...]] = {
+        "bots": (list,),
+        "format": (str,),
+        "gauntlet": (str,),
+        "blocks": (int,),
+        "deals": (int,),
+        "duplicate": (bool,),
+        "rules": (str,),
+        "seed": (int,),
+        "movetime": (int,),
+        "concurrency": (int,),
+        "log": (str,),
+    }
+    folder = Path(path).parent
+    config: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in kinds:
+            raise TournamentError(f"config {where}: unknown key {key!r} (keys: {', '.join(kinds)})")
+        if not isinstance(value, kinds[key]) or (
+            isinstance(value, bool) and bool not in kinds[key]
+        ):
+            raise TournamentError(
+                f"config {where}: {key} must be a {kinds[key][0].__name__}, not {value!r}"
+            )
+        config[key] = value
+    for key in ("log", "rules"):
+        value = config.get(key)
+        if value is None or (key == "rules" and value in PRESETS):
+            continue
+        candidate = Path(value).expanduser()
+        config[key] = str(candidate if candidate.is_absolute() else folder / candidate)
+    bots = []
+    for number, bot in enumerate(config.get("bots", []), start=1):
+        if not isinstance(bot, dict) or "command" not in bot:
+            raise TournamentError(
+                f"config {where}: bot {number} needs a command, e.g. "
+                '[[bots]] name = "mine" command = "./mybot"'
+            )
+        unknown = set(bot) - {"name", "command", "options"}
+        if unknown:
+            raise TournamentError(
+                f"config {where}: bot {number} has unknown key(s) {', '.join(sorted(unknown))} "
+                "(keys: name, command, options)"
+            )
+        command = bot["command"]
+        if isinstance(command, list) and all(isinstance(c, str) for c in command) and command:
+            argv = list(command)
+        elif isinstance(command, str) and command.strip():
+            argv = [command]
+        else:
+            raise TournamentError(
+                f"config {where}: bot {number}'s command must be a string or a list of strings"
+            )
+        options = bot.get("options", {})
+        if not isinstance(options, dict):
+            raise TournamentError(f"config {where}: bot {number}'s options must be a table")
+        name = bot.get("name")
+        if name is not None and not isinstance(name, str):
+            raise TournamentError(f"config {where}: bot {number}'s name must be a string")
+        bots.append(
+            {
+                "name": name,
+                "command": argv,
+                "options": {str(k): str(v) for k, v in options.items()},
+            }
+        )
+    config["bots"] = bots
+    config["folder"] = str(folder)
+    return config
+
+
+def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> Tournament:
+    """A :class:`Tournament` set up from its log and brought up to its last whole deal.
+
+    :param concurrency: worker processes for the rest (default: as the log's header says).
+
+    :raises RecordError: the file is not a zole-arena log.
+    :raises TournamentError: the log does not start with a tournament header, or does not fit
+        it.
+    """
+    records, problems = read_log(log_path)
+    if not records:
+        why = problems[0].message if problems else "no records"
+        raise TournamentError(f"{log_path}: nothing to resume from ({why})")
+    header = records[0]
+    if header.get("type") != "tournament":
+        hint = (
+            f"; a match log continues with 'zole-arena match --resume {log_path}'"
+            if header.get("type") == "match"
+            else ""
+        )
+        raise TournamentError(f"{log_path}: not a tournament log{hint}")
+    try:
+        settings = TournamentSettings(
+            entrants=tuple(
+                Entrant(e["name"], tuple(e["command"]), e.get("options", {}))
+                for e in header["entrants"]
+            ),
+            match=_match_settings(header),
+            format=header["tournament_format"],
+            gauntlet=header.get("gauntlet"),
+            concurrency=concurrency or header.get("concurrency", 1),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise TournamentError(f"{log_path}: the tournament header is incomplete ({exc})") from None
+    if [list(t.players) for t in settings.tables] != header.get("tables"):
+        raise TournamentError(
+            f"{log_path}: its tables are not the ones this zole-arena version would play"
+        )
+    tournament = Tournament(settings, log_path, tournament_id=header["tournament_id"])
+    tournament.take_records(records)
+    return tournament
