@@ -104,8 +104,11 @@ def _head_to_head_table(summary: TournamentSummary) -> Table | None:
 
 
 def _config_bot(bot: dict[str, Any], folder: Path) -> tuple[str | None, tuple[str, ...]]:
-    """A config's bot as (name, argv): a bundled name, a command line or an argument list;
-    a program given as a relative path is taken from the config's folder."""
+    """A config's bot as (name, argv): a bundled name, a command line or an argument list.
+
+    A program given as a relative path (``bots/mine``), and an argument that starts with
+    ``./`` or ``../``, are taken from the config's folder, so a config works from anywhere.
+    """
     command: list[str] = bot["command"]
     if len(command) == 1 and command[0].strip() in _BUNDLED_NAMES:
         return bot["name"] or command[0].strip(), bundled_command(command[0].strip())
@@ -113,6 +116,9 @@ def _config_bot(bot: dict[str, Any], folder: Path) -> tuple[str | None, tuple[st
     program = Path(argv[0]).expanduser()
     if "/" in argv[0] and not program.is_absolute():
         argv[0] = str(folder / program)
+    for index, arg in enumerate(argv[1:], start=1):
+        if arg.startswith(("./", "../")):
+            argv[index] = str(folder / arg)
     return bot["name"], tuple(argv)
 
 
@@ -312,13 +318,18 @@ def tournament_command(
     if bots:
         specs = [parse_bot_arg(b) for b in bots]
         pairs = [(s.name, s.argv) for s in specs]
+        given_options: list[dict[str, str]] = [{} for _ in specs]
     else:
         pairs = [_config_bot(b, folder) for b in settings_file.get("bots", [])]
+        given_options = [b["options"] for b in settings_file.get("bots", [])]
     if len(pairs) < 3:
         where = f" ({config} has {len(pairs)})" if config is not None else ""
         fail(f"a tournament needs at least 3 bots, not {len(pairs)}{where}")
     names = unique_names([name or Path(argv[0]).name for name, argv in pairs])
-    entrants = [Entrant(n, argv) for n, (_, argv) in zip(names, pairs, strict=True)]
+    entrants = [
+        Entrant(name, argv, options)
+        for name, (_, argv), options in zip(names, pairs, given_options, strict=True)
+    ]
     for entrant in entrants:
         _check_program(entrant.name, entrant.command)
     entrants = _options(option or [], entrants)

@@ -1,0 +1,413 @@
+"""End-to-end tests of ``zole-arena tournament``: formats, parallel tables, config, resume.
+
+Every test runs the real command line in a temporary folder with real bot processes: the
+bundled ``rulebot`` and ``cbot`` (deterministic), ``random``/``crandom`` and the misbehaving bots
+of ``tests/fault_bots/``. Tables are kept to a block or two so that each test takes seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clihelp import ok, one_line_error
+from clihelp import zole as run_zole
+
+from zole_arena.tournament import tables_for
+
+TESTS = Path(__file__).resolve().parent
+FAULT_BOTS = TESTS / "fault_bots"
+PY = sys.executable
+TIMEOUT = 120
+FAST = ("--movetime", "1000")
+
+needs_cc = pytest.mark.skipif(
+    not any(shutil.which(c) for c in (os.environ.get("CC") or "cc", "cc", "gcc", "clang")),
+    reason="cbot and crandom need a C compiler",
+)
+
+
+def zole(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return run_zole(*args, cwd=cwd, timeout=TIMEOUT)
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    """Every line of a log, each of which must be a whole JSON record."""
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def deals_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in records if r["type"] == "deal"]
+
+
+def comparable(record: dict[str, Any]) -> dict[str, Any]:
+    """A deal record without what differs between two runs of the same tournament: ids and
+    times."""
+    data = dict(record)
+    for key in ("match_id", "finished"):
+        data.pop(key)
+    data["moves"] = [{k: v for k, v in m.items() if k != "think_ms"} for m in record["moves"]]
+    data["faults"] = [{k: v for k, v in f.items() if k != "message"} for f in record["faults"]]
+    return data
+
+
+def by_table(records: list[dict[str, Any]]) -> dict[tuple[int, int], dict[str, Any]]:
+    """Deal records keyed by (table, deal), whatever order the parallel tables wrote them in."""
+    tables = {r["match_id"]: r["tournament"]["table"] for r in records if r["type"] == "match"}
+    return {(tables[r["match_id"]], r["deal"]): comparable(r) for r in deals_of(records)}
+
+
+def marked_processes(mark: str) -> list[int]:
+    """Live processes whose environment carries ``ZOLE_TEST_RUN=mark``: the tournament, its
+    workers and every bot they started, wherever they were reparented."""
+    needle = f"ZOLE_TEST_RUN={mark}".encode()
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if needle in Path(entry.path, "environ").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+    return found
+
+
+# -- the schedule ---------------------------------------------------------------------------------
+
+
+def test_round_robin_has_every_table_of_three_once() -> None:
+    tables = tables_for("round-robin", 6)
+    assert len(tables) == 20
+    assert sorted(tuple(sorted(t.players)) for t in tables) == sorted(
+        {tuple(sorted(t.players)) for t in tables}
+    )
+    assert [t.number for t in tables] == list(range(1, 21))
+
+
+def test_round_robin_order_spreads_the_bots() -> None:
+    # After every table, no bot has sat at more than two tables more than another.
+    seated = [0] * 6
+    for table in tables_for("round-robin", 6):
+        for player in table.players:
+            seated[player] += 1
+        assert max(seated) - min(seated) <= 2, seated
+
+
+def test_gauntlet_puts_its_bot_at_every_table() -> None:
+    tables = tables_for("gauntlet", 5, gauntlet=2)
+    assert len(tables) == 6  # pairs of the 4 others
+    assert all(t.players[0] == 2 for t in tables)
+    assert sorted(tuple(sorted(t.players[1:])) for t in tables) == [
+        (0, 1), (0, 3), (0, 4), (1, 3), (1, 4), (3, 4)
+    ]  # fmt: skip
+
+
+# -- playing --------------------------------------------------------------------------------------
+
+
+@needs_cc
+def test_round_robin_in_parallel_logs_verifies_and_rates(tmp_path: Path) -> None:
+    proc = ok(
+        zole(
+            "tournament", "rulebot", "random", "cbot", "crandom", "--blocks", "1",
+            "--seed", "7", "--concurrency", "2", "--log", "t.jsonl", "--json", *FAST,
+            cwd=tmp_path,
+        )
+    )  # fmt: skip
+    summary = json.loads(proc.stdout)
+    assert summary["deals"] == summary["planned"] == 4 * 6
+    assert summary["stopped"] is None
+    assert summary["format"] == "round-robin"
+    assert [t["deals"] for t in summary["tables"]] == [6, 6, 6, 6]
+    standings = summary["standings"]
+    assert {s["name"] for s in standings} == {"rulebot", "random", "cbot", "crandom"}
+    for entry in standings:
+        assert entry["deals"] == 18  # 3 tables of 6 deals each
+        assert entry["low"] <= entry["elo"] <= entry["high"]
+    elos = [s["elo"] for s in standings]
+    assert elos == sorted(elos, reverse=True)
+    assert abs(sum(elos)) < 0.5  # average 0
+    assert sum(s["points"] for s in standings) == 0  # every deal is zero-sum
+    h2h = summary["head_to_head"]
+    assert h2h["rulebot"]["random"]["games"] > 0
+    assert (
+        h2h["rulebot"]["random"]["score"] + h2h["random"]["rulebot"]["score"]
+        == (h2h["rulebot"]["random"]["games"])
+    )
+
+    records = lines(tmp_path / "t.jsonl")
+    header = records[0]
+    assert header["type"] == "tournament"
+    assert header["tournament_format"] == "round-robin"
+    assert [e["name"] for e in header["entrants"]] == ["rulebot", "random", "cbot", "crandom"]
+    matches = [r for r in records if r["type"] == "match"]
+    assert len(matches) == 4
+    for match in matches:
+        table = match["tournament"]["table"]
+        assert match["match_id"] == f"{header['tournament_id']}-t{table}"
+        assert match["seed"] == 7 and match["duplicate"] is True
+    # Every table dealt the same cards.
+    hands = {}
+    for deal in deals_of(records):
+        hands.setdefault((deal["block"], tuple(deal["seating"])), set()).add(
+            json.dumps(deal["hands"])
+        )
+    assert all(len(found) == 1 for found in hands.values())
+
+    verify = ok(zole("verify", "t.jsonl", cwd=tmp_path))
+    assert "24 of 24 deals verify" in verify.stdout
+    rated = json.loads(ok(zole("ratings", "t.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert {r["name"] for r in rated["ratings"]} == {s["name"] for s in standings}
+    assert [r["elo"] for r in rated["ratings"]] == elos
+    replay = ok(zole("replay", "t.jsonl", "--deal", "1", cwd=tmp_path))
+    assert "trick" in replay.stdout
+
+
+@needs_cc
+def test_concurrency_does_not_change_the_deals(tmp_path: Path) -> None:
+    args = ("rulebot", "cbot", "rulebot", "cbot", "--blocks", "1", "--seed", "3", *FAST)
+    ok(zole("tournament", *args, "--log", "one.jsonl", "--concurrency", "1", cwd=tmp_path))
+    ok(zole("tournament", *args, "--log", "two.jsonl", "--concurrency", "2", cwd=tmp_path))
+    one = by_table(lines(tmp_path / "one.jsonl"))
+    two = by_table(lines(tmp_path / "two.jsonl"))
+    assert len(one) == 4 * 6
+    assert one == two
+
+
+def test_gauntlet_and_plain_deals(tmp_path: Path) -> None:
+    proc = ok(
+        zole(
+            "tournament", "random", "rulebot", "random", "rulebot", "--gauntlet", "rulebot",
+            "--no-duplicate", "--deals", "4", "--seed", "1", "--json", "--log", "g.jsonl",
+            *FAST, cwd=tmp_path,
+        )
+    )  # fmt: skip
+    summary = json.loads(proc.stdout)
+    assert summary["format"] == "gauntlet"
+    tables = summary["tables"]
+    assert len(tables) == 3
+    assert all(t["players"][0] == "rulebot" for t in tables)
+    assert {name for t in tables for name in t["players"]} == {
+        "random", "rulebot", "random#2", "rulebot#2"
+    }  # fmt: skip
+    assert summary["deals"] == 12
+    gauntlet = next(s for s in summary["standings"] if s["name"] == "rulebot")
+    assert gauntlet["deals"] == 12
+    matches = [r for r in lines(tmp_path / "g.jsonl") if r["type"] == "match"]
+    assert all(m["duplicate"] is False and m["deals"] == 4 for m in matches)
+
+
+def test_config_file_with_overrides(tmp_path: Path) -> None:
+    folder = tmp_path / "event"
+    folder.mkdir()
+    shutil.copy(TESTS.parent / "bots" / "random_bot.py", folder / "mine.py")
+    (folder / "event.toml").write_text(
+        'format = "round-robin"\n'
+        "blocks = 5\n"
+        "seed = 99\n"
+        'rules = "lzf"\n'
+        "movetime = 1000\n"
+        'log = "results/event.jsonl"\n'
+        "[[bots]]\n"
+        'name = "careful"\n'
+        'command = "rulebot"\n'
+        'options = { Aggression = "20" }\n'
+        "[[bots]]\n"
+        'name = "bold"\n'
+        'command = "rulebot"\n'
+        'options = { Aggression = "90" }\n'
+        "[[bots]]\n"
+        'name = "mine"\n'
+        f'command = ["{PY}", "./mine.py"]\n'
+    )
+    # The command line wins over the file: one block, not five.
+    proc = ok(
+        zole("tournament", "--config", "event/event.toml", "--blocks", "1", "--json", cwd=tmp_path)
+    )
+    summary = json.loads(proc.stdout)
+    assert summary["deals"] == 6
+    log = folder / "results" / "event.jsonl"
+    assert (tmp_path / summary["log"]).resolve() == log.resolve()
+    records = lines(log)
+    header = records[0]
+    assert header["rules"]["preset"] == "lzf" and header["seed"] == 99
+    options = {e["name"]: e["options"] for e in header["entrants"]}
+    assert options == {"careful": {"Aggression": "20"}, "bold": {"Aggression": "90"}, "mine": {}}
+    match = next(r for r in records if r["type"] == "match")
+    assert {p["name"]: p["options"] for p in match["players"]}["bold"] == {"Aggression": "90"}
+    mine = next(e for e in header["entrants"] if e["name"] == "mine")
+    assert mine["command"][0] == PY
+    assert (tmp_path / mine["command"][1]).resolve() == (folder / "mine.py").resolve()
+
+
+def test_interrupt_keeps_whole_records_and_resume_finishes_the_same(tmp_path: Path) -> None:
+    # Deterministic bots (the bundled random bot is not seeded), so that the two runs agree.
+    args = (
+        "rulebot", "rulebot", "rulebot", "rulebot", "--option", "rulebot#2:Aggression=10",
+        "--option", "rulebot#3:Aggression=90", "--option", "rulebot#4:Aggression=30",
+        "--blocks", "3", "--seed", "5", *FAST,
+    )  # fmt: skip
+    ok(zole("tournament", *args, "--log", "whole.jsonl", "--concurrency", "2", cwd=tmp_path))
+    whole = by_table(lines(tmp_path / "whole.jsonl"))
+    assert len(whole) == 4 * 18
+
+    mark = uuid.uuid4().hex
+    env = dict(os.environ, ZOLE_TEST_RUN=mark)
+    log = tmp_path / "cut.jsonl"
+    proc = subprocess.Popen(
+        [PY, "-m", "zole_arena", "tournament", *args, "--log", str(log), "--concurrency", "2"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        # The tournament prints "deal N/72, ..." after writing deal N: wait for the 21st.
+        assert proc.stdout is not None
+        seen = []
+        for line in proc.stdout:
+            seen.append(line)
+            if line.startswith("deal ") and int(line.split()[1].split("/")[0]) > 20:
+                break
+        else:
+            pytest.fail(f"the tournament ended early: {seen} {proc.communicate()}")
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "interrupted" in stderr and f"--resume {log}" in stderr
+    assert "Standings after" in stdout
+    assert marked_processes(mark) == []  # no worker, no bot left behind
+    cut = lines(log)  # every line is a whole record
+    played = len(deals_of(cut))
+    assert 20 <= played < 4 * 18
+
+    resumed = ok(zole("tournament", "--resume", log.name, "--json", cwd=tmp_path))
+    assert json.loads(resumed.stdout)["deals"] == 4 * 18
+    final = lines(log)
+    assert [r["type"] for r in final].count("tournament") == 1
+    assert by_table(final) == whole
+    assert "72 of 72 deals verify" in ok(zole("verify", log.name, cwd=tmp_path)).stdout
+    again = zole("tournament", "--resume", log.name, cwd=tmp_path)
+    one_line_error(again, "already complete")
+
+
+def test_a_bot_disqualified_at_one_table_does_not_stop_the_others(tmp_path: Path) -> None:
+    illegal = f"cheat={PY} {FAULT_BOTS / 'illegal_card.py'}"
+    proc = ok(
+        zole(
+            "tournament", "rulebot", "random", illegal, "rulebot", "--blocks", "2",
+            "--max-faults", "1", "--seed", "2", "--log", "d.jsonl", "--json", *FAST,
+            cwd=tmp_path,
+        )
+    )  # fmt: skip
+    summary = json.loads(proc.stdout)
+    tables = {tuple(t["players"]): t for t in summary["tables"]}
+    for players, table in tables.items():
+        if "cheat" in players:
+            assert table["stopped"].startswith("disqualified"), table
+            assert table["deals"] < table["planned"]
+        else:
+            assert table["stopped"] is None and table["deals"] == table["planned"]
+    cheat = next(s for s in summary["standings"] if s["name"] == "cheat")
+    assert cheat["faults"] >= 2
+    assert ok(zole("verify", "d.jsonl", cwd=tmp_path)).returncode == 0
+
+
+def test_a_bot_that_cannot_start_stops_the_tournament_with_one_line(tmp_path: Path) -> None:
+    dead = f"dead={PY} {FAULT_BOTS / 'exit_at_start.py'}"
+    proc = zole(
+        "tournament", "rulebot", "random", "rulebot", dead, "--blocks", "1",
+        "--log", "x.jsonl", *FAST, cwd=tmp_path,
+    )  # fmt: skip
+    line = one_line_error(proc, "dead", "--resume x.jsonl")
+    assert "table" in line
+    records = lines(tmp_path / "x.jsonl")
+    assert records[0]["type"] == "tournament"
+
+
+# -- user errors ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (("rulebot", "random"), ("at least 3 bots", "not 2")),
+        ((), ("at least 3 bots",)),
+        (("rulebot", "random", "rulebott"), ("rulebott", "did you mean 'rulebot'")),
+        (("rulebot", "random", "./nothing-here"), ("no program", "./nothing-here")),
+        (("rulebot", "random", "cbot", "--format", "swiss"), ("--format", "swiss")),
+        (("rulebot", "random", "cbot", "--gauntlet", "nobody"), ("nobody", "not one of")),
+        (
+            ("rulebot", "random", "cbot", "--format", "round-robin", "--gauntlet", "random"),
+            ("--gauntlet",),
+        ),
+        (("rulebot", "random", "cbot", "--deals", "10"), ("multiple of 6",)),
+        (("rulebot", "random", "cbot", "--blocks", "0"), ("at least 1",)),
+        (("rulebot", "random", "cbot", "--blocks", "2", "--deals", "12"), ("not both",)),
+        (("rulebot", "random", "cbot", "--no-duplicate", "--blocks", "2"), ("--no-duplicate",)),
+        (("rulebot", "random", "cbot", "--concurrency", "0"), ("--concurrency",)),
+        (("rulebot", "random", "cbot", "--seed", "-1"), ("--seed",)),
+        (("rulebot", "random", "cbot", "--rules", "nope"), ("nope",)),
+        (("rulebot", "random", "cbot", "--option", "x:Y=1"), ("no bot named 'x'",)),
+        (("--resume", "missing.jsonl"), ("missing.jsonl",)),
+        (("--resume", "missing.jsonl", "--blocks", "2"), ("--resume", "--blocks")),
+        (("--config", "missing.toml"), ("missing.toml", "no such file")),
+    ],
+)
+def test_bad_arguments_get_one_line(tmp_path: Path, args: tuple[str, ...], needles: Any) -> None:
+    one_line_error(zole("tournament", *args, cwd=tmp_path), *needles)
+    assert not list(tmp_path.glob("tournament-*.jsonl"))  # nothing started
+
+
+@pytest.mark.parametrize(
+    ("text", "needles"),
+    [
+        ("blocks = [\n", ("not valid TOML",)),
+        ("rounds = 3\n", ("unknown key 'rounds'",)),
+        ('blocks = "3"\n', ("blocks must be a int",)),
+        ("duplicate = 1\n", ("duplicate must be a bool",)),
+        ('[[bots]]\nname = "x"\n', ("bot 1 needs a command",)),
+        ('[[bots]]\ncommand = "rulebot"\nspeed = 2\n', ("unknown key(s) speed",)),
+        ('[[bots]]\ncommand = ["rulebot"]\n[[bots]]\ncommand = "random"\n', ("not 2",)),
+        ("[[bots]]\ncommand = 5\n", ("command must be a string or a list",)),
+    ],
+)
+def test_bad_config_files_get_one_line(tmp_path: Path, text: str, needles: Any) -> None:
+    (tmp_path / "t.toml").write_text(text)
+    one_line_error(zole("tournament", "--config", "t.toml", cwd=tmp_path), *needles)
+
+
+def test_an_existing_log_is_not_overwritten(tmp_path: Path) -> None:
+    (tmp_path / "old.jsonl").write_text("precious\n")
+    proc = zole("tournament", "rulebot", "random", "rulebot", "--log", "old.jsonl", cwd=tmp_path)
+    one_line_error(proc, "old.jsonl exists", "--resume old.jsonl")
+    assert (tmp_path / "old.jsonl").read_text() == "precious\n"
+
+
+def test_resume_of_a_match_log_points_to_match_resume(tmp_path: Path) -> None:
+    ok(zole("match", "rulebot", "random", "rulebot", "--deals", "1", "--log", "m.jsonl",
+            cwd=tmp_path))  # fmt: skip
+    one_line_error(
+        zole("tournament", "--resume", "m.jsonl", cwd=tmp_path),
+        "not a tournament log",
+        "match --resume m.jsonl",
+    )
+    # and the other way round
+    ok(zole("tournament", "rulebot", "random", "rulebot", "--blocks", "1", "--log", "t.jsonl",
+            *FAST, cwd=tmp_path))  # fmt: skip
+    one_line_error(
+        zole("match", "--resume", "t.jsonl", cwd=tmp_path), "tournament --resume t.jsonl"
+    )
