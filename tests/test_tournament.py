@@ -411,3 +411,30 @@ def test_resume_of_a_match_log_points_to_match_resume(tmp_path: Path) -> None:
     one_line_error(
         zole("match", "--resume", "t.jsonl", cwd=tmp_path), "tournament --resume t.jsonl"
     )
+
+
+@needs_cc
+def test_the_readme_config_example_runs(tmp_path: Path) -> None:
+    readme = (TESTS.parent / "README.md").read_text()
+    start = readme.index("```toml\n", readme.index("## A tournament")) + len("```toml\n")
+    text = readme[start : readme.index("```", start)]
+    shutil.copy(TESTS.parent / "bots" / "random_bot.py", tmp_path / "mybot.py")
+    # The example's own bot takes an argument this stand-in does not know: drop it.
+    text = text.replace('"python3", "./mybot.py", "--depth", "3"', f'"{PY}", "./mybot.py"')
+    (tmp_path / "event.toml").write_text(text)
+    proc = ok(zole("tournament", "--config", "event.toml", "--blocks", "1", "--json", cwd=tmp_path))
+    summary = json.loads(proc.stdout)
+    assert {s["name"] for s in summary["standings"]} == {"mine", "bold", "cbot"}
+    assert (tmp_path / "results" / "autumn.jsonl").exists()
+
+
+@needs_cc
+def test_tournament_benchmark_reports_both_settings(tmp_path: Path) -> None:
+    proc = ok(zole("bench", "--tournament", "--blocks", "1", "--rounds", "1", "--json",
+                   cwd=tmp_path))  # fmt: skip
+    figures = json.loads(proc.stdout)
+    assert figures["tables"] == 4 and figures["deals"] == 24
+    assert figures["serial_median"] > 0 and figures["parallel_median"] > 0
+    assert figures["speedup"] == pytest.approx(
+        figures["parallel_median"] / figures["serial_median"]
+    )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
 
 from zole_arena.bench import run_bench, run_match_bench, run_protocol_bench
+from zole_arena.bench_tournament import run_tournament_bench
 from zole_arena.cli.console import fail, out, print_json
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.rules import load_rules
@@ -34,6 +36,18 @@ def bench_command(
             "fastest bundled bot and compare with what raw pipe round trips allow.",
         ),
     ] = False,
+    tournament: Annotated[
+        bool,
+        typer.Option(
+            "--tournament",
+            help="Instead: play a round-robin of the bundled bots with --concurrency 1 and "
+            "with --concurrency N, alternately, and compare deals per second.",
+        ),
+    ] = False,
+    concurrency: Annotated[int, typer.Option(help="With --tournament: the parallel setting.")] = 2,
+    blocks: Annotated[
+        int, typer.Option(help="With --tournament: duplicate blocks per table.")
+    ] = 10,
 ) -> None:
     """Play random legal full deals in-process (deal, bid, bury, play, score) and print deals
     per second on one core; or, with --protocol, time one decision through the arena with the
@@ -44,6 +58,9 @@ def bench_command(
         return
     if match:
         _match_bench(deals if deals != 50_000 else 1000, json_output)
+        return
+    if tournament:
+        _tournament_bench(blocks, rounds if rounds != 5 else 3, concurrency, json_output)
         return
     if deals < 1:
         fail(f"--deals must be at least 1, not {deals}")
@@ -101,4 +118,34 @@ def _match_bench(deals: int, json_output: bool) -> None:
         f"raw echo round trip {result.raw_echo_us:.1f} µs → raw pipes allow "
         f"{result.raw_deals_per_second:,.0f} deals/s; the match reaches "
         f"{result.share_of_raw:.0%} of that"
+    )
+
+
+def _tournament_bench(blocks: int, rounds: int, concurrency: int, json_output: bool) -> None:
+    if blocks < 1 or rounds < 1:
+        fail("--blocks and --rounds must be at least 1")
+    if concurrency < 2:
+        fail(f"--concurrency must be at least 2 to compare with 1, not {concurrency}")
+    if not json_output:
+        out.print(
+            f"round-robin of the bundled bots, {blocks} duplicate blocks a table, played "
+            f"{rounds} times with --concurrency 1 and {rounds} times with {concurrency}, "
+            "alternately …"
+        )
+    result = run_tournament_bench(blocks=blocks, rounds=rounds, concurrency=concurrency)
+    if json_output:
+        print_json(result.to_dict())
+        return
+    out.print(
+        f"{', '.join(result.bots)}: {result.tables} tables, {result.deals:,} deals a tournament"
+    )
+    for label, values, median in (
+        ("--concurrency 1", result.serial, result.serial_median),
+        (f"--concurrency {result.concurrency}", result.parallel, result.parallel_median),
+    ):
+        each = ", ".join(f"{v:,.0f}" for v in values)
+        out.print(f"  {label:<16} median {median:7,.1f} deals/s  (rounds: {each})")
+    out.print(
+        f"  speed-up {result.speedup:.2f}× with {result.concurrency} tables at a time "
+        f"on {os.cpu_count()} CPU(s)"
     )
