@@ -28,13 +28,15 @@ def _who(record: dict[str, Any], seat: int) -> str:
     return f"{_SEAT_NAMES[seat]} {name}"
 
 
-def render_deal(record: dict[str, Any], seat: int | None) -> None:
-    """Print one deal the way a person follows it (``seat``: only what that seat saw)."""
+def render_deal(record: dict[str, Any], seat: int | None, table: int | None = None) -> None:
+    """Print one deal the way a person follows it (``seat``: only what that seat saw;
+    ``table``: the tournament table it was played at)."""
     replayed = replay_record(record)
     state = replayed.state
     result = record["result"]
     dealer = record["dealer"]
-    head = Text(f"Deal {record['deal']}", style="bold")
+    head = Text(f"Table {table}, deal {record['deal']}" if table else f"Deal {record['deal']}",
+                style="bold")  # fmt: skip
     if record.get("block") != record.get("deal"):
         head.append(f" (block {record['block']})")
     head.append(f" — rules {record['rules'].get('preset', '?')}, seed {record['seed']}, "
@@ -108,6 +110,9 @@ def replay_command(
     seat: Annotated[
         int | None, typer.Option(help="Show only what this seat (0, 1, 2) could see.")
     ] = None,
+    table: Annotated[
+        int | None, typer.Option(help="In a tournament's log: show only this table's deals.")
+    ] = None,
 ) -> None:
     """Show logged deals as a person follows them: hands, bids, talon, tricks, scores."""
     if seat is not None and seat not in (0, 1, 2):
@@ -115,6 +120,20 @@ def replay_command(
     records, problems = read_log(log)
     for problem in problems:
         err.print(f"[yellow]warning:[/] {problem.describe()}", highlight=False)
+    # A tournament's log holds its tables' matches: each match header says its table.
+    tables = {
+        r.get("match_id"): r["tournament"].get("table")
+        for r in records
+        if r.get("type") == "match" and isinstance(r.get("tournament"), dict)
+    }
+    if table is not None:
+        if not tables:
+            fail(f"{log}: not a tournament's log, so it has no tables (leave out --table)")
+        if table not in tables.values():
+            fail(f"{log}: no table {table} (the log has tables 1 to {max(tables.values())})")
+        records = [
+            r for r in records if r.get("type") != "deal" or tables.get(r.get("match_id")) == table
+        ]
     deals = [r for r in records if r.get("type") == "deal"]
     if deal is not None:
         deals = [r for r in deals if r.get("deal") == deal]
@@ -131,7 +150,7 @@ def replay_command(
                   f"{header['rules'].get('preset')}; seed {header.get('seed')}")  # fmt: skip
     for record in deals:
         try:
-            render_deal(record, seat)
+            render_deal(record, seat, tables.get(record.get("match_id")))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             fail(
                 f"{log}: deal {record.get('deal', '?')} is not a complete deal record "
