@@ -523,6 +523,11 @@ class Tournament:
         ]
         self._records: dict[str, list[dict[str, Any]]] = {t.match_id: [] for t in self.tables}
         self.stopped: str | None = None
+        # The state of a run (see run()).
+        self._pending: list[TableState] = []
+        self._on_event: Callable[[Event], None] | None = None
+        self._error: str | None = None
+        self._stopping_since: float | None = None
 
     # -- resuming -----------------------------------------------------------------------------
 
@@ -594,8 +599,8 @@ class Tournament:
         """
         self._pending = [table for table in self.tables if not table.finished]
         self._on_event = on_event
-        self._error: str | None = None
-        self._stopping_since: float | None = None
+        self._error = None
+        self._stopping_since = None
         writer = LogWriter(self.log_path)
         if not self._header_written:
             writer.write(tournament_header(self.tournament_id, self.settings))

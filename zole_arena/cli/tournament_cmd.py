@@ -448,11 +448,16 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
             console=out,
         )
         task = progress.add_task("deals", total=total, completed=done_before, tables="")
-        shown = {"at": 0.0}
+        # The standings (a rating fit over every block so far) are redrawn at most twice a
+        # second, and never taking more than a tenth of the time: a long tournament's parent
+        # process must keep up with its workers.
+        shown = {"at": 0.0, "gap": 0.5}
 
         def view() -> Group:
-            summary = tournament.summary()
-            return Group(progress, _standings_table(summary, "Standings so far", final=False))
+            began = time.monotonic()
+            table = _standings_table(tournament.summary(), "Standings so far", final=False)
+            shown["gap"] = max(0.5, 10 * (time.monotonic() - began))
+            return Group(progress, table)
 
         with Live(view(), console=out, transient=True, refresh_per_second=4) as live:
 
@@ -464,7 +469,7 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
                     tables=f"tables {done}/{len(tournament.tables)}",
                 )
                 now = time.monotonic()
-                if now - shown["at"] >= 0.5 or event[0] == "table":
+                if now - shown["at"] >= shown["gap"] or event[0] == "table":
                     shown["at"] = now
                     live.update(view())
 
