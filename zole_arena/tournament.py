@@ -672,10 +672,14 @@ class Tournament:
                 continue
             kind = message[0]
             if kind == "ready":
+                task = None
                 if self._stopping_since is None and self._pending:
-                    conn.send(self._task(self._pending.pop(0)))
-                else:
-                    conn.send(None)
+                    task = self._task(self._pending.pop(0))
+                try:
+                    conn.send(task)
+                except OSError:  # the worker is gone (stopped): its end of file comes next
+                    if task is not None:
+                        self._pending.insert(0, self._table(task.number))
             elif kind == "line":
                 self._take_line(message[1], message[2], writer)
             elif kind == "done":
