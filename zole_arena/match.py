@@ -283,6 +283,7 @@ class Match:
         self.sink = sink
         self.header_extra = dict(header_extra or {})
         self._header_written = False
+        self._paused = False
         self.referee = Referee(
             settings.rules,
             players,
@@ -368,16 +369,27 @@ class Match:
             self.done = number
         self._header_written = True
 
-    def run(self, on_deal: Callable[[DealReport, Summary], None] | None = None) -> Summary:
+    def run(
+        self,
+        on_deal: Callable[[DealReport, Summary], None] | None = None,
+        *,
+        until: int | None = None,
+    ) -> Summary:
         """Play the remaining deals; stop early on disqualification or Ctrl-C.
 
-        The bots are always stopped at the end; :class:`KeyboardInterrupt` is caught and
-        reported in the summary (``stopped = "interrupted"``).
+        The bots are stopped at the end; :class:`KeyboardInterrupt` is caught and reported in
+        the summary (``stopped = "interrupted"``).
 
+        :param until: play only up to this deal number, then *pause*: return with the bots
+            still running (and a ``sink`` still open), so that the next call goes on without
+            starting them again — for a caller that plays several matches in turn, block by
+            block (``zole-arena sprt``). A paused match must be ended with :meth:`close`. A
+            match that reaches its last deal, is stopped or raises is never paused.
         :raises BotStartupError: a bot cannot be started at the beginning.
         """
         writer: RecordSink | None = self.sink
         summary = self.summary()
+        self._paused = False
         try:
             self.referee.start()
             # Players without a given name take the name they announce, told apart.
@@ -402,6 +414,9 @@ class Match:
                     )
                     summary.stopped = f"disqualified: {culprits}"
                     break
+                if until is not None and number > until:
+                    self._paused = True
+                    break
                 outcome = self.referee.play_deal(self.sheets[sheet_index], seating, number)
                 report = self._finish(outcome, number, block, sheet_index, seating, writer)
                 summary = self.summary()
@@ -413,12 +428,22 @@ class Match:
             summary.stopped = "interrupted"
             return summary
         finally:
-            self.referee.close()
-            if writer is not None:
-                writer.close()
+            if not self._paused:
+                self.referee.close()
+            if writer is not None and (not self._paused or writer is not self.sink):
+                writer.close()  # a log file of the match's own is opened again by the next run
         final = self.summary()
         final.stopped = summary.stopped
         return final
+
+    def close(self) -> None:
+        """End a match that :meth:`run` left paused (``until``): stop its bots and close its
+        ``sink``. Does nothing for a match that is not paused."""
+        if self._paused:
+            self._paused = False
+            self.referee.close()
+            if self.sink is not None:
+                self.sink.close()
 
     def _finish(
         self,

@@ -21,6 +21,7 @@ from zole_arena.cli.play_cmd import play_command
 from zole_arena.cli.ratings_cmd import ratings_command
 from zole_arena.cli.replay_cmd import replay_command, verify_command
 from zole_arena.cli.rules_cmd import rules_command
+from zole_arena.cli.sprt_cmd import sprt_command
 from zole_arena.cli.tournament_cmd import tournament_command
 from zole_arena.errors import ZoleError
 
@@ -60,6 +61,7 @@ app.command("replay")(replay_command)
 app.command("verify")(verify_command)
 app.command("tournament")(tournament_command)
 app.command("ratings")(ratings_command)
+app.command("sprt")(sprt_command)
 app.command("play")(play_command)
 
 

@@ -1,0 +1,377 @@
+"""``zole-arena sprt``: is NEW better than OLD? Duplicate blocks until a sequential test decides.
+
+The test itself (blocks, statistic, GSPRT) is :mod:`zole_arena.sprt`; this module parses the
+command line, shows the LLR between its bounds as the test runs, and reports the decision.
+"""
+
+from __future__ import annotations
+
+import secrets
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Annotated, Final
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from zole_arena.botproc import Limits
+from zole_arena.bundled import parse_bot_arg
+from zole_arena.cli.bots_cmd import (
+    CpuOption,
+    MarginOption,
+    MemoryOption,
+    MovetimeOption,
+    PingOption,
+    StartupOption,
+)
+from zole_arena.cli.console import err, fail, out, print_json
+from zole_arena.cli.rules_cmd import RulesOption
+from zole_arena.match import MatchSettings
+from zole_arena.referee import FaultPolicy
+from zole_arena.rules import load_rules
+from zole_arena.session import BotConfig
+from zole_arena.shuffle import MAX_SEED
+from zole_arena.sprt import (
+    DEFAULT_ALPHA,
+    DEFAULT_BETA,
+    DEFAULT_ELO0,
+    DEFAULT_ELO1,
+    DEFAULT_MAX_BLOCKS,
+    HeadToHead,
+    SprtResult,
+    SprtSettings,
+)
+
+ROLES: Final = ("new", "old", "third")
+#: Exit codes by how the test ended (1: an error, 2: bad usage, as for every command).
+EXIT_H1: Final = 0
+EXIT_DISQUALIFIED: Final = 3
+EXIT_H0: Final = 4
+EXIT_INCONCLUSIVE: Final = 5
+EXIT_INTERRUPTED: Final = 130
+
+
+def _sigterm(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _names(given: list[str | None]) -> list[str]:
+    """Display names by role: the given (or bundled) name, else the role; clashing names
+    take their role as a suffix (``rulebot.new``, ``rulebot.old``)."""
+    names = [name or role for name, role in zip(given, ROLES, strict=False)]
+    return [
+        f"{name}.{role}" if names.count(name) > 1 else name
+        for name, role in zip(names, ROLES, strict=False)
+    ]
+
+
+def _options(values: list[str], names: list[str]) -> list[dict[str, str]]:
+    """``--option PLAYER:NAME=VALUE`` by role (new, old, third) or display name."""
+    per_player: list[dict[str, str]] = [{} for _ in names]
+    for text in values:
+        who, sep, rest = text.partition(":")
+        key, sep2, value = rest.partition("=")
+        if not sep or not sep2 or not key:
+            fail(f"bad --option {text!r}: write PLAYER:NAME=VALUE, e.g. new:Aggression=80")
+        roles = list(ROLES[: len(names)])
+        if who.lower() in roles:
+            index = roles.index(who.lower())
+        elif who in names:
+            index = names.index(who)
+        else:
+            fail(
+                f"--option {text!r}: no player {who!r} (give {', '.join(roles)} or a name: "
+                f"{', '.join(names)})"
+            )
+        per_player[index][key] = value
+    return per_player
+
+
+def _status(result: SprtResult) -> str:
+    return (
+        f"LLR {result.llr:+.2f} [{result.settings.lower:+.2f}, {result.settings.upper:+.2f}]  "
+        f"block {result.blocks}, {result.deals} deals  score {100 * result.score:.1f}% "
+        f"(Elo {result.elo:+.0f})"
+    )
+
+
+def _verdict(result: SprtResult) -> str:
+    s = result.settings
+    if result.decision == "H1":
+        return (
+            f"H1 accepted: {result.new} is better than {result.old} "
+            f"(Elo {s.elo1:+g} rather than {s.elo0:+g})"
+        )
+    if result.decision == "H0":
+        return (
+            f"H0 accepted: {result.new} is not {s.elo1:g} Elo better than {result.old} "
+            f"(Elo {s.elo0:+g} rather than {s.elo1:+g})"
+        )
+    if result.stopped == "max-blocks":
+        why = f"no decision within --max-blocks {result.blocks}"
+    elif result.stopped == "interrupted":
+        why = "interrupted before a decision"
+    else:
+        why = f"stopped before a decision ({result.stopped})"
+    return f"{why}: {result.new} against {result.old}"
+
+
+def _report(result: SprtResult, elapsed: float) -> None:
+    s = result.settings
+    colour = {"H1": "green", "H0": "red"}.get(result.decision or "", "yellow")
+    out.print(f"[bold {colour}]{escape(_verdict(result))}[/]", highlight=False)
+    out.print(
+        f"LLR {result.llr:+.3f} (H0 at {s.lower:+.3f}, H1 at {s.upper:+.3f}; "
+        f"elo0 {s.elo0:g}, elo1 {s.elo1:g}, alpha {s.alpha:g}, beta {s.beta:g})",
+        highlight=False,
+    )
+    interval = f"{result.elo_low:+.0f} … {result.elo_high:+.0f}"
+    out.print(
+        f"{result.blocks} blocks = {result.deals} deals ({result.games} games against "
+        f"{result.old}); score {100 * result.score:.1f}%, Elo {result.elo:+.0f} "
+        f"(95%: {interval}), LOS {result.los:.1f}%",
+        highlight=False,
+    )
+    for fault in result.faults:
+        out.print(f"[red]fault[/] {escape(fault)}", highlight=False)
+    rate = result.deals_played / elapsed if elapsed > 0 else 0.0
+    out.print(
+        f"played {result.deals_played} deals in {elapsed:.1f} s ({rate:.1f} deals/s)"
+        + (f"; log: {result.log}" if result.log else ""),
+        highlight=False,
+    )
+
+
+def sprt_command(
+    bots: Annotated[
+        list[str],
+        typer.Argument(
+            help="NEW OLD [THIRD]: bundled names or command lines in quotes, optionally "
+            "NAME=COMMAND.",
+            show_default=False,
+        ),
+    ],
+    elo0: Annotated[
+        float, typer.Option("--elo0", help="H0: NEW is this many Elo better than OLD.")
+    ] = DEFAULT_ELO0,
+    elo1: Annotated[
+        float, typer.Option("--elo1", help="H1: NEW is this many Elo better (> elo0).")
+    ] = DEFAULT_ELO1,
+    alpha: Annotated[
+        float, typer.Option(help="Chance of accepting H1 when H0 holds (0 to 1).")
+    ] = DEFAULT_ALPHA,
+    beta: Annotated[
+        float, typer.Option(help="Chance of accepting H0 when H1 holds (0 to 1).")
+    ] = DEFAULT_BETA,
+    max_blocks: Annotated[
+        int, typer.Option(help="Stop undecided after this many blocks (exit 5).")
+    ] = DEFAULT_MAX_BLOCKS,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the deals (0 to 2^64-1); default: a random one.")
+    ] = None,
+    rules: RulesOption = "wpt",
+    movetime: MovetimeOption = 2000,
+    timemargin: MarginOption = 100,
+    startup_ms: StartupOption = 10_000,
+    on_fault: Annotated[
+        str,
+        typer.Option(
+            help="forfeit: the culprit forfeits the deal; random: a random "
+            "legal action is played for it."
+        ),
+    ] = "forfeit",
+    forfeit_penalty: Annotated[
+        int | None,
+        typer.Option(
+            help="What a forfeiting bot pays each opponent (default: the rules' largest loss)."
+        ),
+    ] = None,
+    max_faults: Annotated[
+        int, typer.Option(help="Faults a bot may make in a match before it is disqualified.")
+    ] = 3,
+    ping_ms: PingOption = 5000,
+    max_memory_mb: MemoryOption = 2048,
+    max_cpu_s: CpuOption = 600,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A bot option, PLAYER:NAME=VALUE, PLAYER being new, old, third or a name "
+            "(repeatable; copies get their original's options).",
+            show_default=False,
+        ),
+    ] = None,
+    log: Annotated[
+        Path | None,
+        typer.Option(help="Write the deals to this new file (a normal match log)."),
+    ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the result as JSON on stdout.")
+    ] = False,
+) -> None:
+    """Test whether NEW is better than OLD: play duplicate blocks until a sequential
+    probability ratio test (SPRT) accepts H1 (NEW is elo1 Elo better) or H0 (elo0 better).
+
+    With THIRD, a block is one deal of the seed in all 6 seatings of NEW, OLD, THIRD. Without,
+    a block is that deal in all 6 seatings of NEW, OLD, OLD#2 and of OLD, NEW, NEW#2 (12
+    deals; a copy is a process of its own). A block's score is NEW's mean result in the
+    seat-by-seat games against OLD that 'zole-arena ratings' counts (win 1, draw 1/2), so Elo
+    means here what it means there. After each block the generalized log-likelihood ratio
+    (fishtest's GSPRT) is compared with ln(beta/(1-alpha)) and ln((1-beta)/alpha).
+
+    Defaults: elo0 0, elo1 30 (about what playing 5% random moves costs rulebot; rulebot is
+    some 400 above random), alpha = beta = 0.05, at most 2000 blocks. See docs/sprt.md.
+
+    Exit codes: 0 H1 accepted (NEW is better), 4 H0 accepted, 5 no decision within
+    --max-blocks, 3 a bot was disqualified, 130 interrupted (Ctrl-C; the log is kept), 1 a bad
+    value or a bot that cannot start, 2 bad usage.
+    """
+    # Ctrl-C and kill end the test cleanly: the bots are stopped, every finished deal is in
+    # the log, and the state of the test so far is reported.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _sigterm)
+    if len(bots) not in (2, 3):
+        fail(f"sprt takes NEW and OLD, and optionally THIRD: 2 or 3 bots, not {len(bots)}")
+    settings = SprtSettings(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
+    if max_blocks < 1:
+        fail("--max-blocks must be at least 1")
+    if movetime < 1 or timemargin < 0 or startup_ms < 1 or ping_ms < 1:
+        fail("--movetime, --startup-ms and --ping-ms must be positive, --timemargin not negative")
+    if max_memory_mb < 0 or max_cpu_s < 0 or max_faults < 0:
+        fail("--max-memory-mb, --max-cpu-s and --max-faults must not be negative")
+    if forfeit_penalty is not None and forfeit_penalty < 0:
+        fail("--forfeit-penalty must not be negative")
+    if on_fault not in ("forfeit", "random"):
+        fail(f"--on-fault must be forfeit or random, not {on_fault!r}")
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    elif not 0 <= seed <= MAX_SEED:
+        fail(f"--seed must be from 0 to {MAX_SEED}")
+    if log is not None and log.exists() and log.stat().st_size > 0:
+        fail(f"{log} exists: give a new --log file")
+    resolved = load_rules(rules)
+    specs = [parse_bot_arg(b) for b in bots]
+    names = _names([spec.name for spec in specs])
+    options = _options(option or [], names)
+    limits = Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None)
+    configs = [
+        BotConfig(
+            command=spec.argv,
+            name=name,
+            options=opts,
+            startup_ms=startup_ms,
+            ping_ms=ping_ms,
+            limits=limits,
+        )
+        for spec, name, opts in zip(specs, names, options, strict=True)
+    ]
+    match_settings = MatchSettings(
+        rules=resolved,
+        seed=seed,
+        deals=max_blocks,
+        duplicate=True,
+        movetime_ms=movetime,
+        margin_ms=timemargin,
+        startup_ms=startup_ms,
+        ping_ms=ping_ms,
+        policy=FaultPolicy(
+            on_fault="random" if on_fault == "random" else "forfeit",
+            penalty=forfeit_penalty,
+            max_faults=max_faults,
+        ),
+        limits=limits,
+    )
+    test = HeadToHead(
+        configs[0],
+        configs[1],
+        match_settings,
+        settings,
+        third=configs[2] if len(configs) == 3 else None,
+        log_path=log,
+    )
+    if not json_output:
+        layout = (
+            f"with {names[2]}: blocks of 6 deals"
+            if len(names) == 3
+            else f"blocks of 12 deals ({names[0]} against two {names[1]}, and the reverse)"
+        )
+        out.print(
+            f"sprt: {names[0]} (NEW) against {names[1]} (OLD), {layout}; "
+            f"H0 Elo {settings.elo0:g}, H1 Elo {settings.elo1:g}, alpha {settings.alpha:g}, "
+            f"beta {settings.beta:g}; {resolved.name}, seed {seed}"
+            + (f", log {log}" if log else ""),
+            highlight=False,
+        )
+    started = time.monotonic()
+    result = _run(test, json_output)
+    elapsed = time.monotonic() - started
+    if json_output:
+        print_json(result.to_dict())
+    else:
+        _report(result, elapsed)
+    sys.stdout.flush()
+    if result.stopped == "interrupted":
+        err.print("[yellow]test stopped: interrupted[/]")
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if result.stopped is not None and result.stopped.startswith("disqualified"):
+        err.print(f"[yellow]test stopped: {escape(result.stopped)}[/]")
+        raise typer.Exit(EXIT_DISQUALIFIED)
+    if result.decision == "H1":
+        raise typer.Exit(EXIT_H1)
+    raise typer.Exit(EXIT_H0 if result.decision == "H0" else EXIT_INCONCLUSIVE)
+
+
+def _run(test: HeadToHead, json_output: bool) -> SprtResult:
+    """Run the test with a live bar of the LLR between its bounds in a terminal, and plain
+    lines otherwise (after blocks 1–9, then every 10th to 90, every 100th to 900, …)."""
+    lower, upper = test.sprt.settings.lower, test.sprt.settings.upper
+    if out.is_terminal and not json_output:
+        progress = Progress(
+            TextColumn("[bold]H0"),
+            BarColumn(bar_width=20),
+            TextColumn("[bold]H1"),
+            TextColumn("LLR {task.fields[llr]}  block {task.fields[blocks]}"),
+            TextColumn("deals {task.fields[deals]}  {task.fields[score]}"),
+            TimeElapsedColumn(),
+            console=out,
+            transient=True,
+        )
+
+        # The bar runs from H0's bound to H1's, in thousandths; it starts at LLR 0.
+        def position(llr: float) -> int:
+            return round(1000 * (min(max(llr, lower), upper) - lower) / (upper - lower))
+
+        task = progress.add_task(
+            "sprt",
+            total=1000,
+            completed=position(0.0),
+            llr="+0.00",
+            blocks=0,
+            deals=0,
+            score="",
+        )
+        with progress:
+
+            def show(result: SprtResult) -> None:
+                progress.update(
+                    task,
+                    completed=position(result.llr),
+                    llr=f"{result.llr:+.2f}",
+                    blocks=result.blocks,
+                    score=f"{100 * result.score:.1f}% Elo {result.elo:+.0f}",
+                )
+
+            def deals(count: int) -> None:
+                progress.update(task, deals=count)
+
+            return test.run(show, deals)
+
+    def line(result: SprtResult) -> None:
+        step = 10 ** (len(str(result.blocks)) - 1)
+        if not json_output and result.blocks % step == 0:
+            out.print(_status(result), highlight=False)
+
+    return test.run(line)

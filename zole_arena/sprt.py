@@ -1,0 +1,642 @@
+"""Head-to-head testing of two bots: a sequential probability ratio test on duplicate blocks.
+
+A bot author who changed a bot wants to know, with as few deals as possible, whether the new
+version (NEW) is better than the old one (OLD). :class:`HeadToHead` plays duplicate blocks
+between them until a sequential test decides, as fishtest, fastchess and cutechess do for chess
+engines (``docs/sprt.md`` has the user's view; this text says what is computed and why).
+
+The blocks
+----------
+
+With a third bot, a **block** is one duplicate block of the match NEW, OLD, THIRD: one deal of
+the seed in all six seatings (6 deals). Without one, a block is a duplicate block of the match
+NEW, OLD, OLD#2 (NEW against two copies of OLD) and the block of the same deal of the match
+OLD, NEW, NEW#2 (12 deals): both matches share the seed, so both sides hold every seat's cards
+against the other. The two matches are played in turn, block by block, with their bots kept
+running between blocks (:meth:`~zole_arena.match.Match.run` with ``until``), and write one log:
+two match headers, each match's deals numbered from 1. Copies are separate processes named
+``NAME#2``.
+
+The statistic
+-------------
+
+A block is turned into pairwise games exactly as ``zole-arena ratings`` turns it
+(:meth:`~zole_arena.ratings.Unit.games`, fed with the very records written to the log): for
+each seat, two players who held that seat's cards compare their totals in that seat — a win,
+a draw or a loss. The games between a NEW-side player (NEW or NEW#2) and an OLD-side player
+(OLD or OLD#2) count: 3 per block with a third bot, 12 without (games between copies of one
+bot, and against THIRD, do not). The block's **score** is NEW's mean result in them, a number
+from 0 to 1 (a draw is ½). Blocks are independent and identically distributed (each is a new
+deal of the seed); the games inside one are not (they share the cards), which is why the block,
+not the game, is the sample — as fastchess's game pairs are for chess.
+
+"NEW is X Elo better" means what it means in ``zole-arena ratings``: NEW's expected result in
+such a game is the logistic score ``1 / (1 + 10^(−X/400))`` (:func:`expected_score`).
+
+The test
+--------
+
+H0: the Elo difference is ``elo0``; H1: it is ``elo1`` (``elo0 < elo1``). After each block the
+generalized log-likelihood ratio (GSPRT) of H1 against H0 is computed from the empirical
+distribution of the block scores, as fishtest does for pentanomial results: for a hypothesis
+with expected score ``s``, the maximum-likelihood distribution on the observed outcomes ``vᵢ``
+with mean ``s`` is ``pᵢ / (1 + λ(vᵢ − s))``, λ solving ``Σ pᵢ (vᵢ − s) / (1 + λ(vᵢ − s)) = 0``
+(Van den Bergh, *support_MLE_multinomial*), and the LLR is the difference of the two
+log-likelihoods (:func:`log_likelihood_ratio`). For small differences it equals the normal
+approximation ``N (s₁ − s₀)(2x̄ − s₀ − s₁) / (2σ²)`` (:func:`llr_normal`), where x̄ and σ² are
+the blocks' mean score and variance; unlike that formula it stays finite and sensible when σ² is
+0 (two identical deterministic bots draw every game: the exact LLR falls steadily towards H0).
+As fishtest does, outcomes 0 and 1 get a pseudo-count of 10⁻³ when they have not been seen, so
+that every expected score strictly between 0 and 1 has a maximum-likelihood distribution.
+
+Wald's bounds: stop and accept H1 when the LLR reaches ``ln((1 − β)/α)``, accept H0 when it
+falls to ``ln(β/(1 − α))``. Then if the true difference is ``elo0`` or less, H1 is accepted
+with probability about α at most; if it is ``elo1`` or more, H0 is accepted with probability
+about β at most. The test is checked after every block, so it overshoots the bound by at most
+one block's LLR.
+
+The defaults, ``elo0 = 0`` and ``elo1 = 30`` with α = β = 0.05, fit this game's scale
+(measurements in ``docs/sprt.md``): on it rulebot is some 400 Elo above random, and a rulebot
+that plays a random action at 5 % of its decisions is about 30 Elo below rulebot, at 10 %
+about 60 to 100 below. So 30 Elo is a small but real change of strength, which a test settles
+in some hundreds to a few thousand deals; a fishtest-like 0…2 would take hundreds of thousands.
+
+The estimate reported beside the decision — NEW's Elo difference with a 95 % interval and the
+likelihood of superiority — comes from the blocks' mean score and its standard error; after a
+sequential stop it is biased away from the hypothesis that was rejected (a known property of
+sequential tests), so treat it as a guide, and the decision as the result.
+
+>>> test = Sprt(SprtSettings(elo0=0, elo1=50))
+>>> for score in [0.5, 2 / 3, 1.0, 5 / 6, 0.5, 2 / 3] * 4:
+...     test.add(score)
+>>> round(test.llr, 2), test.decision
+(3.21, 'H1')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from zole_arena.errors import ZoleError
+from zole_arena.match import Match, MatchSettings, stderr_path
+from zole_arena.ratings import Unit, units_from_records
+from zole_arena.records import LogWriter
+from zole_arena.session import BotConfig, BotSession, PlayerSession
+
+__all__ = [
+    "DEFAULT_ALPHA",
+    "DEFAULT_BETA",
+    "DEFAULT_ELO0",
+    "DEFAULT_ELO1",
+    "DEFAULT_MAX_BLOCKS",
+    "Decision",
+    "HeadToHead",
+    "Sprt",
+    "SprtError",
+    "SprtResult",
+    "SprtSettings",
+    "block_score",
+    "elo_of_score",
+    "expected_score",
+    "llr_normal",
+    "log_likelihood_ratio",
+]
+
+#: H0's Elo difference unless told otherwise: NEW is no better than OLD.
+DEFAULT_ELO0: Final = 0.0
+#: H1's Elo difference unless told otherwise (see the module's text for why 30).
+DEFAULT_ELO1: Final = 30.0
+#: The chance of accepting H1 when H0 is true, unless told otherwise.
+DEFAULT_ALPHA: Final = 0.05
+#: The chance of accepting H0 when H1 is true, unless told otherwise.
+DEFAULT_BETA: Final = 0.05
+#: Blocks after which an undecided test stops, unless told otherwise.
+DEFAULT_MAX_BLOCKS: Final = 2000
+#: The pseudo-count of an unseen extreme outcome (0 or 1), as fishtest regularizes.
+_PSEUDO: Final = 1e-3
+#: The 97.5th percentile of the standard normal distribution.
+_Z95: Final = 1.959963984540054
+
+Decision = Literal["H0", "H1"]
+
+
+class SprtError(ZoleError, ValueError):
+    """A test that cannot be set up or computed as asked."""
+
+
+def expected_score(elo: float) -> float:
+    """The expected result of a player ``elo`` Elo above its opponent (logistic, 400 scale).
+
+    >>> expected_score(0), round(expected_score(400 * math.log10(3)), 6)
+    (0.5, 0.75)
+    """
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+def elo_of_score(score: float) -> float:
+    """The Elo difference at which ``score`` is the expected result (±inf at 1 and 0).
+
+    >>> round(elo_of_score(0.75), 1), elo_of_score(1.0)
+    (190.8, inf)
+    """
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: never -0.0
+
+
+@dataclasses.dataclass(frozen=True)
+class SprtSettings:
+    """The hypotheses and error rates of a test.
+
+    :raises SprtError: ``elo1 <= elo0``, a bound that is not finite, or an error rate that is
+        not strictly between 0 and 1 (or α + β ≥ 1, which leaves nothing to test).
+    """
+
+    elo0: float = DEFAULT_ELO0
+    elo1: float = DEFAULT_ELO1
+    alpha: float = DEFAULT_ALPHA
+    beta: float = DEFAULT_BETA
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.elo0) and math.isfinite(self.elo1)):
+            raise SprtError(f"elo0 and elo1 must be finite, not {self.elo0} and {self.elo1}")
+        if self.elo1 <= self.elo0:
+            raise SprtError(f"elo1 ({self.elo1:g}) must be greater than elo0 ({self.elo0:g})")
+        if max(abs(self.elo0), abs(self.elo1)) > 2000:
+            raise SprtError("elo0 and elo1 must lie between -2000 and 2000")
+        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0.0 < value < 1.0:
+                raise SprtError(f"{name} must be between 0 and 1 (exclusive), not {value:g}")
+        if self.alpha + self.beta >= 1.0:
+            raise SprtError(f"alpha + beta must be less than 1, not {self.alpha + self.beta:g}")
+
+    @property
+    def lower(self) -> float:
+        """The LLR at which H0 is accepted: ln(β / (1 − α))."""
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """The LLR at which H1 is accepted: ln((1 − β) / α)."""
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    @property
+    def s0(self) -> float:
+        """NEW's expected result in a game under H0."""
+        return expected_score(self.elo0)
+
+    @property
+    def s1(self) -> float:
+        """NEW's expected result in a game under H1."""
+        return expected_score(self.elo1)
+
+
+def _lagrange(values: Sequence[float], weights: Sequence[float], s: float) -> float:
+    """The λ of the maximum-likelihood distribution with mean ``s`` (see the module's text).
+
+    ``Σ wᵢ (vᵢ − s) / (1 + λ(vᵢ − s))`` decreases from +∞ to −∞ on the interval where every
+    ``1 + λ(vᵢ − s)`` is positive, so its one root is found by bisection, to the last bit.
+    """
+    low = -1.0 / (max(values) - s)
+    high = 1.0 / (s - min(values))
+    for _ in range(200):
+        middle = (low + high) / 2
+        if not low < middle < high:
+            break
+        total = sum(
+            w * (v - s) / (1.0 + middle * (v - s)) for v, w in zip(values, weights, strict=True)
+        )
+        if total > 0:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def log_likelihood_ratio(counts: Mapping[float, float], s0: float, s1: float) -> float:
+    """The generalized log-likelihood ratio of mean ``s1`` against mean ``s0`` for samples
+    with the given counts of each outcome (outcomes in [0, 1]; ``0 < s0, s1 < 1``).
+
+    >>> round(log_likelihood_ratio({0.0: 30, 0.5: 40, 1.0: 30}, 0.5, 0.6), 3)
+    -3.373
+    >>> round(log_likelihood_ratio({0.0: 20, 0.5: 40, 1.0: 40}, 0.5, 0.6), 3)
+    3.398
+    """
+    if not (0.0 < s0 < 1.0 and 0.0 < s1 < 1.0):
+        raise SprtError(f"expected scores must lie strictly between 0 and 1: {s0}, {s1}")
+    table = {float(v): float(c) for v, c in counts.items() if c > 0}
+    if any(not 0.0 <= v <= 1.0 for v in table):
+        raise SprtError("block scores must lie between 0 and 1")
+    if not table:
+        return 0.0
+    for extreme in (0.0, 1.0):
+        table.setdefault(extreme, _PSEUDO)
+    values = sorted(table)
+    counted = [table[v] for v in values]
+    total = sum(counted)
+    weights = [c / total for c in counted]
+    lam0 = _lagrange(values, weights, s0)
+    lam1 = _lagrange(values, weights, s1)
+    return sum(
+        c * (math.log1p(lam0 * (v - s0)) - math.log1p(lam1 * (v - s1)))
+        for v, c in zip(values, counted, strict=True)
+    )
+
+
+def llr_normal(blocks: int, mean: float, variance: float, s0: float, s1: float) -> float:
+    """The normal approximation of the LLR: ``N (s₁ − s₀)(2x̄ − s₀ − s₁) / (2σ²)``.
+
+    Not used by the test (it breaks down when σ² is 0 or tiny); it is the formula of the
+    fishtest literature, kept to check :func:`log_likelihood_ratio` against.
+
+    >>> round(llr_normal(100, 0.6, 0.2, 0.5, 0.6), 3)
+    2.5
+    """
+    if variance <= 0.0:
+        raise SprtError("the normal approximation needs a positive variance")
+    return blocks * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+
+
+class Sprt:
+    """The state of a test: the block scores so far, their LLR and the decision."""
+
+    def __init__(self, settings: SprtSettings) -> None:
+        self.settings = settings
+        self.counts: dict[float, int] = {}
+        """How many blocks had each score."""
+        self.blocks = 0
+        self.llr = 0.0
+        self._sum = 0.0
+        self._squares = 0.0
+
+    def add(self, score: float) -> None:
+        """Count one block's score (0 to 1) and update the LLR.
+
+        :raises SprtError: a score outside [0, 1].
+        """
+        if not 0.0 <= score <= 1.0:
+            raise SprtError(f"a block's score must be from 0 to 1, not {score}")
+        self.counts[score] = self.counts.get(score, 0) + 1
+        self.blocks += 1
+        self._sum += score
+        self._squares += score * score
+        self.llr = log_likelihood_ratio(self.counts, self.settings.s0, self.settings.s1)
+
+    @property
+    def decision(self) -> Decision | None:
+        """``H1`` once the LLR reached the upper bound, ``H0`` once it fell to the lower one."""
+        if self.blocks == 0:
+            return None
+        if self.llr >= self.settings.upper:
+            return "H1"
+        if self.llr <= self.settings.lower:
+            return "H0"
+        return None
+
+    @property
+    def mean(self) -> float:
+        """NEW's mean block score (½ before any block)."""
+        return self._sum / self.blocks if self.blocks else 0.5
+
+    @property
+    def variance(self) -> float:
+        """The sample variance of the block scores (0 for fewer than two blocks)."""
+        if self.blocks < 2:
+            return 0.0
+        spread = self._squares - self._sum * self._sum / self.blocks
+        return max(spread, 0.0) / (self.blocks - 1)
+
+    def estimate(self) -> tuple[float, float, float, float]:
+        """(Elo, low, high, LOS): NEW's Elo difference from the mean score, its 95 % interval
+        from the mean's standard error, and the likelihood that NEW is the stronger.
+
+        >>> test = Sprt(SprtSettings())
+        >>> for score in (0.5, 0.75, 0.75, 1.0):
+        ...     test.add(score)
+        >>> [round(x, 1) for x in test.estimate()]
+        [190.8, 34.8, 511.6, 99.3]
+        """
+        mean = self.mean
+        error = math.sqrt(self.variance / self.blocks) if self.blocks else math.inf
+        elo = elo_of_score(mean)
+        if error == 0.0:
+            los = 0.5 if mean == 0.5 else 1.0 if mean > 0.5 else 0.0
+            return elo, elo, elo, 100.0 * los
+        low = elo_of_score(mean - _Z95 * error)
+        high = elo_of_score(mean + _Z95 * error)
+        los = 0.5 * (1.0 + math.erf((mean - 0.5) / (error * math.sqrt(2.0))))
+        return elo, low, high, 100.0 * los
+
+
+def block_score(
+    units: Iterable[Unit], new: Collection[str], old: Collection[str]
+) -> tuple[float, int]:
+    """NEW's mean result in a block's games between a NEW-side and an OLD-side player, and
+    the number of those games.
+
+    The games are the units' pairwise games as ``zole-arena ratings`` counts them; games
+    between two players of one side, or against a third bot, are left out.
+
+    :param new: NEW's name and the names of its copies; ``old``: OLD's.
+    :raises SprtError: the units hold no game between the two sides.
+
+    >>> unit = Unit("m", 1, {"A": 0, "B": 0, "C": 0}, by_seat={
+    ...     ("A", 0): 5, ("B", 0): 1, ("C", 0): 5, ("A", 1): -2, ("B", 1): -2, ("C", 1): 0,
+    ...     ("A", 2): -3, ("B", 2): 1, ("C", 2): -5})
+    >>> block_score([unit], {"A"}, {"B"})
+    (0.5, 3)
+    """
+    total = 0.0
+    games = 0
+    for unit in units:
+        for game in unit.games():
+            if game.first in new and game.second in old:
+                total += game.score
+            elif game.first in old and game.second in new:
+                total += 1.0 - game.score
+            else:
+                continue
+            games += 1
+    if games == 0:
+        raise SprtError("the block holds no game between NEW and OLD")
+    return total / games, games
+
+
+# -- playing a test ----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class SprtResult:
+    """Where a test stands: after a block, or at its end."""
+
+    new: str
+    old: str
+    third: str | None
+    settings: SprtSettings
+    blocks: int
+    """Whole blocks played: the test's samples."""
+    deals_per_block: int
+    deals_played: int
+    """Every deal played (an interrupted block's deals are logged but not tested)."""
+    games: int
+    """Pairwise games between NEW and OLD in the blocks."""
+    llr: float
+    decision: Decision | None
+    score: float
+    """NEW's mean block score."""
+    elo: float
+    elo_low: float
+    elo_high: float
+    los: float
+    """Likelihood of superiority of NEW, in percent."""
+    stopped: str | None = None
+    """Why an undecided test ended: ``max-blocks``, ``interrupted``, ``disqualified: …``."""
+    seed: int = 0
+    log: str | None = None
+    faults: tuple[str, ...] = ()
+
+    @property
+    def deals(self) -> int:
+        """The deals of the whole blocks: the deals the test used."""
+        return self.blocks * self.deals_per_block
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``null`` for an infinite Elo bound)."""
+
+        def finite(value: float) -> float | None:
+            return round(value, 2) if math.isfinite(value) else None
+
+        return {
+            "new": self.new,
+            "old": self.old,
+            "third": self.third,
+            "decision": self.decision,
+            "stopped": self.stopped,
+            "llr": round(self.llr, 4),
+            "lower": round(self.settings.lower, 4),
+            "upper": round(self.settings.upper, 4),
+            "elo0": self.settings.elo0,
+            "elo1": self.settings.elo1,
+            "alpha": self.settings.alpha,
+            "beta": self.settings.beta,
+            "blocks": self.blocks,
+            "deals": self.deals,
+            "deals_per_block": self.deals_per_block,
+            "deals_played": self.deals_played,
+            "games": self.games,
+            "score": round(self.score, 4),
+            "elo": finite(self.elo),
+            "elo_low": finite(self.elo_low),
+            "elo_high": finite(self.elo_high),
+            "los": round(self.los, 2),
+            "seed": self.seed,
+            "log": self.log,
+            "faults": list(self.faults),
+        }
+
+
+class _Capture:
+    """The sink of a test's matches: passes each record on to the log (opened with the first
+    record, once the bots have started, as a match does), and keeps the deal records of the
+    block in play, from which the block's score is computed."""
+
+    def __init__(self, log_path: Path | None) -> None:
+        self.log_path = log_path
+        self.writer: LogWriter | None = None
+        self.headers: list[dict[str, Any]] = []
+        self.deals: list[dict[str, Any]] = []
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Log one record, and keep it if it is a header or a deal."""
+        if self.log_path is not None:
+            if self.writer is None:
+                self.writer = LogWriter(self.log_path)
+            self.writer.write(record)
+        if record.get("type") == "match":
+            self.headers.append(record)
+        elif record.get("type") == "deal":
+            self.deals.append(record)
+
+    def close(self) -> None:
+        """Nothing: the log is shared by the test's matches, and :meth:`finish` closes it."""
+
+    def finish(self) -> None:
+        """Close the log (at the end of the test)."""
+        if self.writer is not None:
+            self.writer.close()
+
+    def take(self) -> list[dict[str, Any]]:
+        """The headers and the deal records kept since the last call."""
+        records = [*self.headers, *self.deals]
+        self.deals = []
+        return records
+
+
+class HeadToHead:
+    """Plays duplicate blocks between NEW and OLD (with THIRD, or with copies) until the SPRT
+    decides, ``max_blocks`` (``settings.deals``) are played, a bot is disqualified or Ctrl-C.
+
+    :param new: the bot under test; ``old``: the one it is compared with; ``third``: a third
+        bot for the table, or None for the two matches NEW-OLD-OLD and OLD-NEW-NEW. Bots
+        without a ``name`` are called ``new``, ``old`` and ``third``; copies ``NAME#2``.
+    :param settings: the matches' settings; ``deals`` is the most blocks to play, and
+        ``duplicate`` is implied.
+    :param log_path: the log for the matches' records (None: none is written).
+    :raises SprtError: two bots with the same name.
+    """
+
+    def __init__(
+        self,
+        new: BotConfig,
+        old: BotConfig,
+        settings: MatchSettings,
+        sprt: SprtSettings,
+        *,
+        third: BotConfig | None = None,
+        log_path: str | Path | None = None,
+        start_session: Callable[[BotConfig], PlayerSession] = BotSession,
+    ) -> None:
+        if settings.deals < 1:
+            raise SprtError("a test needs at least one block")
+        self.settings = dataclasses.replace(settings, duplicate=True)
+        self.sprt = Sprt(sprt)
+        self.log_path = Path(log_path) if log_path is not None else None
+        self.new_name = new.name or "new"
+        self.old_name = old.name or "old"
+        self.third_name = None if third is None else third.name or "third"
+        roles = [(new, self.new_name), (old, self.old_name)]
+        if third is not None and self.third_name is not None:
+            roles.append((third, self.third_name))
+            copies: list[str] = []
+        else:
+            copies = [f"{self.new_name}#2", f"{self.old_name}#2"]
+        names = [name for _, name in roles] + copies
+        if len(set(names)) != len(names):
+            raise SprtError(
+                f"the bots need different names, not {', '.join(names)}: name them NAME=COMMAND"
+            )
+        new_c, old_c = (self._named(new, self.new_name), self._named(old, self.old_name))
+        self.new_side = {self.new_name}
+        self.old_side = {self.old_name}
+        if third is not None and self.third_name is not None:
+            tables = [[new_c, old_c, self._named(third, self.third_name)]]
+        else:
+            tables = [
+                [new_c, old_c, self._named(old, copies[1])],
+                [old_c, new_c, self._named(new, copies[0])],
+            ]
+            self.new_side.add(copies[0])
+            self.old_side.add(copies[1])
+        self._capture = _Capture(self.log_path)
+        extra = {
+            "sprt": {
+                "new": self.new_name,
+                "old": self.old_name,
+                "third": self.third_name,
+                "elo0": sprt.elo0,
+                "elo1": sprt.elo1,
+                "alpha": sprt.alpha,
+                "beta": sprt.beta,
+            }
+        }
+        self.matches = [
+            Match(
+                table,
+                self.settings,
+                None,
+                start_session=start_session,
+                sink=self._capture,
+                header_extra=extra,
+            )
+            for table in tables
+        ]
+        self.deals_per_block = 6 * len(self.matches)
+        self.games = 0
+
+    def _named(self, config: BotConfig, name: str) -> BotConfig:
+        errors = config.stderr_path
+        if self.log_path is not None:
+            errors = stderr_path(self.log_path, name)
+        return dataclasses.replace(config, name=name, stderr_path=errors)
+
+    @property
+    def deals_played(self) -> int:
+        """Deals played so far, in all the test's matches."""
+        return sum(match.done for match in self.matches)
+
+    def result(self, stopped: str | None = None) -> SprtResult:
+        """Where the test stands."""
+        elo, low, high, los = self.sprt.estimate()
+        faults = tuple(line for match in self.matches for line in match.fault_lines)
+        return SprtResult(
+            new=self.new_name,
+            old=self.old_name,
+            third=self.third_name,
+            settings=self.sprt.settings,
+            blocks=self.sprt.blocks,
+            deals_per_block=self.deals_per_block,
+            deals_played=self.deals_played,
+            games=self.games,
+            llr=self.sprt.llr,
+            decision=self.sprt.decision,
+            score=self.sprt.mean,
+            elo=elo,
+            elo_low=low,
+            elo_high=high,
+            los=los,
+            stopped=stopped,
+            seed=self.settings.seed,
+            log=None if self.log_path is None else str(self.log_path),
+            faults=faults,
+        )
+
+    def run(
+        self,
+        on_block: Callable[[SprtResult], None] | None = None,
+        on_deal: Callable[[int], None] | None = None,
+    ) -> SprtResult:
+        """Play blocks until the test decides or stops; the bots are stopped and the log
+        closed at the end. Ctrl-C is caught and reported (``stopped = "interrupted"``).
+
+        :param on_block: called with the test's state after each block.
+        :param on_deal: called with the number of deals played after each deal.
+        :raises BotStartupError: a bot cannot be started at the beginning.
+        """
+        stopped: str | None = None
+
+        def deal_done(*_: object) -> None:
+            if on_deal is not None:
+                on_deal(self.deals_played)
+
+        try:
+            while self.sprt.decision is None:
+                if self.sprt.blocks >= self.settings.deals:
+                    stopped = "max-blocks"
+                    break
+                until = 6 * (self.sprt.blocks + 1)
+                for match in self.matches:
+                    summary = match.run(deal_done, until=until)
+                    if summary.stopped:
+                        stopped = summary.stopped
+                        break
+                if stopped is not None:
+                    break
+                units = units_from_records(self._capture.take()).units
+                score, games = block_score(units, self.new_side, self.old_side)
+                self.games += games
+                self.sprt.add(score)
+                if on_block is not None:
+                    on_block(self.result())
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        finally:
+            for match in self.matches:
+                match.close()
+            self._capture.finish()
+        return self.result(stopped)
