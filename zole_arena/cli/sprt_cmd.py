@@ -152,6 +152,7 @@ def sprt_command(
         typer.Argument(
             help="NEW OLD [THIRD]: bundled names or command lines in quotes, optionally "
             "NAME=COMMAND.",
+            metavar="NEW OLD [THIRD]",
             show_default=False,
         ),
     ],
