@@ -14,6 +14,8 @@ import json
 import math
 import os
 import random
+import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -40,7 +42,10 @@ from zole_arena.sprt import (
 )
 
 PY = sys.executable
+ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120
+#: The random bot with a seed, so that every test plays the same deals on every run.
+RANDOM = f"random={shlex.quote(PY)} {shlex.quote(str(ROOT / 'bots' / 'random_bot.py'))} --seed 7"
 #: Wide bounds: a decision in a few blocks when one bot is far stronger, or they are the same.
 WIDE = ("--elo0", "0", "--elo1", "200")
 
@@ -243,7 +248,7 @@ def scores_from_log(records: list[dict[str, Any]], new: set[str], old: set[str])
 
 
 def test_rulebot_against_random_accepts_h1_quickly(tmp_path: Path) -> None:
-    data = run_json(tmp_path, "rulebot", "random", *WIDE, "--seed", "1", "--log", "t.jsonl")
+    data = run_json(tmp_path, "rulebot", RANDOM, *WIDE, "--seed", "1", "--log", "t.jsonl")
     assert data["decision"] == "H1" and data["stopped"] is None
     assert data["llr"] >= data["upper"] == pytest.approx(math.log(19), abs=1e-3)
     # Even a hopeless OLD needs ln 19 / ln(s1/s0) = 7 blocks at 0…200 Elo; no more are played.
@@ -290,7 +295,7 @@ def test_rulebot_against_random_accepts_h1_quickly(tmp_path: Path) -> None:
 
 def test_with_a_third_bot_blocks_are_one_match(tmp_path: Path) -> None:
     data = run_json(
-        tmp_path, "rulebot", "random", "third=rulebot", *WIDE, "--seed", "2", "--log", "t.jsonl"
+        tmp_path, "rulebot", RANDOM, "third=rulebot", *WIDE, "--seed", "2", "--log", "t.jsonl"
     )
     assert data["decision"] == "H1" and data["third"] == "third"
     assert data["deals_per_block"] == 6 and data["deals"] == 6 * data["blocks"]
@@ -324,7 +329,7 @@ def test_an_undecided_test_stops_at_max_blocks_with_exit_5(tmp_path: Path) -> No
 
 
 def test_json_output_has_the_documented_fields(tmp_path: Path) -> None:
-    data = run_json(tmp_path, "rulebot", "random", *WIDE, "--seed", "5", "--alpha", "0.1")
+    data = run_json(tmp_path, "rulebot", RANDOM, *WIDE, "--seed", "5", "--alpha", "0.1")
     assert set(data) == {
         "new", "old", "third", "decision", "stopped", "llr", "lower", "upper", "elo0", "elo1",
         "alpha", "beta", "blocks", "deals", "deals_per_block", "deals_played", "games", "score",
@@ -335,14 +340,22 @@ def test_json_output_has_the_documented_fields(tmp_path: Path) -> None:
 
 
 def test_plain_progress_lines_and_the_report(tmp_path: Path) -> None:
-    proc = zole("sprt", "rulebot", "random", *WIDE, "--seed", "6", cwd=tmp_path, timeout=TIMEOUT)
+    proc = zole("sprt", "rulebot", RANDOM, *WIDE, "--seed", "6", cwd=tmp_path, timeout=TIMEOUT)
     ok(proc)
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("sprt: rulebot (NEW) against random (OLD), blocks of 12 deals")
-    progress = [line for line in lines if line.startswith("LLR ")]
-    assert progress[0].startswith("LLR +") and "block 1, 12 deals" in progress[0]
-    assert "[-2.94, +2.94]" in progress[0]
+    progress = [line for line in lines if line.startswith("LLR ") and "block" in line]
+    pattern = r"LLR [+-]\d\.\d\d \[-2\.94, \+2\.94\]  block (\d+), (\d+) deals  score "
+    shown = [re.match(pattern, line) for line in progress]
+    assert all(shown), progress
+    blocks = [int(m.group(1)) for m in shown if m]
+    assert blocks[:9] == list(range(1, 10)) or blocks == list(range(1, len(blocks) + 1))
+    assert all(int(m.group(2)) == 12 * int(m.group(1)) for m in shown if m)
     assert "H1 accepted: rulebot is better than random" in proc.stdout
+    used = re.search(
+        r"^(\d+) blocks = (\d+) deals \((\d+) games against random\)", proc.stdout, re.M
+    )
+    assert used and int(used[2]) == int(used[3]) == 12 * int(used[1]) >= 12 * blocks[-1]
     assert "deals verify" not in proc.stdout
 
 
