@@ -242,6 +242,35 @@ def test_a_duplicate_block_is_one_unit_with_totals_by_name() -> None:
     # Every player sat twice in each seat: 2·8 − 4·4 = 0 for all.
     assert unit.totals == {"x": 0, "y": 0, "z": 0}
     assert unit.deals == {"x": 6, "y": 6, "z": 6}
+    # Rated deal by deal: each deal, the seat-0 player beats the two others, who draw.
+    games = unit.games()
+    assert len(games) == 18
+    first = duplicate_block("d", 1, [8, -4, -4])[0]["players"]
+    assert [first[0]["name"], first[1]["name"]] == ["x", "y"]
+    assert games[:3] == [Game("x", "y", 1.0), Game("x", "z", 1.0), Game("y", "z", 0.5)]
+    assert sorted(g.score for g in games) == [0.0] * 6 + [0.5] * 6 + [1.0] * 6
+
+
+def test_duplicate_and_plain_deals_are_rated_on_one_scale() -> None:
+    """The same deals give the same ratings whether they are duplicate blocks or plain deals:
+    only the bootstrap's units (and so the intervals) differ."""
+    blocks = [
+        record
+        for block, scores in enumerate([[8, -4, -4], [-10, 5, 5], [6, -3, -3], [2, -1, -1]], 1)
+        for record in duplicate_block("m", block, scores)
+    ]
+    # Make x better than the others: x wins its soloist games in every block.
+    for record in blocks:
+        names = [p["name"] for p in record["players"]]
+        if names[0] == "x" and record["result"]["scores"][0] < 0:
+            record["result"]["scores"] = [-v for v in record["result"]["scores"]]
+    as_blocks = units_from_records([header("m", True), *blocks]).units
+    as_deals = units_from_records([header("m", False), *blocks]).units
+    assert (len(as_blocks), len(as_deals)) == (4, 24)
+    by_block = {r.name: r.elo for r in rate(as_blocks, bootstrap=10).ratings}
+    by_deal = {r.name: r.elo for r in rate(as_deals, bootstrap=10).ratings}
+    assert by_block == pytest.approx(by_deal, abs=1e-9)
+    assert max(by_block, key=by_block.__getitem__) == "x"
 
 
 def test_plain_deals_are_units_of_their_own() -> None:
@@ -335,7 +364,7 @@ def test_validation_bots_of_known_strength_come_out_in_order(logs: Logs) -> None
     for rating in data["ratings"]:
         assert rating["low"] <= rating["elo"] <= rating["high"]
         assert rating["deals"] == 6 * BLOCKS
-        assert rating["games"] == 6 * BLOCKS  # each seat of each block: 2 games
+        assert rating["games"] == 12 * BLOCKS  # each deal: a game against each of the others
 
 
 def test_json_shape(logs: Logs) -> None:
@@ -386,7 +415,7 @@ def test_two_matches_are_rated_together(logs: Logs) -> None:
     assert table["weak"]["deals"] == 6 * BLOCKS + 90
     assert table["random"]["deals"] == 6 * BLOCKS
     assert table["lazy"]["deals"] == 90
-    assert table["rulebot"]["games"] == 6 * BLOCKS + 2 * 90  # a block: 3 seats x 2 pairs
+    assert table["rulebot"]["games"] == 2 * (6 * BLOCKS + 90)  # 2 games a deal
     assert data["ratings"][0]["name"] == "rulebot"
     # The order of the files does not matter; a file named twice counts once.
     again = ratings_json(logs, "second.jsonl", "validation.jsonl", "--bootstrap", "50")

@@ -7,32 +7,33 @@ How a log becomes rating data
 Zole is a three-player game, and a rating model compares two players at a time, so every deal
 record (``protocol/records.md``) is turned into pairwise games in three steps:
 
-1. **Units.** The deals are grouped into units: in a duplicate match (its header says
-   ``"duplicate": true``) a unit is a duplicate block, the six deals with the same ``match_id``
-   and ``block`` (the same cards in all six seatings); otherwise a unit is a single deal. A
-   record whose match header is not among the files read (a deal record copied out of its log)
-   is grouped by ``block`` as well, which gives the same units: outside duplicate matches each
-   block holds a single deal. A deal read twice (the same ``match_id`` and ``deal``, e.g. the
-   same log named twice) counts once; a block cut short by an interrupted match is a unit of the
-   deals it has.
-2. **Totals.** In each unit, each player's total is the sum of its scores (``result.scores``)
-   over the unit's deals. A seat's player is the ``name`` in the record's own ``players`` list
-   (its display name in the match), so players are identified **by name across logs**: the same
-   bot name in two logs is the same player.
-3. **Pairwise games.** In a plain deal every pair of players gets one game: the one with the
-   larger score wins, equal scores are a draw (half a win each); the soloist's two opponents
-   usually score the same and draw. In a duplicate block the comparison is made **seat by
-   seat**, as in duplicate bridge: each player held each seat's cards twice, so for each seat
-   and each pair of players, their totals *in that seat* (the same cards) are compared — up to
-   nine games a block, each free of the luck of the deal. Only the order counts, not the
-   margin.
+1. **Pairwise games.** Each deal gives every pair of its players one game: the one with the
+   larger score (``result.scores``) wins, equal scores are a draw (half a win each). The
+   soloist thus wins or loses against both opponents, who usually score the same and draw. A
+   seat's player is the ``name`` in the record's own ``players`` list (its display name in the
+   match), so players are identified **by name across logs**: the same bot name in two logs is
+   the same player.
+2. **Units.** The deals are grouped into units, the independent samples of the bootstrap (see
+   *Uncertainty*): in a duplicate match (its header says ``"duplicate": true``) a unit is a
+   duplicate block, the six deals with the same ``match_id`` and ``block`` (the same cards in
+   all six seatings); otherwise a unit is a single deal. A record whose match header is not
+   among the files read (a deal record copied out of its log) is grouped by ``block`` as well,
+   which gives the same units: outside duplicate matches each block holds a single deal. A deal
+   read twice (the same ``match_id`` and ``deal``, e.g. the same log named twice) counts once; a
+   block cut short by an interrupted match is a unit of the deals it has.
+3. **Totals.** A unit also keeps each player's total score over its deals and how many of them
+   it played (for the counts in the list), and when its last deal finished (for
+   :func:`ratings_over_time`).
 
-A pairwise game thus compares two players on the same cards in a duplicate match, but on
-different cards otherwise, and the two are not the same game: the duplicate game is decided
-far more by skill, so the same bots lie further apart on the Elo scale when rated from
-duplicate blocks. Ratings are comparable
-within one list, and lists from logs of the same kind, but a list that mixes duplicate and
-plain logs weighs a block like a deal.
+A duplicate block is therefore rated **deal by deal**, like plain deals, and a pairwise game
+means the same thing in both kinds of match: ratings from duplicate and plain logs are on one
+scale and can be mixed. What duplicate adds is balance (every player holds every seat's cards
+twice, against both orders of the others), which the bootstrap over whole blocks turns into
+narrower intervals as far as the cards decide the results. Comparing the players *seat by
+seat* instead (each pair's totals on the same cards, as in duplicate bridge; this module's
+earlier method) was measured and rejected: it keeps only the order of 2-deal totals, and gave
+wider intervals for every pair of bots, on every seed tried (``docs/ratings.md`` has the
+figures and the script that reproduces them).
 
 The model
 ---------
@@ -68,6 +69,7 @@ the cards (and, in a duplicate block, the six seatings of the same cards).
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import itertools
 import math
 import os
@@ -81,15 +83,20 @@ from zole_arena.records import read_log
 
 __all__ = [
     "DEFAULT_BOOTSTRAP",
+    "DEFAULT_POINTS",
     "MIN_BOOTSTRAP",
+    "BootstrapFit",
     "Game",
     "PlayerRating",
     "RatingData",
     "RatingError",
     "RatingList",
     "Unit",
+    "chronological",
+    "fit_bootstrap",
     "fit_elo",
     "rate",
+    "ratings_over_time",
     "read_logs",
     "units_from_records",
 ]
@@ -126,15 +133,20 @@ class Unit:
         which is its number).
     :param totals: each player's total score over the unit's deals.
     :param deals: how many of the unit's deals each player played (default: one each).
+    :param scores: each deal's scores by player, in the order played (default: one deal, whose
+        scores are ``totals``).
+    :param finished: when the unit's last deal finished (None if a record did not say).
+    :param sequence: where the unit's last deal came among the records read: the order of
+        units whose finish times are unknown.
     """
 
     match_id: str
     block: int
     totals: Mapping[str, int]
     deals: Mapping[str, int] = dataclasses.field(default_factory=dict)
-    by_seat: Mapping[tuple[str, int], int] = dataclasses.field(default_factory=dict)
-    """In a duplicate block: each player's total over the deals it played in each seat (the
-    same cards for every player in that seat). Empty for a plain deal."""
+    scores: Sequence[Mapping[str, int]] = ()
+    finished: datetime.datetime | None = None
+    sequence: int = 0
 
     @property
     def size(self) -> int:
@@ -146,23 +158,13 @@ class Unit:
         return self.deals.get(name, 1) if name in self.totals else 0
 
     def games(self) -> list[Game]:
-        """The unit's pairwise games, names in sorted order.
-
-        A duplicate block gives, for each seat, one game for every pair of players who held
-        that seat's cards: their totals in that seat are compared (up to 9 games, each free of
-        the luck of the cards). A plain deal gives one game for every pair of its players.
-        """
+        """The unit's pairwise games: for each deal, one game for every pair of its players
+        (names in sorted order), won by the larger score, a draw when the scores are equal."""
         games = []
-        if self.by_seat:
-            for seat in range(3):
-                held = sorted(name for name, s in self.by_seat if s == seat)
-                for first, second in itertools.combinations(held, 2):
-                    a, b = self.by_seat[first, seat], self.by_seat[second, seat]
-                    games.append(Game(first, second, 1.0 if a > b else 0.0 if a < b else 0.5))
-            return games
-        for first, second in itertools.combinations(sorted(self.totals), 2):
-            a, b = self.totals[first], self.totals[second]
-            games.append(Game(first, second, 1.0 if a > b else 0.0 if a < b else 0.5))
+        for deal in self.scores or (self.totals,):
+            for first, second in itertools.combinations(sorted(deal), 2):
+                a, b = deal[first], deal[second]
+                games.append(Game(first, second, 1.0 if a > b else 0.0 if a < b else 0.5))
         return games
 
 
@@ -206,18 +208,37 @@ def _deal_scores(record: Mapping[str, Any]) -> tuple[str, int, int, dict[str, in
     return match_id, number, block, by_name
 
 
+def _finished(record: Mapping[str, Any]) -> datetime.datetime | None:
+    """A deal record's ``finished`` time (UTC when it names no zone), or None."""
+    text = record.get("finished")
+    if not isinstance(text, str):
+        return None
+    try:
+        when = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=datetime.UTC)
+
+
+class _Deal(NamedTuple):
+    block: int
+    scores: dict[str, int]
+    finished: datetime.datetime | None
+    sequence: int
+
+
 def units_from_records(records: Iterable[Mapping[str, Any]]) -> RatingData:
     """Group deal records (of any matches, in any order) into units, as the module says.
 
     Headers (``"type": "match"``) say which matches are duplicate; other records are ignored.
-    A deal record that lacks what a rating needs is skipped with a warning.
+    A deal record that lacks what a rating needs is skipped with a warning. The units come
+    sorted by match and block, so the order of the records does not change a rating.
     """
     duplicate: dict[str, bool] = {}
-    deals: dict[tuple[str, int], tuple[int, dict[str, int]]] = {}
-    seats: dict[tuple[str, int], dict[str, int]] = {}
+    deals: dict[tuple[str, int], _Deal] = {}
     warnings: list[str] = []
     repeated = 0
-    for record in records:
+    for sequence, record in enumerate(records):
         kind = record.get("type")
         if kind == "match":
             if isinstance(record.get("match_id"), str):
@@ -235,27 +256,35 @@ def units_from_records(records: Iterable[Mapping[str, Any]]) -> RatingData:
         if (match_id, number) in deals:
             repeated += 1
             continue
-        deals[match_id, number] = (block, scores)
-        seats[match_id, number] = {p["name"]: seat for seat, p in enumerate(record["players"])}
+        deals[match_id, number] = _Deal(block, scores, _finished(record), sequence)
     if repeated:
         warnings.append(f"{repeated} deal(s) read more than once: each counted once")
-    grouped: dict[tuple[str, int], list[tuple[dict[str, int], dict[str, int]]]] = {}
-    for (match_id, number), (block, scores) in deals.items():
-        key = (match_id, block if duplicate.get(match_id, True) else number)
-        grouped.setdefault(key, []).append((scores, seats[match_id, number]))
+    grouped: dict[tuple[str, int], list[tuple[int, _Deal]]] = {}
+    for (match_id, number), found in deals.items():
+        key = (match_id, found.block if duplicate.get(match_id, True) else number)
+        grouped.setdefault(key, []).append((number, found))
     units = []
     for (match_id, block), members in sorted(grouped.items()):
+        members.sort(key=lambda member: member[0])
         totals: dict[str, int] = {}
         played: dict[str, int] = {}
-        by_seat: dict[tuple[str, int], int] = {}
-        for scores, seat_of in members:
-            for name, score in scores.items():
+        for _, found in members:
+            for name, score in found.scores.items():
                 totals[name] = totals.get(name, 0) + score
                 played[name] = played.get(name, 0) + 1
-                key_seat = (name, seat_of[name])
-                by_seat[key_seat] = by_seat.get(key_seat, 0) + score
-        several = len(members) > 1  # a duplicate block: compare the players seat by seat
-        units.append(Unit(match_id, block, totals, played, by_seat if several else {}))
+        times = [found.finished for _, found in members]
+        known = [when for when in times if when is not None]
+        units.append(
+            Unit(
+                match_id,
+                block,
+                totals,
+                played,
+                tuple(found.scores for _, found in members),
+                max(known) if len(known) == len(times) else None,
+                max(found.sequence for _, found in members),
+            )
+        )
     return RatingData(tuple(units), tuple(warnings))
 
 
@@ -457,10 +486,11 @@ class RatingList:
         """One line saying how the ratings were computed."""
         anchor = "average 0" if self.anchor is None else f"{self.anchor[0]} at {self.anchor[1]:g}"
         return (
-            "Bradley-Terry maximum likelihood (MM, Hunter 2004) over pairwise games of "
-            "duplicate blocks or deals, draws as half wins, prior "
+            "Bradley-Terry maximum likelihood (MM, Hunter 2004) over the pairwise games of "
+            "every deal, draws as half wins, prior "
             f"{self.prior:g} virtual draw(s) per player; Elo scale, {anchor}; 95% intervals "
-            f"and LOS: bootstrap over units, {self.bootstrap} resamples, seed {self.seed}"
+            "and LOS: bootstrap over units (duplicate blocks, or deals), "
+            f"{self.bootstrap} resamples, seed {self.seed}"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -470,6 +500,83 @@ class RatingList:
             "units": self.units,
             "method": self.method,
         }
+
+
+@dataclasses.dataclass(frozen=True)
+class BootstrapFit:
+    """The maximum-likelihood ratings of a set of units and their bootstrap refits."""
+
+    names: tuple[str, ...]
+    """The players, sorted by name."""
+    elos: tuple[float, ...]
+    """The fit to all the units, in the order of ``names``."""
+    samples: tuple[tuple[float, ...], ...]
+    """One refit per resample of the units, each in the order of ``names``."""
+
+
+def fit_bootstrap(
+    unit_games: Sequence[Sequence[Game]],
+    *,
+    anchor: tuple[str, float] | None = None,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    seed: int = 0,
+    prior: float = 1.0,
+) -> BootstrapFit:
+    """Fit the pairwise games of units, and refit them on ``bootstrap`` resamples of the units.
+
+    This is :func:`rate` without the summary, for any way of turning a unit into pairwise games
+    (``scripts/duplicate_vs_plain.py`` compares several): a resample draws as many units as
+    there are, with replacement, so the games of one unit always stay together.
+
+    :param unit_games: the pairwise games of each unit (a score may be any fraction of a win).
+    :raises RatingError: no units, fewer than two players, an unknown anchor, too few
+        resamples, a score not in [0, 1], a player against itself.
+    """
+    if not unit_games:
+        raise RatingError("no finished deals to rate")
+    if bootstrap < MIN_BOOTSTRAP:
+        raise RatingError(
+            f"the bootstrap needs at least {MIN_BOOTSTRAP} resamples, not {bootstrap}"
+        )
+    names = sorted({name for games in unit_games for game in games for name in game[:2]})
+    _check(names, anchor, prior)
+    index = {name: i for i, name in enumerate(names)}
+    # Each unit as {(i, j): (games, wins of i)}, i < j: a resample adds these up.
+    summed: list[dict[tuple[int, int], tuple[float, float]]] = []
+    for games in unit_games:
+        pairs: dict[tuple[int, int], tuple[float, float]] = {}
+        for first, second, score in games:
+            if not 0.0 <= score <= 1.0:
+                raise RatingError(f"a game's score must be from 0 to 1, not {score}")
+            if first == second:
+                raise RatingError(f"a player cannot play itself ({first!r})")
+            i, j = index[first], index[second]
+            if i > j:
+                i, j, score = j, i, 1.0 - score
+            played, won = pairs.get((i, j), (0.0, 0.0))
+            pairs[i, j] = (played + 1.0, won + score)
+        summed.append(pairs)
+
+    def fit(weights: Sequence[int]) -> tuple[float, ...]:
+        results: dict[tuple[int, int], tuple[float, float]] = {}
+        for weight, pairs in zip(weights, summed, strict=True):
+            if not weight:
+                continue
+            for pair, (games, won) in pairs.items():
+                played, wins = results.get(pair, (0.0, 0.0))
+                results[pair] = (played + weight * games, wins + weight * won)
+        logs = _fit(_table(len(names), results), prior)
+        return tuple(_anchored([_ELO * v for v in logs], names, anchor))
+
+    elos = fit([1] * len(summed))
+    rng = random.Random(seed)
+    samples = []
+    for _ in range(bootstrap):
+        weights = [0] * len(summed)
+        for _ in summed:
+            weights[rng.randrange(len(summed))] += 1
+        samples.append(fit(weights))
+    return BootstrapFit(tuple(names), elos, tuple(samples))
 
 
 def rate(
@@ -491,44 +598,19 @@ def rate(
     """
     if not units:
         raise RatingError("no finished deals to rate")
-    if bootstrap < MIN_BOOTSTRAP:
-        raise RatingError(
-            f"the bootstrap needs at least {MIN_BOOTSTRAP} resamples, not {bootstrap}"
-        )
     names = sorted({name for unit in units for name in unit.totals})
     _check(names, anchor, prior)
-    index = {name: i for i, name in enumerate(names)}
-    # Each unit as (i, j, wins of i) for its games, i < j.
-    unit_games = [
-        [(index[g.first], index[g.second], g.score) for g in unit.games()] for unit in units
-    ]
-
-    def fit(weights: Sequence[int]) -> list[float]:
-        results: dict[tuple[int, int], tuple[float, float]] = {}
-        for weight, games in zip(weights, unit_games, strict=True):
-            if not weight:
-                continue
-            for i, j, score in games:
-                played, won = results.get((i, j), (0.0, 0.0))
-                results[i, j] = (played + weight, won + weight * score)
-        logs = _fit(_table(len(names), results), prior)
-        return _anchored([_ELO * v for v in logs], names, anchor)
-
-    elos = fit([1] * len(units))
-    rng = random.Random(seed)
-    samples: list[list[float]] = []
-    for _ in range(bootstrap):
-        weights = [0] * len(units)
-        for _ in units:
-            weights[rng.randrange(len(units))] += 1
-        samples.append(fit(weights))
-    order = sorted(range(len(names)), key=lambda i: (-elos[i], names[i]))
-    games = [0] * len(names)
-    deals = [0] * len(names)
+    unit_games = [unit.games() for unit in units]
+    fitted = fit_bootstrap(unit_games, anchor=anchor, bootstrap=bootstrap, seed=seed, prior=prior)
+    index = {name: i for i, name in enumerate(fitted.names)}
+    elos, samples = fitted.elos, fitted.samples
+    order = sorted(range(len(fitted.names)), key=lambda i: (-elos[i], fitted.names[i]))
+    games = [0] * len(fitted.names)
+    deals = [0] * len(fitted.names)
     for unit, played in zip(units, unit_games, strict=True):
-        for i, j, _ in played:
-            games[i] += 1
-            games[j] += 1
+        for game in played:
+            games[index[game.first]] += 1
+            games[index[game.second]] += 1
         for name in unit.totals:
             deals[index[name]] += unit.deals_of(name)
     ratings = []
@@ -540,7 +622,9 @@ def rate(
             j = order[place + 1]
             above = sum(1.0 if s[i] > s[j] else 0.5 if s[i] == s[j] else 0.0 for s in samples)
             los = above / len(samples)
-        ratings.append(PlayerRating(names[i], elos[i], cuts[0], cuts[-1], games[i], deals[i], los))
+        ratings.append(
+            PlayerRating(fitted.names[i], elos[i], cuts[0], cuts[-1], games[i], deals[i], los)
+        )
     return RatingList(
         tuple(ratings),
         units=len(units),
@@ -550,3 +634,62 @@ def rate(
         anchor=anchor,
         prior=prior,
     )
+
+
+#: Checkpoints of :func:`ratings_over_time` unless told otherwise.
+DEFAULT_POINTS: Final = 20
+
+
+def chronological(units: Iterable[Unit]) -> list[Unit]:
+    """The units in the order they finished: by the ``finished`` time of their last deal when
+    every unit has one (ties, a second apart at most, keep the order the records were read
+    in), otherwise in the order the records were read (the order of the logs, and of the
+    deals in each)."""
+    listed = list(units)
+    if all(unit.finished is not None for unit in listed):
+        return sorted(listed, key=lambda unit: (unit.finished, unit.sequence))
+    return sorted(listed, key=lambda unit: unit.sequence)
+
+
+def ratings_over_time(
+    units: Sequence[Unit],
+    *,
+    points: int = DEFAULT_POINTS,
+    anchor: tuple[str, float] | None = None,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    seed: int = 0,
+    prior: float = 1.0,
+) -> list[RatingList]:
+    """The rating list as it stood at ``points`` moments, from the first units to all of them.
+
+    The units are put in :func:`chronological` order and rated (as :func:`rate` does, with the
+    same anchor, resamples, seed and prior) after about every ``points``-th part of the deals:
+    checkpoint *k* holds the first units whose deals add up to at least *k*/``points`` of all
+    the deals. Each list's ``deals`` is the x of a ratings-over-time chart. A checkpoint at
+    which fewer than two players have played is left out, and so are repeats (when there are
+    fewer units than points); the last checkpoint is always the list of all the units.
+
+    :raises RatingError: ``points`` below 1, no units, fewer than two players in all of them,
+        an anchor who is not among them, too few resamples.
+    """
+    if points < 1:
+        raise RatingError(f"a ratings-over-time chart needs at least 1 point, not {points}")
+    if not units:
+        raise RatingError("no finished deals to rate")
+    ordered = chronological(units)
+    sizes = list(itertools.accumulate(unit.size for unit in ordered))
+    total = sizes[-1]
+    ends: list[int] = []
+    for k in range(1, points + 1):
+        target = math.ceil(total * k / points)
+        end = next(n for n, size in enumerate(sizes, start=1) if size >= target)
+        if not ends or end > ends[-1]:
+            ends.append(end)
+    checkpoints = []
+    for end in ends:
+        first = ordered[:end]
+        present = {name for unit in first for name in unit.totals}
+        if len(present) < 2 or (end < len(ordered) and anchor and anchor[0] not in present):
+            continue
+        checkpoints.append(rate(first, anchor=anchor, bootstrap=bootstrap, seed=seed, prior=prior))
+    return checkpoints
