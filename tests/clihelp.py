@@ -9,8 +9,11 @@ from pathlib import Path
 PY = sys.executable
 
 
-def zole(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run ``zole-arena ARGS`` in ``cwd`` as a user would (a real process)."""
+def zole(
+    *args: str, cwd: Path, timeout: float = 120, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``zole-arena ARGS`` in ``cwd`` as a user would (a real process); ``env`` replaces
+    the environment when given."""
     return subprocess.run(
         [PY, "-m", "zole_arena", *args],
         cwd=cwd,
@@ -18,6 +21,7 @@ def zole(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedPro
         text=True,
         timeout=timeout,
         check=False,
+        env=env,
     )
 
 

@@ -11,8 +11,9 @@ ones before it:
 * :mod:`zole_arena.botproc`, :mod:`zole_arena.session`, :mod:`zole_arena.human` — players:
   bot processes and their dialogue, or a person at the keyboard;
 * :mod:`zole_arena.referee`, :mod:`zole_arena.match`, :mod:`zole_arena.records`,
-  :mod:`zole_arena.verify`, :mod:`zole_arena.ratings`, :mod:`zole_arena.check` — deals between
-  players, matches and their logs, re-playing logs, ratings, the conformance check;
+  :mod:`zole_arena.verify`, :mod:`zole_arena.ratings`, :mod:`zole_arena.ratings_plot`,
+  :mod:`zole_arena.check` — deals between players, matches and their logs, re-playing logs,
+  ratings and their chart over time (matplotlib, an optional extra), the conformance check;
 * :mod:`zole_arena.cli` — the ``zole-arena`` command.
 """
 

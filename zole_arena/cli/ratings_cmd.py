@@ -12,9 +12,21 @@ import typer
 from rich.table import Table
 
 from zole_arena.cli.console import err, fail, out, print_json
-from zole_arena.ratings import DEFAULT_BOOTSTRAP, MIN_BOOTSTRAP, RatingList, rate, read_logs
+from zole_arena.ratings import (
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_POINTS,
+    MIN_BOOTSTRAP,
+    RatingList,
+    rate,
+    ratings_over_time,
+    read_logs,
+)
+from zole_arena.ratings_plot import check_plot_path, plot_ratings_over_time
 
 CSV_COLUMNS = ("rank", "name", "elo", "low", "high", "los_next", "games", "deals")
+#: Bootstrap resamples at each checkpoint of the chart unless told otherwise: a chart refits
+#: the ratings at every point, so it takes fewer than the table's list.
+PLOT_BOOTSTRAP = 50
 
 
 def parse_anchor(text: str) -> tuple[str, float]:
@@ -76,25 +88,62 @@ def ratings_command(
     seed: Annotated[int, typer.Option(help="Seed of the bootstrap's resampling.")] = 0,
     json_output: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
     csv_output: Annotated[bool, typer.Option("--csv", help="Print the list as CSV.")] = False,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also draw the ratings over time to this file (.png, .svg, .pdf, …): each "
+            "player's Elo with its 95% band against the deals rated so far, refitted at "
+            "--points checkpoints in the order the deals finished. Needs matplotlib: "
+            "pip install 'zole-arena[plot]'.",
+            show_default=False,
+        ),
+    ] = None,
+    points: Annotated[int, typer.Option(help="Checkpoints of the --plot chart.")] = DEFAULT_POINTS,
+    plot_bootstrap: Annotated[
+        int,
+        typer.Option(
+            help="Bootstrap resamples at each checkpoint of the --plot chart (fewer than the "
+            f"table's, for speed; at least {MIN_BOOTSTRAP})."
+        ),
+    ] = PLOT_BOOTSTRAP,
 ) -> None:
     """Rate the players of game logs: a Bradley-Terry (Elo) fit of every result at once.
 
-    Each duplicate block (or each deal, outside duplicate matches) gives every pair of its
-    players one game, won by the one with more points; 95% intervals and the likelihood of
-    superiority (LOS) over the next player come from a bootstrap over blocks. Players are
-    told apart by name, across logs.
+    Each deal gives every pair of its players one game, won by the one with more points; 95%
+    intervals and the likelihood of superiority (LOS) over the next player come from a
+    bootstrap over duplicate blocks (or deals, outside duplicate matches). Players are
+    told apart by name, across logs. With --plot, a chart of the ratings over time is drawn as
+    well (the table is printed as without it).
     """
     if json_output and csv_output:
         fail("give --json or --csv, not both", 2)
     if bootstrap < MIN_BOOTSTRAP:
         fail(f"--bootstrap must be at least {MIN_BOOTSTRAP}, not {bootstrap}")
+    if points < 1:
+        fail(f"--points must be at least 1, not {points}")
+    if plot_bootstrap < MIN_BOOTSTRAP:
+        fail(f"--plot-bootstrap must be at least {MIN_BOOTSTRAP}, not {plot_bootstrap}")
     pinned = None if anchor is None else parse_anchor(anchor)
+    if plot is not None:
+        check_plot_path(plot)  # before the work: no matplotlib, or nowhere to write it
     data = read_logs(logs)
     for warning in data.warnings:
         err.print(f"[yellow]warning:[/] {warning}", highlight=False, markup=True)
     if not data.units:
         fail("the logs have no finished deal: nothing to rate")
     ratings = rate(data.units, anchor=pinned, bootstrap=bootstrap, seed=seed)
+    if plot is not None:
+        checkpoints = ratings_over_time(
+            data.units, points=points, anchor=pinned, bootstrap=plot_bootstrap, seed=seed
+        )
+        named = ", ".join(path.name for path in logs[:3]) + (", …" if len(logs) > 3 else "")
+        plot_ratings_over_time(checkpoints, plot, title=f"Ratings over time: {named}")
+        sys.stdout.flush()  # the table first, then the message, when both go to one place
+        err.print(
+            f"Ratings at {len(checkpoints)} checkpoints drawn to {plot}.",
+            markup=False,
+            highlight=False,
+        )
     if json_output:
         print_json(ratings.to_dict())
     elif csv_output:
