@@ -3,8 +3,9 @@ number of deals rated so far (``zole-arena ratings --plot FILE``).
 
 The checkpoints come from :func:`zole_arena.ratings.ratings_over_time`; this module only
 draws them. matplotlib is an optional extra (``pip install 'zole-arena[plot]'``): it is
-imported when a chart is drawn, never when this module is, and with the Agg backend, which
-writes files without a display, so charts can be made on a server or in CI.
+imported when a chart is drawn, never when this module is, and the chart is drawn on an Agg
+canvas (no display needed: charts can be made on a server or in CI) without pyplot, so it
+changes no global matplotlib state.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import importlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Final
 
 from zole_arena.errors import ZoleError
@@ -32,17 +32,24 @@ class PlotError(ZoleError):
     """A chart that cannot be drawn: no matplotlib, or a file that cannot be written."""
 
 
-def _pyplot() -> ModuleType:
-    """matplotlib's pyplot on the Agg backend, or a :class:`PlotError` that says how to
-    install it."""
+def _figure() -> Any:
+    """A new matplotlib figure on an Agg canvas, or a :class:`PlotError` that says how to
+    install matplotlib.
+
+    The figure is made without pyplot, so drawing a chart changes no global state: not the
+    backend of a program (or notebook) that uses matplotlib itself, nor pyplot's list of
+    open figures.
+    """
     try:
-        matplotlib = importlib.import_module("matplotlib")
-        matplotlib.use("Agg")
-        return importlib.import_module("matplotlib.pyplot")
+        agg = importlib.import_module("matplotlib.backends.backend_agg")
+        figure = importlib.import_module("matplotlib.figure")
     except ImportError as exc:
         raise PlotError(
             f"--plot needs matplotlib, which is not installed ({exc}): {INSTALL_HINT}"
         ) from None
+    made = figure.Figure(figsize=_SIZE, dpi=_DPI, layout="constrained")
+    agg.FigureCanvasAgg(made)
+    return made
 
 
 def check_plot_path(path: str | os.PathLike[str]) -> Path:
@@ -52,7 +59,7 @@ def check_plot_path(path: str | os.PathLike[str]) -> Path:
 
     :raises PlotError: with a one-line message saying what is wrong.
     """
-    pyplot = _pyplot()
+    formats = _figure().canvas.get_supported_filetypes()
     target = Path(path)
     folder = target.parent
     if target.is_dir():
@@ -61,8 +68,6 @@ def check_plot_path(path: str | os.PathLike[str]) -> Path:
         raise PlotError(f"cannot write the chart to {target}: no folder {folder}")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise PlotError(f"cannot write the chart to {target}: permission denied")
-    formats = pyplot.figure().canvas.get_supported_filetypes()
-    pyplot.close("all")
     suffix = target.suffix.lstrip(".").lower()
     if suffix not in formats:
         known = ", ".join(f".{name}" for name in sorted(formats))
@@ -88,54 +93,48 @@ def plot_ratings_over_time(
     if not checkpoints:
         raise PlotError("no ratings to draw")
     target = check_plot_path(path)
-    pyplot = _pyplot()
+    figure = _figure()
+    axes = figure.subplots()
     last = checkpoints[-1]
     order = [rating.name for rating in last.ratings]
     order += sorted({r.name for c in checkpoints for r in c.ratings} - set(order))
-    figure, axes = pyplot.subplots(figsize=_SIZE, dpi=_DPI, layout="constrained")
-    try:
-        for name in order:
-            points = [
-                (checkpoint.deals, rating)
-                for checkpoint in checkpoints
-                for rating in checkpoint.ratings
-                if rating.name == name
-            ]
-            xs = [deals for deals, _ in points]
-            final = next((r for r in last.ratings if r.name == name), None)
-            label = name
-            if final is not None:
-                sign = "+" if last.anchor is None else ""  # signed around an average of 0
-                label = (
-                    f"{name}  {final.elo:{sign}.0f} "
-                    f"({final.low:{sign}.0f} … {final.high:{sign}.0f})"
-                )
-            (line,) = axes.plot(
-                xs, [r.elo for _, r in points], marker="o", markersize=3, label=label
+    for name in order:
+        points = [
+            (checkpoint.deals, rating)
+            for checkpoint in checkpoints
+            for rating in checkpoint.ratings
+            if rating.name == name
+        ]
+        xs = [deals for deals, _ in points]
+        final = next((r for r in last.ratings if r.name == name), None)
+        label = name
+        if final is not None:
+            sign = "+" if last.anchor is None else ""  # signed around an average of 0
+            label = (
+                f"{name}  {final.elo:{sign}.0f} ({final.low:{sign}.0f} … {final.high:{sign}.0f})"
             )
-            axes.fill_between(
-                xs,
-                [r.low for _, r in points],
-                [r.high for _, r in points],
-                color=line.get_color(),
-                alpha=0.18,
-                linewidth=0,
-            )
-        axes.set_xlabel("deals rated so far")
-        axes.set_ylabel("Elo")
-        axes.set_xlim(left=0)
-        axes.grid(True, alpha=0.3)
-        anchor = "average 0" if last.anchor is None else f"{last.anchor[0]} at {last.anchor[1]:g}"
-        axes.set_title(
-            f"{title}\n"
-            f"Bradley-Terry (Elo) fit of every deal's pairwise games, {anchor}; bands: 95% "
-            f"bootstrap over units, {last.bootstrap} resamples per point",
-            fontsize="medium",
+        (line,) = axes.plot(xs, [r.elo for _, r in points], marker="o", markersize=3, label=label)
+        axes.fill_between(
+            xs,
+            [r.low for _, r in points],
+            [r.high for _, r in points],
+            color=line.get_color(),
+            alpha=0.18,
+            linewidth=0,
         )
-        axes.legend(title="last rating (95% interval)", loc="best", fontsize="small")
-        _save(figure, target)
-    finally:
-        pyplot.close(figure)
+    axes.set_xlabel("deals rated so far")
+    axes.set_ylabel("Elo")
+    axes.set_xlim(left=0)
+    axes.grid(True, alpha=0.3)
+    anchor = "average 0" if last.anchor is None else f"{last.anchor[0]} at {last.anchor[1]:g}"
+    axes.set_title(
+        f"{title}\n"
+        f"Bradley-Terry (Elo) fit of every deal's pairwise games, {anchor}; bands: 95% "
+        f"bootstrap over units, {last.bootstrap} resamples per point",
+        fontsize="medium",
+    )
+    axes.legend(title="last rating (95% interval)", loc="best", fontsize="small")
+    _save(figure, target)
     return target
 
 
