@@ -167,9 +167,9 @@ def test_round_robin_in_parallel_logs_verifies_and_rates(tmp_path: Path) -> None
     assert {r["name"] for r in rated["ratings"]} == {s["name"] for s in standings}
     assert [r["elo"] for r in rated["ratings"]] == elos
     replay = ok(zole("replay", "t.jsonl", "--deal", "1", cwd=tmp_path))
-    assert [line[:16] for line in replay.stdout.splitlines() if line.startswith("Table")] == [
-        f"Table {n}, deal 1 " for n in (1, 2, 3, 4)
-    ]
+    # In the order the parallel tables finished them: each table's deal 1 once.
+    shown = [line[:16] for line in replay.stdout.splitlines() if line.startswith("Table")]
+    assert sorted(shown) == [f"Table {n}, deal 1 " for n in (1, 2, 3, 4)]
     one = ok(zole("replay", "t.jsonl", "--deal", "1", "--table", "3", cwd=tmp_path)).stdout
     assert one.count("Table ") == 1 and one.startswith("Table 3, deal 1 ")
     one_line_error(zole("replay", "t.jsonl", "--table", "5", cwd=tmp_path), "no table 5")
