@@ -95,6 +95,24 @@ def test_bench_plain_output() -> None:
     assert "200 random wpt deals" in proc.stdout
 
 
+def test_bench_match_compares_with_raw_round_trips() -> None:
+    proc = run("bench", "--match", "--deals", "20", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["deals"] == 20
+    assert data["raw_samples"] == 100  # five raw round trips after every deal
+    assert data["decisions_per_deal"] >= 3
+    allowed = 1e6 / (data["decisions_per_deal"] * data["raw_echo_us"])
+    assert abs(data["raw_deals_per_second"] - allowed) < 1e-6 * allowed
+    assert abs(data["share_of_raw"] - data["deals_per_second"] / allowed) < 1e-9
+    assert data["target_share"] == 0.5
+    assert data["target_met"] == (data["share_of_raw"] >= 0.5)
+    plain = run("bench", "--match", "--deals", "10")
+    assert plain.returncode == 0, plain.stderr
+    assert "raw pipe round trips allow" in plain.stdout
+    assert "target: at least 50%" in plain.stdout
+
+
 def test_bench_rejects_bad_counts() -> None:
     assert_one_line_error(run("bench", "--deals", "0"), "--deals must be at least 1")
 

@@ -22,6 +22,7 @@ from zole_arena.protocol import (
     UnknownLine,
     ZoleOk,
     format_go,
+    format_newdeal,
     parse_answer,
     parse_bot_line,
 )
@@ -111,6 +112,20 @@ def test_go_writer_equals_the_seat_view_form(rules: Rules) -> None:
     for seed in range(120):
         for _, from_view, from_writer in play_random(rules, seed):
             assert from_writer == from_view
+
+
+def test_go_writer_newdeal_equals_the_seat_view_form() -> None:
+    for rules in rules_variants():
+        for seed in range(60):
+            pules = Pules(seed % 3, (1, 0)) if seed % 2 else Pules()
+            deal_no = 1 + seed % 7
+            state = DealState.from_seed(rules, seed, deal_no, pules=pules)
+            writer = GoWriter(state, deal_no, rules.preset, (seed, -seed, 0))
+            for seat in range(3):
+                from_view = format_newdeal(
+                    state.view(seat), deal_no, rules.preset, (seed, -seed, 0)
+                )
+                assert writer.newdeal(seat) == from_view
 
 
 def _card_tokens(line: str) -> set[int]:

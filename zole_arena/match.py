@@ -388,7 +388,7 @@ class Match:
         :raises BotStartupError: a bot cannot be started at the beginning.
         """
         writer: RecordSink | None = self.sink
-        summary = self.summary()
+        stopped: str | None = None
         self._paused = False
         try:
             self.referee.start()
@@ -403,6 +403,7 @@ class Match:
             if writer is not None and not self._header_written:
                 writer.write(self.header())
                 self._header_written = True
+            rules = self.settings.rules.to_dict()  # the same in every deal record
             for number, block, sheet_index, seating in _schedule(self.settings):
                 if number <= self.done:
                     continue
@@ -412,16 +413,15 @@ class Match:
                         f"faults, more than the limit of {self.settings.policy.max_faults})"
                         for p in self.referee.disqualified
                     )
-                    summary.stopped = f"disqualified: {culprits}"
+                    stopped = f"disqualified: {culprits}"
                     break
                 if until is not None and number > until:
                     self._paused = True
                     break
                 outcome = self.referee.play_deal(self.sheets[sheet_index], seating, number)
-                report = self._finish(outcome, number, block, sheet_index, seating, writer)
-                summary = self.summary()
+                report = self._finish(outcome, number, block, sheet_index, seating, writer, rules)
                 if on_deal is not None:
-                    on_deal(report, summary)
+                    on_deal(report, self.summary())
         except KeyboardInterrupt:
             self.referee.kill()
             summary = self.summary()
@@ -433,7 +433,7 @@ class Match:
             if writer is not None and (not self._paused or writer is not self.sink):
                 writer.close()  # a log file of the match's own is opened again by the next run
         final = self.summary()
-        final.stopped = summary.stopped
+        final.stopped = stopped
         return final
 
     def close(self) -> None:
@@ -453,6 +453,7 @@ class Match:
         sheet_index: int,
         seating: tuple[int, int, int],
         writer: RecordSink | None,
+        rules: dict[str, Any],
     ) -> DealReport:
         result = outcome.result
         report = DealReport(
@@ -469,11 +470,20 @@ class Match:
                 number=number,
                 block=block,
                 seating=seating,
-                rules=self.settings.rules.to_dict(),
+                rules=rules,
                 seed=self.settings.seed,
                 state=outcome.state,
                 result=result,
-                moves=[move._asdict() for move in outcome.moves],
+                moves=[
+                    # think_ms to the microsecond: finer digits are noise, and cost log space
+                    {
+                        "seat": seat,
+                        "action": action,
+                        "request_id": request,
+                        "think_ms": round(ms, 3),
+                    }
+                    for seat, action, request, ms in outcome.moves
+                ],
                 faults=[fault.to_dict() for fault in outcome.faults],
                 players=[
                     {

@@ -43,6 +43,8 @@ PROTOCOL_VERSION: Final = 1
 MAX_LINE_BYTES: Final = 64 * 1024
 
 _PHASE_WORDS: Final = {Phase.BIDDING: "bid", Phase.BURYING: "bury", Phase.PLAYING: "play"}
+_PLAYING: Final = Phase.PLAYING
+_BIDDING: Final = Phase.BIDDING
 _CARD_NAMES: Final = tuple(card.name for card in CARDS)
 
 
@@ -204,18 +206,17 @@ def parse_answer(words: Sequence[str], phase: Phase) -> Action:
     :raises NotationError: the words are not a bid, two cards or a card as the phase needs
         (a *garbage* answer; whether it is legal is the rules engine's business).
     """
-    text = " ".join(words)
-    if phase is Phase.PLAYING:
+    if phase is _PLAYING:
         if len(words) != 1:
-            raise NotationError(f"expected one card, got {text!r}")
+            raise NotationError(f"expected one card, got {' '.join(words)!r}")
         return Card.parse(words[0])
-    if phase is Phase.BIDDING:
+    if phase is _BIDDING:
         if len(words) != 1:
-            raise NotationError(f"expected a bid, got {text!r}")
+            raise NotationError(f"expected a bid, got {' '.join(words)!r}")
         return Bid.parse(words[0])
     if phase is Phase.BURYING:
         if len(words) != 2:
-            raise NotationError(f"expected two cards to bury, got {text!r}")
+            raise NotationError(f"expected two cards to bury, got {' '.join(words)!r}")
         return Bury.of(Card.parse(words[0]), Card.parse(words[1]))
     raise NotationError(f"no answer is expected in phase {phase}")
 
@@ -285,12 +286,14 @@ def format_go(
 
 
 class GoWriter:
-    """Writes the ``go`` requests of one deal straight from the world state, fast.
+    """Writes the ``newdeal`` event and the ``go`` requests of one deal straight from the world
+    state, fast.
 
-    It gives exactly the line that :func:`format_go` gives from the seat's
-    :class:`~zole_arena.state.SeatView` (the tests check this over random deals), without
-    building the view: the parts that do not change during the deal are formatted once, and
-    the played cards grow trick by trick. It reads only what the seat to move may know.
+    It gives exactly the lines that :func:`format_newdeal` and :func:`format_go` give from the
+    seat's :class:`~zole_arena.state.SeatView` (the tests check this over random deals),
+    without building the view: the parts that do not change during the deal are formatted
+    once, and the played cards and trick winners grow trick by trick. It reads only what the
+    seat to move may know.
     """
 
     def __init__(
@@ -303,44 +306,51 @@ class GoWriter:
             f"rules {rules_preset} hand "
             for seat in range(3)
         ]
-        self._middle = (
+        self._standing = (
             f" scores {_list(scores)} commonpules {pules.common} "
-            f"personalpules {_list(pules.personal)} bids "
+            f"personalpules {_list(pules.personal)}"
         )
         self._bids_legal = _list(state.rules.bids)
         self._tricks_written = 0
         self._played: list[str] = []
         self._winners: list[str] = []
-        self._contract_parts: dict[tuple[int, Phase, int], str] = {}
+        self._contract_parts: dict[tuple[int, int, int], str] = {}
+
+    def newdeal(self, seat: int) -> str:
+        """The ``newdeal`` event for ``seat`` (before the deal's first action)."""
+        hand = names_of(self.state.initial_hands[seat])
+        return f"newdeal {self._head[seat]}{hand}{self._standing}"
 
     def go(self, request_id: int, time_ms: int) -> str:
         """The ``go`` line for the seat to move now."""
         state = self.state
         seat: int = state.turn  # type: ignore[assignment]
         phase = state.phase
-        log = state.trick_log()
-        if len(log) > self._tricks_written:
-            for _, a, b, c, winner in log[self._tricks_written :]:
-                self._played.append(f"{_CARD_NAMES[a]},{_CARD_NAMES[b]},{_CARD_NAMES[c]}")
-                self._winners.append(str(winner))
-            self._tricks_written = len(log)
-        played = self._played + [_CARD_NAMES[c] for c in state.current_trick_cards()]
         hand = names_of(state.hand_mask(seat))
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
+            word = "play"
             legal = names_of(state.legal_cards_mask())
-        elif phase is Phase.BIDDING:
-            legal = self._bids_legal
-        else:
-            legal = hand
-        key = (seat, phase, len(state.bids))
+            log = state.trick_log()
+            if len(log) > self._tricks_written:
+                for _, a, b, c, winner in log[self._tricks_written :]:
+                    self._played.append(f"{_CARD_NAMES[a]},{_CARD_NAMES[b]},{_CARD_NAMES[c]}")
+                    self._winners.append(str(winner))
+                self._tricks_written = len(log)
+            played = ",".join(self._played + [_CARD_NAMES[c] for c in state.current_trick_cards()])
+        elif phase is _BIDDING:
+            word, legal, played = "bid", self._bids_legal, ""
+        else:  # burying: any two cards of the hand
+            word, legal, played = "bury", hand, ""
+        # Bids, contract, talon and buried cards change only with a bid or the bury (the
+        # buried mask is 0 until then), so their text is kept per seat and stage.
+        key = (seat, len(state.bids), state.buried)
         contract_part = self._contract_parts.get(key)
-        if contract_part is None:  # bids, contract, talon: fixed per seat once play starts
+        if contract_part is None:
             contract_part = self._contract_parts[key] = self._contract_fields(seat, phase)
         return (
-            f"go id {request_id} time {time_ms} phase {_PHASE_WORDS[phase]} "
-            f"{self._head[seat]}{hand}{self._middle}{contract_part}"
-            f"played {','.join(played) or '-'} winners {','.join(self._winners) or '-'} "
-            f"legal {legal}"
+            f"go id {request_id} time {time_ms} phase {word} "
+            f"{self._head[seat]}{hand}{self._standing} bids {contract_part}"
+            f"played {played or '-'} winners {','.join(self._winners) or '-'} legal {legal}"
         )
 
     def _contract_fields(self, seat: int, phase: Phase) -> str:
@@ -359,14 +369,16 @@ def format_events(seat: int, action: Action, trick: tuple[int, ...] | None = Non
     ``trick``, the finished trick as (leader, card, card, card, winner), is given). Burying is
     not an event: nothing of it is public.
     """
+    if isinstance(action, Card):  # the most frequent, first
+        if trick is None:
+            return [f"card {seat} {_CARD_NAMES[action]}"]
+        _, a, b, c, winner = trick
+        return [
+            f"card {seat} {_CARD_NAMES[action]}",
+            f"trick {winner} {_POINTS[a] + _POINTS[b] + _POINTS[c]}",
+        ]
     if isinstance(action, Bid):
         return [f"bid {seat} {action}"]
-    if isinstance(action, Card):
-        events = [f"card {seat} {action}"]
-        if trick is not None:
-            _, a, b, c, winner = trick
-            events.append(f"trick {winner} {_POINTS[a] + _POINTS[b] + _POINTS[c]}")
-        return events
     return []
 
 

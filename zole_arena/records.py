@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from zole_arena import __version__
-from zole_arena.cards import cards_of
+from zole_arena.cards import CARDS, POINTS, cards_of
 from zole_arena.errors import ZoleError
 from zole_arena.state import DealResult, DealState
 
@@ -99,8 +99,11 @@ def header_record(
     }
 
 
+_NAMES: Final = tuple(str(card) for card in CARDS)
+
+
 def _cards(mask: int) -> list[str]:
-    return [str(card) for card in cards_of(mask)]
+    return [_NAMES[card] for card in cards_of(mask)]
 
 
 def _result(result: DealResult) -> dict[str, Any]:
@@ -151,9 +154,9 @@ def deal_record(
     if forfeit is not None:
         culprit = next((f for f in faults if f.get("seat") == forfeit), None)
     tricks = [
-        {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner,
-         "points": t.points}
-        for t in state.tricks
+        {"leader": leader, "cards": [_NAMES[a], _NAMES[b], _NAMES[c]], "winner": winner,
+         "points": POINTS[a] + POINTS[b] + POINTS[c]}
+        for leader, a, b, c, winner in state.trick_log()
     ]  # fmt: skip
     return {
         "format": FORMAT,
@@ -184,9 +187,12 @@ def deal_record(
     }
 
 
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def encode(record: dict[str, Any]) -> bytes:
     """A record as the one line a log holds for it (compact JSON, UTF-8, ending in a newline)."""
-    return (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
+    return (_ENCODER.encode(record) + "\n").encode()
 
 
 class LogWriter:

@@ -19,14 +19,9 @@ from collections.abc import Callable, Sequence
 from typing import Final, Literal, NamedTuple
 
 from zole_arena.actions import Action, Bury
+from zole_arena.cards import Card
 from zole_arena.errors import BotError, BotStartupError, IllegalActionError, NotationError
-from zole_arena.protocol import (
-    GoWriter,
-    format_events,
-    format_newdeal,
-    format_result,
-    parse_answer,
-)
+from zole_arena.protocol import GoWriter, format_events, format_result, parse_answer
 from zole_arena.rules import Rules
 from zole_arena.scoresheet import ScoreSheet
 from zole_arena.session import BotConfig, BotSession, PlayerSession
@@ -135,6 +130,8 @@ class _Forfeit(Exception):
 
 
 def _wire(action: Action) -> str:
+    if isinstance(action, Card):
+        return action.name
     if isinstance(action, Bury):
         return f"{action.cards[0]} {action.cards[1]}"
     return str(action)
@@ -175,7 +172,10 @@ class Referee:
         self.faults: list[Fault] = []
         self.disqualified: list[int] = []
         """Players past the fault limit; a match should stop once this is not empty."""
-        self._rng = random.Random(0)
+        self._by_seat = list(self.players)
+        self._rng: random.Random | None = None
+        self._rng_seed = ""
+        """Seeds the random actions of the current deal (made only when one is needed)."""
         self._next_id = 0
         self._on_fault = on_fault
         self._start_session = start_session
@@ -184,7 +184,7 @@ class Referee:
     @property
     def seats(self) -> list[_Player]:
         """The players by seat, in the current seating."""
-        return [self.players[p] for p in self.seating]
+        return list(self._by_seat)
 
     # -- bots -------------------------------------------------------------------------------
 
@@ -279,19 +279,21 @@ class Referee:
         deal = sheet.next_deal()
         deal_no = number if number is not None else sheet.next_deal_no
         self.seating = seating
-        for seat, player in enumerate(seating):
-            self.players[player].index = seat
+        self._by_seat = [self.players[p] for p in seating]
+        for seat, player in enumerate(self._by_seat):
+            player.index = seat
         # Request ids are unique in the match and the same in a resumed one: a late answer
         # from an earlier deal can never match a request of this one.
         self._next_id = deal_no * 100
-        self._rng = random.Random(f"{sheet.seed}/{deal_no}")
+        self._rng = None
+        self._rng_seed = f"{sheet.seed}/{deal_no}"
         scores = tuple(sheet.totals)
         moves: list[Move] = []
         first_fault = len(self.faults)
         try:
             self._begin(deal, deal_no, scores)
             while deal.result is None:
-                self._turn(deal, deal_no, scores, moves)
+                self._turn(deal, deal_no, moves)
             result = deal.result
         except _Forfeit as forfeit:
             result = forfeit_result(deal, forfeit.seat, self.penalty)
@@ -300,8 +302,8 @@ class Referee:
         return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:])
 
     def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
-        self._writer = GoWriter(deal, deal_no, self.rules.preset, scores)
-        for seat in self.seats:
+        writer = self._writer = GoWriter(deal, deal_no, self.rules.preset, scores)
+        for seat in self._by_seat:
             try:
                 if seat.session is None:
                     self._start(seat)
@@ -310,22 +312,17 @@ class Referee:
             except BotError as exc:
                 self._bot_fault(deal_no, seat, exc)
                 raise _Forfeit(seat.index) from None
-        for seat in self.seats:
-            seat.pending = [
-                format_newdeal(deal.view(seat.index), deal_no, self.rules.preset, scores)
-            ]
+        for seat in self._by_seat:
+            seat.pending = [writer.newdeal(seat.index)]
 
-    def _turn(
-        self, deal: DealState, deal_no: int, scores: tuple[int, ...], moves: list[Move]
-    ) -> None:
+    def _turn(self, deal: DealState, deal_no: int, moves: list[Move]) -> None:
         index: int = deal.turn  # type: ignore[assignment]
-        seat = self.seats[index]
+        seat = self._by_seat[index]
         self._next_id += 1
         request_id = self._next_id
         assert self._writer is not None
         line = self._writer.go(request_id, self.time_ms)
         session = seat.session
-        tricks_before = len(deal.trick_log())
         try:
             if session is None:  # restarted after a fault earlier in this deal
                 session = self._start(seat)
@@ -349,30 +346,35 @@ class Referee:
                     self._substitute(deal, deal_no, seat, moves)
                 else:
                     moves.append(Move(index, _wire(action), request_id, reply.elapsed_ms))
-                    self._announce(deal, index, action, tricks_before)
+                    self._announce(deal, index, action)
                     return
         seat_done, action_done = deal.history[-1]
-        self._announce(deal, seat_done, action_done, tricks_before)
+        self._announce(deal, seat_done, action_done)
 
     def _substitute(self, deal: DealState, deal_no: int, seat: _Player, moves: list[Move]) -> None:
         """After a fault: forfeit, or play a random legal action for the bot."""
         if self.policy.on_fault == "forfeit" or seat.number in self.disqualified:
             raise _Forfeit(seat.index)
+        if self._rng is None:
+            self._rng = random.Random(self._rng_seed)
         legal = deal.legal_actions()
         action = legal[self._rng.randrange(len(legal))]
         deal.apply(action)
         moves.append(Move(seat.index, _wire(action), None, 0.0))
 
-    def _announce(self, deal: DealState, seat: int, action: Action, tricks_before: int) -> None:
+    def _announce(self, deal: DealState, seat: int, action: Action) -> None:
         """Queue the events of an action for every bot (sent with its next message)."""
-        log = deal.trick_log()
-        events = format_events(seat, action, log[-1] if len(log) > tricks_before else None)
+        # A card that leaves no card on the table finished a trick: the trick is announced too.
+        finished = None
+        if action.__class__ is Card and not deal.current_trick_cards():
+            finished = deal.trick_log()[-1]
+        events = format_events(seat, action, finished)
         for player in self.players:
             player.pending.extend(events)
 
     def _flush(self, deal_no: int, last: str) -> None:
         """Send every bot its queued events and ``last`` (the deal's result)."""
-        for seat in self.seats:
+        for seat in self._by_seat:
             lines, seat.pending = [*seat.pending, last], []
             if seat.session is None:
                 continue

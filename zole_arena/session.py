@@ -326,7 +326,7 @@ class BotSession:
                 ) from None
             words = text.split()
             if len(words) >= 2 and words[0] == "action" and words[1] == expected:
-                elapsed = (time.monotonic() - start) * 1000
+                elapsed = (self._last_heard - start) * 1000  # when the line was read
                 return Reply(request_id, tuple(words[2:]), text, elapsed)
             message = parse_bot_line(text)
             if isinstance(message, ActionReply) and message.request_id == request_id:
