@@ -82,6 +82,16 @@ def marked_processes(mark: str) -> list[int]:
 # -- the schedule ---------------------------------------------------------------------------------
 
 
+def test_bots_given_as_commands_are_named_after_their_scripts(tmp_path: Path) -> None:
+    shutil.copy(TESTS.parent / "bots" / "random_bot.py", tmp_path / "mybot.py")
+    proc = ok(
+        zole("tournament", "rulebot", f"{PY} mybot.py", f"{PY} -u ./mybot.py", "--blocks", "1",
+             "--json", *FAST, cwd=tmp_path)
+    )  # fmt: skip
+    names = [s["name"] for s in json.loads(proc.stdout)["standings"]]
+    assert sorted(names) == ["mybot", "mybot#2", "rulebot"]
+
+
 def test_round_robin_has_every_table_of_three_once() -> None:
     tables = tables_for("round-robin", 6)
     assert len(tables) == 20
@@ -220,6 +230,9 @@ def test_config_file_with_overrides(tmp_path: Path) -> None:
         'rules = "lzf"\n'
         "movetime = 1000\n"
         'log = "results/event.jsonl"\n'
+        "max-faults = 5\n"
+        'on_fault = "random"\n'
+        "timemargin = 50\n"
         "[[bots]]\n"
         'name = "careful"\n'
         'command = "rulebot"\n'
@@ -243,6 +256,8 @@ def test_config_file_with_overrides(tmp_path: Path) -> None:
     records = lines(log)
     header = records[0]
     assert header["rules"]["preset"] == "lzf" and header["seed"] == 99
+    assert header["settings"]["max_faults"] == 5 and header["settings"]["on_fault"] == "random"
+    assert header["settings"]["margin_ms"] == 50 and header["settings"]["movetime_ms"] == 1000
     options = {e["name"]: e["options"] for e in header["entrants"]}
     assert options == {"careful": {"Aggression": "20"}, "bold": {"Aggression": "90"}, "mine": {}}
     match = next(r for r in records if r["type"] == "match")
@@ -331,16 +346,67 @@ def test_a_bot_disqualified_at_one_table_does_not_stop_the_others(tmp_path: Path
     assert ok(zole("verify", "d.jsonl", cwd=tmp_path)).returncode == 0
 
 
-def test_a_bot_that_cannot_start_stops_the_tournament_with_one_line(tmp_path: Path) -> None:
+def test_a_bot_that_cannot_start_is_caught_before_anything_is_logged(tmp_path: Path) -> None:
     dead = f"dead={PY} {FAULT_BOTS / 'exit_at_start.py'}"
     proc = zole(
         "tournament", "rulebot", "random", "rulebot", dead, "--blocks", "1",
         "--log", "x.jsonl", *FAST, cwd=tmp_path,
     )  # fmt: skip
-    line = one_line_error(proc, "dead", "--resume x.jsonl")
+    one_line_error(proc, "bot dead cannot play", "ended during the handshake", "not started")
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_bot_that_stops_starting_mid_tournament_stops_it_resumably(tmp_path: Path) -> None:
+    # Starts once (the check before the tournament), then exits at every later start.
+    flaky = tmp_path / "flaky.py"
+    flaky.write_text(
+        "import os, runpy, sys\n"
+        f"marker = {str(tmp_path / 'started-once')!r}\n"
+        "if os.path.exists(marker):\n"
+        "    sys.exit(4)\n"
+        "open(marker, 'w').close()\n"
+        f"sys.argv = [{str(TESTS.parent / 'bots' / 'random_bot.py')!r}]\n"
+        "runpy.run_path(sys.argv[0], run_name='__main__')\n"
+    )
+    proc = zole(
+        "tournament", "rulebot", "random", "rulebot", f"flaky={PY} {flaky}", "--blocks", "1",
+        "--log", "x.jsonl", *FAST, cwd=tmp_path,
+    )  # fmt: skip
+    line = one_line_error(proc, "flaky", "--resume x.jsonl")
     assert "table" in line
     records = lines(tmp_path / "x.jsonl")
     assert records[0]["type"] == "tournament"
+    played = len(deals_of(records))
+    assert played % 6 == 0  # the tables before flaky's first one were played to the end
+    # With the bot mended, the tournament goes on from its log.
+    flaky.write_text(
+        "import runpy, sys\n"
+        f"sys.argv = [{str(TESTS.parent / 'bots' / 'random_bot.py')!r}]\n"
+        "runpy.run_path(sys.argv[0], run_name='__main__')\n"
+    )
+    ok(zole("tournament", "--resume", "x.jsonl", cwd=tmp_path))
+    assert len(deals_of(lines(tmp_path / "x.jsonl"))) == 4 * 6
+
+
+def test_resume_from_another_folder_runs_the_bots_where_they_started(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(TESTS.parent / "bots" / "rule_bot.py", home / "mine.py")
+    args = ("rulebot", "cbot", f"{PY} mine.py", "--blocks", "2", "--seed", "4", *FAST)
+    ok(zole("tournament", *args, "--log", "t.jsonl", cwd=home))
+    whole = lines(home / "t.jsonl")
+    assert [e["name"] for e in whole[0]["entrants"]] == ["rulebot", "cbot", "mine"]
+    assert whole[0]["entrants"][2]["cwd"] == str(home)
+    # A crash after the 5th deal: the log keeps its first records only.
+    cut = [json.dumps(r) for r in whole[: 2 + 5]]
+    (home / "t.jsonl").write_text("\n".join(cut) + "\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    ok(zole("tournament", "--resume", str(home / "t.jsonl"), cwd=elsewhere))
+    assert by_table(lines(home / "t.jsonl")) == by_table(whole)
+    # Each table's bots wrote their stderr to files of their own.
+    names = sorted(p.name for p in (home / "t.jsonl.stderr").iterdir())
+    assert names == ["table-1.cbot.stderr", "table-1.mine.stderr", "table-1.rulebot.stderr"]
 
 
 # -- user errors ----------------------------------------------------------------------------------
@@ -359,8 +425,15 @@ def test_a_bot_that_cannot_start_stops_the_tournament_with_one_line(tmp_path: Pa
             ("rulebot", "random", "cbot", "--format", "round-robin", "--gauntlet", "random"),
             ("--gauntlet",),
         ),
-        (("rulebot", "random", "cbot", "--deals", "10"), ("multiple of 6",)),
-        (("rulebot", "random", "cbot", "--blocks", "0"), ("at least 1",)),
+        (("rulebot", "random", "cbot", "--deals", "0"), ("--deals must be at least 1",)),
+        (("rulebot", "random", "cbot", "--blocks", "0"), ("--blocks must be at least 1",)),
+        (("rulebot", "random", "cbot", "--movetime", "0"), ("--movetime must be at least 1",)),
+        (("rulebot", "random", "cbot", "--max-faults", "-1"), ("--max-faults must not be",)),
+        (("rulebot", "random", "cbot", "--on-fault", "ignore"), ("--on-fault", "ignore")),
+        (
+            ("rulebot", "random", "cbot", "--option", "rulebot:Nonexistent=3"),
+            ("bot rulebot cannot play", "no option 'Nonexistent'", "not started"),
+        ),
         (("rulebot", "random", "cbot", "--blocks", "2", "--deals", "12"), ("not both",)),
         (("rulebot", "random", "cbot", "--no-duplicate", "--blocks", "2"), ("--no-duplicate",)),
         (("rulebot", "random", "cbot", "--concurrency", "0"), ("--concurrency",)),
@@ -382,8 +455,13 @@ def test_bad_arguments_get_one_line(tmp_path: Path, args: tuple[str, ...], needl
     [
         ("blocks = [\n", ("not valid TOML",)),
         ("rounds = 3\n", ("unknown key 'rounds'",)),
-        ('blocks = "3"\n', ("blocks must be a int",)),
-        ("duplicate = 1\n", ("duplicate must be a bool",)),
+        ('blocks = "3"\n', ("blocks must be a whole number",)),
+        ("duplicate = 1\n", ("duplicate must be true or false",)),
+        (
+            'format = "swiss"\n[[bots]]\ncommand = "rulebot"\n[[bots]]\ncommand = "random"\n'
+            '[[bots]]\ncommand = "cbot"\n',
+            ("format in t.toml must be round-robin or gauntlet",),
+        ),
         ('[[bots]]\nname = "x"\n', ("bot 1 needs a command",)),
         ('[[bots]]\ncommand = "rulebot"\nspeed = 2\n', ("unknown key(s) speed",)),
         ('[[bots]]\ncommand = ["rulebot"]\n[[bots]]\ncommand = "random"\n', ("not 2",)),

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from zole_arena.bundled import parse_bot_arg
+from zole_arena.bundled import parse_bot_arg, program_name
 from zole_arena.match import MatchSettings, unique_names
 from zole_arena.rules import load_rules
 from zole_arena.tournament import Entrant, Tournament, TournamentSettings
@@ -97,7 +97,7 @@ def run_tournament_bench(
     :raises BotStartupError: a bot is not a bundled name or a command that exists.
     """
     specs = [parse_bot_arg(bot) for bot in bots]
-    names = unique_names([spec.name or Path(spec.argv[0]).name for spec in specs])
+    names = unique_names([spec.name or program_name(spec.argv) for spec in specs])
     entrants = tuple(Entrant(name, spec.argv) for name, spec in zip(names, specs, strict=True))
     match = MatchSettings(load_rules("wpt"), seed=1, deals=blocks, duplicate=True)
     serial, parallel = [], []

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Final
@@ -25,7 +26,14 @@ from typing import Final
 from zole_arena.botproc import split_command
 from zole_arena.errors import BotStartupError
 
-__all__ = ["BUNDLED", "BotSpec", "bundled_command", "c_compiler", "parse_bot_arg"]
+__all__ = [
+    "BUNDLED",
+    "BotSpec",
+    "bundled_command",
+    "c_compiler",
+    "parse_bot_arg",
+    "program_name",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,6 +55,13 @@ BUNDLED: Final = (
 )
 _NAMES: Final = {b.name: b for b in BUNDLED}
 _NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.#+-]+$")
+#: Programs that run a script: a bot run by one is named after its script, not after them.
+_INTERPRETERS: Final = re.compile(
+    r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|ruby|perl|php|java|dotnet|mono|lua"
+    r"|luajit|julia|Rscript|bash|sh|dash|zsh|env|uv|pipenv|poetry)(\.exe)?$"
+)
+_SCRIPT_SUFFIXES: Final = (".py", ".js", ".mjs", ".rb", ".pl", ".php", ".jar", ".lua", ".jl",
+                           ".R", ".sh", ".exe")  # fmt: skip
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,6 +157,34 @@ def describe_command(name: str) -> str:
     return f"{cache_dir()}/{source}-<hash>  (built from {folder / 'c' / (source + '.c')})"
 
 
+def program_name(argv: Sequence[str]) -> str:
+    """A short name for a bot given only as a command: its program's file name, or, for a
+    script run by an interpreter (``python3 bots/mine.py``, ``java -jar zb.jar``), the
+    script's, without a script suffix (``mine``, ``zb``).
+
+    >>> program_name(["/usr/bin/python3", "-u", "bots/mine.py", "--depth", "3"])
+    'mine'
+    >>> program_name(["./zolebot-1.2"])
+    'zolebot-1.2'
+    >>> program_name(["python3", "-m", "mybots.deep"]), program_name(["python3", "-c", "..."])
+    ('deep', 'python3')
+    """
+    program = Path(argv[0]).name
+    if _INTERPRETERS.match(program):
+        for index, arg in enumerate(argv[1:], start=1):
+            if arg == "-c":  # code on the command line: no better name than the interpreter
+                break
+            if arg == "-m" and index + 1 < len(argv):  # python -m package.bot
+                return argv[index + 1].rpartition(".")[2]
+            if not arg.startswith("-"):
+                program = Path(arg).name
+                break
+    for suffix in _SCRIPT_SUFFIXES:
+        if program.endswith(suffix) and len(program) > len(suffix):
+            return program[: -len(suffix)]
+    return program
+
+
 def parse_bot_arg(text: str) -> BotSpec:
     """Resolve a bot argument: ``NAME=COMMAND``, a bundled name, or a command line.
 
@@ -162,7 +205,7 @@ def parse_bot_arg(text: str) -> BotSpec:
         close = difflib.get_close_matches(argv[0], list(_NAMES), n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise BotStartupError(
-            f"no bundled bot or program {argv[0]!r}: {hint}('zole-arena bots' lists the "
+            f"no bundled bot or program {argv[0]!r} ({hint}'zole-arena bots' lists the "
             "bundled bots; give a path or a command line for your own)"
         )
     return BotSpec(name, argv)

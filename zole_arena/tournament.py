@@ -21,6 +21,7 @@ workers to stop; each stops its bots, and every deal finished by then is in the 
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import dataclasses
 import datetime
@@ -42,7 +43,7 @@ from typing import Any, Final, Literal
 
 from zole_arena import __version__
 from zole_arena.botproc import Limits
-from zole_arena.errors import ZoleError
+from zole_arena.errors import BotError, ZoleError
 from zole_arena.match import (
     Match,
     MatchSettings,
@@ -54,7 +55,7 @@ from zole_arena.ratings import RatingError, RatingList, Unit, fit_elo, rate, uni
 from zole_arena.records import FORMAT, FORMAT_VERSION, LogWriter, encode, read_log
 from zole_arena.referee import FaultPolicy
 from zole_arena.rules import PRESETS, Rules
-from zole_arena.session import BotConfig
+from zole_arena.session import BotConfig, BotSession
 
 __all__ = [
     "FORMATS",
@@ -87,10 +88,32 @@ class Entrant:
     name: str
     command: tuple[str, ...]
     options: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    cwd: str | None = None
+    """The folder the bot runs in (the one the tournament was started from, so that a
+    relative path in its command means the same when the tournament is resumed elsewhere);
+    None: the arena's."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form kept in the tournament header."""
-        return {"name": self.name, "command": list(self.command), "options": dict(self.options)}
+        return {
+            "name": self.name,
+            "command": list(self.command),
+            "options": dict(self.options),
+            "cwd": self.cwd,
+        }
+
+    def config(self, match: MatchSettings, stderr_path: str | None = None) -> BotConfig:
+        """How to start this bot with a table's settings."""
+        return BotConfig(
+            command=self.command,
+            name=self.name,
+            cwd=self.cwd,
+            options=dict(self.options),
+            startup_ms=match.startup_ms,
+            ping_ms=match.ping_ms,
+            limits=match.limits,
+            stderr_path=stderr_path,
+        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -557,18 +580,16 @@ class Tournament:
 
     # -- playing ------------------------------------------------------------------------------
 
+    def stderr_folder(self) -> Path:
+        """Where the bots' stderr goes: ``LOG.stderr/``, one file per table and bot
+        (``table-3.rulebot.stderr``), so that parallel tables do not mix their lines."""
+        return self.log_path.with_name(self.log_path.name + ".stderr")
+
     def _task(self, table: TableState) -> _Task:
         match = self.settings.match
+        folder = self.stderr_folder() / f"table-{table.table.number}"
         configs = tuple(
-            BotConfig(
-                command=entrant.command,
-                name=entrant.name,
-                options=dict(entrant.options),
-                startup_ms=match.startup_ms,
-                ping_ms=match.ping_ms,
-                limits=match.limits,
-                stderr_path=stderr_path(self.log_path, entrant.name),
-            )
+            entrant.config(match, stderr_path(folder, entrant.name))
             for entrant in (self.settings.entrants[p] for p in table.table.players)
         )
         return _Task(
@@ -720,14 +741,50 @@ class Tournament:
                     process.send_signal(signal.SIGTERM)
 
 
+def check_entrants(
+    entrants: Sequence[Entrant],
+    match: MatchSettings,
+    *,
+    on_checked: Callable[[str], None] | None = None,
+) -> None:
+    """Start every bot once, with its options, and stop it again: a tournament should not
+    begin (and write a log) when one of its bots cannot play at all. The bots start side by
+    side, so a field of slow starters costs the slowest start, not the sum.
+
+    :raises TournamentError: a bot cannot be started, does not complete the handshake, or
+        rejects one of its options; the message names it and says why.
+    """
+    for entrant in entrants:
+        if entrant.cwd is not None and not Path(entrant.cwd).is_dir():
+            raise TournamentError(
+                f"bot {entrant.name}: its folder {entrant.cwd} does not exist any more"
+            )
+
+    def start(entrant: Entrant) -> str | None:
+        try:
+            session = BotSession(entrant.config(match))
+        except BotError as exc:
+            return f"bot {entrant.name} cannot play: {exc}"
+        session.quit()
+        return None
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=min(8, len(entrants))) as pool:
+        problems = [p for p in pool.map(start, entrants) if p is not None]
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise TournamentError(f"{problems[0]}{more}; the tournament was not started")
+
+
 def read_config(path: str | Path) -> dict[str, Any]:
     """A tournament's TOML config, checked key by key (paths made relative to its folder).
 
     Keys: ``bots`` (a list of tables with ``command``, and optional ``name`` and ``options``),
     ``format``, ``gauntlet``, ``blocks``, ``deals``, ``duplicate``, ``rules``, ``seed``,
-    ``movetime``, ``concurrency``, ``log``. A relative ``log`` or ``rules`` file, and a bot
-    ``command`` whose program is a relative path (``./mybot``), are taken from the config's
-    folder.
+    ``movetime``, ``timemargin``, ``startup_ms``, ``ping_ms``, ``on_fault``,
+    ``forfeit_penalty``, ``max_faults``, ``max_memory_mb``, ``max_cpu_s``, ``concurrency``,
+    ``log`` (a ``-`` in a key may be written ``_``, and the other way round). A relative
+    ``log`` or ``rules`` file, and a bot ``command`` whose program is a relative path
+    (``./mybot``), are taken from the config's folder.
 
     :raises TournamentError: the file cannot be read, is not TOML, or has a bad key or value.
     """
@@ -750,19 +807,31 @@ def read_config(path: str | Path) -> dict[str, Any]:
         "rules": (str,),
         "seed": (int,),
         "movetime": (int,),
+        "timemargin": (int,),
+        "startup_ms": (int,),
+        "ping_ms": (int,),
+        "on_fault": (str,),
+        "forfeit_penalty": (int,),
+        "max_faults": (int,),
+        "max_memory_mb": (int,),
+        "max_cpu_s": (int,),
         "concurrency": (int,),
         "log": (str,),
     }
+    kind_names = {str: "a string", int: "a whole number", bool: "true or false", list: "a list"}
     folder = Path(path).parent
     config: dict[str, Any] = {}
-    for key, value in data.items():
+    for given_key, value in data.items():
+        key = given_key.replace("-", "_")  # max-faults as on the command line, or max_faults
         if key not in kinds:
-            raise TournamentError(f"config {where}: unknown key {key!r} (keys: {', '.join(kinds)})")
+            raise TournamentError(
+                f"config {where}: unknown key {given_key!r} (keys: {', '.join(kinds)})"
+            )
         if not isinstance(value, kinds[key]) or (
             isinstance(value, bool) and bool not in kinds[key]
         ):
             raise TournamentError(
-                f"config {where}: {key} must be a {kinds[key][0].__name__}, not {value!r}"
+                f"config {where}: {given_key} must be {kind_names[kinds[key][0]]}, not {value!r}"
             )
         config[key] = value
     for key in ("log", "rules"):
@@ -835,7 +904,7 @@ def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> T
     try:
         settings = TournamentSettings(
             entrants=tuple(
-                Entrant(e["name"], tuple(e["command"]), e.get("options", {}))
+                Entrant(e["name"], tuple(e["command"]), e.get("options", {}), e.get("cwd"))
                 for e in header["entrants"]
             ),
             match=_match_settings(header),

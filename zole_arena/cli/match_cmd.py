@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from zole_arena.botproc import Limits
-from zole_arena.bundled import c_compiler, parse_bot_arg
+from zole_arena.bundled import c_compiler, parse_bot_arg, program_name
 from zole_arena.cli.bots_cmd import (
     CpuOption,
     MarginOption,
@@ -203,7 +203,7 @@ def match_command(
     specs = [parse_bot_arg(b) for b in bots]
     # For options and files, a bot without a given name goes by its program's name; in the
     # match it takes the name it announces in the handshake (both told apart: x, x#2).
-    names = unique_names([s.name or Path(s.argv[0]).name for s in specs])
+    names = unique_names([s.name or program_name(s.argv) for s in specs])
     options = _options(option or [], names)
     limits = Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None)
     configs = [

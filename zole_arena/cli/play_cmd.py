@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from zole_arena.bundled import parse_bot_arg
+from zole_arena.bundled import parse_bot_arg, program_name
 from zole_arena.cli.console import fail, out
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.human import HUMAN_COMMAND, HumanSession
@@ -61,7 +61,7 @@ def play_command(
         fail(f"{log} exists: give a new --log file")
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in opponents]
-    names = unique_names([name] + [s.name or Path(s.argv[0]).name for s in specs])
+    names = unique_names([name] + [s.name or program_name(s.argv) for s in specs])
     configs = [BotConfig(command=HUMAN_COMMAND, name=names[0])] + [
         BotConfig(
             command=spec.argv,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import secrets
 import shutil
 import time
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Group
 from rich.live import Live
 from rich.markup import escape
@@ -19,14 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from zole_arena.botproc import Limits, split_command
-from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg
-from zole_arena.cli.bots_cmd import (
-    CpuOption,
-    MarginOption,
-    MemoryOption,
-    PingOption,
-    StartupOption,
-)
+from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg, program_name
 from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
 from zole_arena.match import MatchSettings, unique_names
 from zole_arena.referee import FaultPolicy
@@ -38,6 +33,7 @@ from zole_arena.tournament import (
     Tournament,
     TournamentSettings,
     TournamentSummary,
+    check_entrants,
     read_config,
     resume_tournament,
 )
@@ -47,28 +43,29 @@ _BUNDLED_NAMES = {bot.name for bot in BUNDLED}
 
 
 def _standings_table(summary: TournamentSummary, title: str, final: bool) -> Table:
-    table = Table(title=title)
-    table.add_column("rank", justify="right")
-    table.add_column("bot")
+    """The standings, strongest first; narrow enough for an 80-column terminal."""
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    table.add_column("#", justify="right")
+    table.add_column("bot", no_wrap=True)
     table.add_column("elo", justify="right")
     if final:
-        table.add_column("95% interval", justify="right")
-        table.add_column("LOS next", justify="right")
+        table.add_column("95%", justify="right", no_wrap=True)
+        table.add_column("LOS", justify="right")
     table.add_column("deals", justify="right")
     table.add_column("points", justify="right")
-    table.add_column("per deal (95%)", justify="right")
-    table.add_column("solo/won", justify="right")
+    table.add_column("per deal", justify="right", no_wrap=True)
+    table.add_column("solo", justify="right")
     table.add_column("faults", justify="right")
     rating = {r.name: r for r in summary.ratings.ratings} if summary.ratings else {}
     elo = {} if rating else summary.standings.quick_elo()
     for rank, name in enumerate(summary.ranking(), start=1):
         p = summary.standings.players[name]
-        interval = "" if math.isinf(p.interval) else f"±{p.interval:.2f}"
+        interval = "" if math.isinf(p.interval) else f"±{p.interval:.1f}"
         row = [str(rank), name]
         if name in rating:
             r = rating[name]
-            los = "" if r.los_next is None else f"{100 * r.los_next:.1f}%"
-            row += [f"{r.elo:+.0f}", f"{r.low:+.0f} … {r.high:+.0f}", los]
+            los = "" if r.los_next is None else f"{100 * r.los_next:.0f}%"
+            row += [f"{r.elo:+.0f}", f"{r.low:+.0f}…{r.high:+.0f}", los]
         else:
             row.append(f"{elo[name]:+.0f}" if name in elo else "–")
             if final:
@@ -81,6 +78,11 @@ def _standings_table(summary: TournamentSummary, title: str, final: bool) -> Tab
             str(p.faults),
         ]
         table.add_row(*row)
+    if final:
+        table.caption = (
+            "95%: the Elo interval; LOS: likelihood of superiority over the next bot; per deal: "
+            "points per deal ±95%; solo: deals as soloist/won"
+        )
     return table
 
 
@@ -90,7 +92,7 @@ def _head_to_head_table(summary: TournamentSummary) -> Table | None:
     if not h2h or len(names) > 12:
         return None
     table = Table(title="Head to head: the row bot's score against the column bot, in % "
-                  "(pairwise games as the ratings count them)")  # fmt: skip
+                  "(pairwise games as the ratings count them)", box=box.SIMPLE_HEAD)  # fmt: skip
     table.add_column("")
     for name in names:
         table.add_column(name, justify="right")
@@ -222,27 +224,67 @@ def tournament_command(
         int | None,
         typer.Option(help="Milliseconds per decision [default: 2000].", show_default=False),
     ] = None,
-    timemargin: MarginOption = 100,
-    startup_ms: StartupOption = 10_000,
+    timemargin: Annotated[
+        int | None,
+        typer.Option(
+            help="Milliseconds allowed on top of each decision's time [default: 100].",
+            show_default=False,
+        ),
+    ] = None,
+    startup_ms: Annotated[
+        int | None,
+        typer.Option(
+            "--startup-ms",
+            help="Time for a bot to start and finish the handshake [default: 10000].",
+            show_default=False,
+        ),
+    ] = None,
     on_fault: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="forfeit: the culprit forfeits the deal; random: a random legal action is "
-            "played for it."
+            "played for it [default: forfeit].",
+            show_default=False,
         ),
-    ] = "forfeit",
+    ] = None,
     forfeit_penalty: Annotated[
         int | None,
         typer.Option(
-            help="What a forfeiting bot pays each opponent (default: the rules' largest loss)."
+            help="What a forfeiting bot pays each opponent [default: the rules' largest loss].",
+            show_default=False,
         ),
     ] = None,
     max_faults: Annotated[
-        int, typer.Option(help="Faults a bot may make at a table before it is disqualified there.")
-    ] = 3,
-    ping_ms: PingOption = 5000,
-    max_memory_mb: MemoryOption = 2048,
-    max_cpu_s: CpuOption = 600,
+        int | None,
+        typer.Option(
+            help="Faults a bot may make at a table before it is disqualified there [default: 3].",
+            show_default=False,
+        ),
+    ] = None,
+    ping_ms: Annotated[
+        int | None,
+        typer.Option(
+            "--ping-ms",
+            help="Time for a bot to answer isready with readyok [default: 5000].",
+            show_default=False,
+        ),
+    ] = None,
+    max_memory_mb: Annotated[
+        int | None,
+        typer.Option(
+            "--max-memory-mb",
+            help="Address-space limit per bot, MiB; 0: none [default: 2048].",
+            show_default=False,
+        ),
+    ] = None,
+    max_cpu_s: Annotated[
+        int | None,
+        typer.Option(
+            "--max-cpu-s",
+            help="CPU-time limit per bot process, s; 0: none [default: 600].",
+            show_default=False,
+        ),
+    ] = None,
     option: Annotated[
         list[str] | None,
         typer.Option(help="A bot option, BOT:NAME=VALUE (repeatable).", show_default=False),
@@ -288,15 +330,20 @@ def tournament_command(
                 ("--gauntlet", gauntlet), ("--blocks", blocks), ("--deals", deals),
                 ("--duplicate", duplicate), ("--seed", seed), ("--rules", rules),
                 ("--movetime", movetime), ("--option", option), ("--log", log),
+                ("--timemargin", timemargin), ("--startup-ms", startup_ms),
+                ("--on-fault", on_fault), ("--forfeit-penalty", forfeit_penalty),
+                ("--max-faults", max_faults), ("--ping-ms", ping_ms),
+                ("--max-memory-mb", max_memory_mb), ("--max-cpu-s", max_cpu_s),
             )
             if value is not None
         ]  # fmt: skip
         if given:
             fail(
-                f"--resume takes everything from the log (but --concurrency): give no "
+                f"--resume takes everything from the log (except --concurrency): give no "
                 f"{', '.join(given)}"
             )
         tournament = resume_tournament(resume, concurrency)
+        check_entrants(tournament.settings.entrants, tournament.settings.match)
         unfinished = [t for t in tournament.tables if not t.finished]
         if not unfinished:
             fail(
@@ -325,9 +372,10 @@ def tournament_command(
     if len(pairs) < 3:
         where = f" ({config} has {len(pairs)})" if config is not None else ""
         fail(f"a tournament needs at least 3 bots, not {len(pairs)}{where}")
-    names = unique_names([name or Path(argv[0]).name for name, argv in pairs])
+    names = unique_names([name or program_name(argv) for name, argv in pairs])
+    cwd = os.getcwd()  # the bots run here, also when the tournament is resumed elsewhere
     entrants = [
-        Entrant(name, argv, options)
+        Entrant(name, argv, options, cwd)
         for name, (_, argv), options in zip(names, pairs, given_options, strict=True)
     ]
     for entrant in entrants:
@@ -342,7 +390,8 @@ def tournament_command(
     if chosen_format is None:
         chosen_format = "gauntlet" if chosen_gauntlet is not None else "round-robin"
     if chosen_format not in FORMATS:
-        fail(f"--format must be {' or '.join(FORMATS)}, not {chosen_format!r}")
+        where = "--format" if format is not None else f"format in {config}"
+        fail(f"{where} must be {' or '.join(FORMATS)}, not {chosen_format!r}")
     if chosen_format == "gauntlet" and chosen_gauntlet is None:
         chosen_gauntlet = entrants[0].name
     if chosen_format == "round-robin" and chosen_gauntlet is not None:
@@ -354,36 +403,36 @@ def tournament_command(
         fail("give --blocks or --deals, not both")
     if chosen_blocks is not None and not is_duplicate:
         fail("--blocks is for duplicate tables: give --deals with --no-duplicate")
-    if chosen_deals is not None:
-        if chosen_deals < 1:
-            fail("--deals must be at least 1")
-        if is_duplicate and chosen_deals % 6:
-            fail(
-                f"--deals {chosen_deals} is not a multiple of 6: duplicate blocks have 6 deals "
-                "each (give --blocks, or --no-duplicate)"
-            )
-        per_table = chosen_deals // 6 if is_duplicate else chosen_deals
-    else:
-        per_table = chosen_blocks if chosen_blocks is not None else DEFAULT_BLOCKS
+    # As in 'match': --deals counts the seed's deals, each played in 6 seatings when duplicate.
+    per_table = next((n for n in (chosen_blocks, chosen_deals) if n is not None), DEFAULT_BLOCKS)
     if per_table < 1:
-        fail("--blocks must be at least 1")
+        fail(f"--{'blocks' if chosen_blocks is not None else 'deals'} must be at least 1")
     chosen_seed = pick(seed, "seed", None)
     if chosen_seed is None:
         chosen_seed = secrets.randbelow(MAX_SEED + 1)
     elif not 0 <= chosen_seed <= MAX_SEED:
         fail(f"--seed must be from 0 to {MAX_SEED}")
-    chosen_movetime = pick(movetime, "movetime", 2000)
-    if chosen_movetime < 1 or timemargin < 0 or startup_ms < 1 or ping_ms < 1:
-        fail("--movetime, --startup-ms and --ping-ms must be positive, --timemargin not negative")
-    if max_memory_mb < 0 or max_cpu_s < 0 or max_faults < 0:
-        fail("--max-memory-mb, --max-cpu-s and --max-faults must not be negative")
-    if forfeit_penalty is not None and forfeit_penalty < 0:
-        fail("--forfeit-penalty must not be negative")
-    if on_fault not in ("forfeit", "random"):
-        fail(f"--on-fault must be forfeit or random, not {on_fault!r}")
+    number = {
+        key: pick(value, key, default)
+        for key, value, default in (
+            ("movetime", movetime, 2000), ("timemargin", timemargin, 100),
+            ("startup_ms", startup_ms, 10_000), ("ping_ms", ping_ms, 5000),
+            ("max_faults", max_faults, 3), ("max_memory_mb", max_memory_mb, 2048),
+            ("max_cpu_s", max_cpu_s, 600), ("forfeit_penalty", forfeit_penalty, None),
+        )
+    }  # fmt: skip
+    for key in ("movetime", "startup_ms", "ping_ms"):
+        if number[key] < 1:
+            fail(f"--{key.replace('_', '-')} must be at least 1, not {number[key]}")
+    for key in ("timemargin", "max_faults", "max_memory_mb", "max_cpu_s", "forfeit_penalty"):
+        if number[key] is not None and number[key] < 0:
+            fail(f"--{key.replace('_', '-')} must not be negative, not {number[key]}")
+    chosen_on_fault = pick(on_fault, "on_fault", "forfeit")
+    if chosen_on_fault not in ("forfeit", "random"):
+        fail(f"--on-fault must be forfeit or random, not {chosen_on_fault!r}")
     chosen_concurrency = pick(concurrency, "concurrency", 1)
     if chosen_concurrency < 1:
-        fail(f"concurrency must be at least 1, not {chosen_concurrency}")
+        fail(f"--concurrency must be at least 1, not {chosen_concurrency}")
     tournament_id = uuid.uuid4().hex[:12]
     chosen_log = pick(log, "log", None)
     log_path = (
@@ -394,25 +443,31 @@ def tournament_command(
             f"{log_path} exists: give a new --log file, or continue that tournament with "
             f"'zole-arena tournament --resume {log_path}'"
         )
-    limits = Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None)
+    limits = Limits(
+        memory_mb=number["max_memory_mb"] or None, cpu_seconds=number["max_cpu_s"] or None
+    )
+    match_settings = MatchSettings(
+        rules=load_rules(pick(rules, "rules", "wpt")),
+        seed=chosen_seed,
+        deals=per_table,
+        duplicate=is_duplicate,
+        movetime_ms=number["movetime"],
+        margin_ms=number["timemargin"],
+        startup_ms=number["startup_ms"],
+        ping_ms=number["ping_ms"],
+        policy=FaultPolicy(
+            on_fault="random" if chosen_on_fault == "random" else "forfeit",
+            penalty=number["forfeit_penalty"],
+            max_faults=number["max_faults"],
+        ),
+        limits=limits,
+    )
+    if not json_output:
+        out.print(f"checking that the {len(entrants)} bots start …", highlight=False)
+    check_entrants(entrants, match_settings)
     settings = TournamentSettings(
         entrants=tuple(entrants),
-        match=MatchSettings(
-            rules=load_rules(pick(rules, "rules", "wpt")),
-            seed=chosen_seed,
-            deals=per_table,
-            duplicate=is_duplicate,
-            movetime_ms=chosen_movetime,
-            margin_ms=timemargin,
-            startup_ms=startup_ms,
-            ping_ms=ping_ms,
-            policy=FaultPolicy(
-                on_fault="random" if on_fault == "random" else "forfeit",
-                penalty=forfeit_penalty,
-                max_faults=max_faults,
-            ),
-            limits=limits,
-        ),
+        match=match_settings,
         format=chosen_format,
         gauntlet=chosen_gauntlet,
         concurrency=chosen_concurrency,
@@ -481,8 +536,16 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
             deals = tournament.standings.deals
             if not json_output and event[0] == "deal" and (deals % step == 0 or deals == total):
                 done = sum(1 for t in tournament.tables if t.finished)
+                elapsed = time.monotonic() - started
+                rate = (deals - done_before) / elapsed if elapsed > 0 else 0.0
+                left = (
+                    f", about {(total - deals) / rate:.0f} s to go"
+                    if rate and deals < total
+                    else ""
+                )
                 out.print(
-                    f"deal {deals}/{total}, tables {done}/{len(tournament.tables)} done",
+                    f"deal {deals}/{total}, tables {done}/{len(tournament.tables)} done, "
+                    f"{elapsed:.0f} s{left}",
                     highlight=False,
                 )
 
