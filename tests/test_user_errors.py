@@ -92,3 +92,16 @@ def test_resume_refuses_a_file_of_two_matches(tmp_path: Path) -> None:
     (tmp_path / "two.jsonl").write_text(text + text)
     line = one_line_error(zole("match", "--resume", "two.jsonl", cwd=tmp_path))
     assert "more than one match" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("--movetime", "0"), "--movetime must be at least 1, not 0"),
+        (("--timemargin", "-5"), "--timemargin must be at least 0, not -5"),
+        (("--startup-ms", "0"), "--startup-ms must be at least 1, not 0"),
+    ],
+)
+def test_a_time_out_of_range_is_named(tmp_path: Path, args: tuple[str, str], needle: str) -> None:
+    one_line_error(zole("match", "random", "random", "random", *args, cwd=tmp_path), needle)
+    one_line_error(zole("check", "random", *args, cwd=tmp_path), needle)

@@ -11,7 +11,7 @@ from rich.table import Table
 from zole_arena.botproc import Limits
 from zole_arena.bundled import BUNDLED, describe_command, parse_bot_arg
 from zole_arena.check import CheckItem, run_check
-from zole_arena.cli.console import fail, out
+from zole_arena.cli.console import check_times, fail, out
 from zole_arena.session import BotConfig
 
 StartupOption = Annotated[
@@ -65,8 +65,7 @@ def check_command(
     """Check a bot against protocol v1: handshake, options, ping, decisions from every phase
     and contract of both presets, a restart mid-deal, full deals, quit. Exits 1 on any FAIL.
     """
-    if movetime < 1 or startup_ms < 1 or ping_ms < 1 or timemargin < 0:
-        fail("--movetime, --startup-ms and --ping-ms must be positive, --timemargin not negative")
+    check_times(movetime, timemargin, startup_ms, ping_ms)
     if max_memory_mb < 0 or max_cpu_s < 0:
         fail("--max-memory-mb and --max-cpu-s must not be negative")
     spec = parse_bot_arg(bot)

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-__all__ = ["err", "fail", "out", "print_json", "stop_on_signals"]
+__all__ = ["check_times", "err", "fail", "out", "print_json", "stop_on_signals"]
 
 
 def _width() -> int | None:
@@ -52,3 +52,15 @@ def stop_on_signals() -> None:
     stopped and every finished deal is kept."""
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, _sigterm)
+
+
+def check_times(movetime: int, timemargin: int, startup_ms: int, ping_ms: int) -> None:
+    """End the command with a one-line error naming the first time option out of range."""
+    for flag, value, least in (
+        ("--movetime", movetime, 1),
+        ("--timemargin", timemargin, 0),
+        ("--startup-ms", startup_ms, 1),
+        ("--ping-ms", ping_ms, 1),
+    ):
+        if value < least:
+            fail(f"{flag} must be at least {least}, not {value}")

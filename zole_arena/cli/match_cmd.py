@@ -24,7 +24,7 @@ from zole_arena.cli.bots_cmd import (
     PingOption,
     StartupOption,
 )
-from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
+from zole_arena.cli.console import check_times, err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.match import (
     DealReport,
@@ -182,8 +182,7 @@ def match_command(
     total = deals if deals is not None else 3 * (games if games is not None else 1)
     if total < 1:
         fail("the match needs at least one deal")
-    if movetime < 1 or timemargin < 0 or startup_ms < 1 or ping_ms < 1:
-        fail("--movetime, --startup-ms and --ping-ms must be positive, --timemargin not negative")
+    check_times(movetime, timemargin, startup_ms, ping_ms)
     if max_memory_mb < 0 or max_cpu_s < 0 or max_faults < 0:
         fail("--max-memory-mb, --max-cpu-s and --max-faults must not be negative")
     if forfeit_penalty is not None and forfeit_penalty < 0:

@@ -140,7 +140,8 @@ def ratings_command(
         plot_ratings_over_time(checkpoints, plot, title=f"Ratings over time: {named}")
         sys.stdout.flush()  # the table first, then the message, when both go to one place
         err.print(
-            f"Ratings at {len(checkpoints)} checkpoints drawn to {plot}.",
+            f"Ratings at {len(checkpoints)} checkpoint{'s' if len(checkpoints) != 1 else ''} "
+            f"drawn to {plot}.",
             markup=False,
             highlight=False,
         )
