@@ -21,14 +21,17 @@ The statistic
 -------------
 
 A block is turned into pairwise games exactly as ``zole-arena ratings`` turns it
-(:meth:`~zole_arena.ratings.Unit.games`, fed with the very records written to the log): for
-each seat, two players who held that seat's cards compare their totals in that seat — a win,
-a draw or a loss. The games between a NEW-side player (NEW or NEW#2) and an OLD-side player
-(OLD or OLD#2) count: 3 per block with a third bot, 12 without (games between copies of one
-bot, and against THIRD, do not). The block's **score** is NEW's mean result in them, a number
-from 0 to 1 (a draw is ½). Blocks are independent and identically distributed (each is a new
-deal of the seed); the games inside one are not (they share the cards), which is why the block,
-not the game, is the sample — as fastchess's game pairs are for chess.
+(:meth:`~zole_arena.ratings.Unit.games`, fed with the very records written to the log): every
+deal gives one game to every two of its players, won by the one with the larger score in that
+deal, drawn when the scores are equal (the soloist wins or loses against both opponents, who
+usually draw with each other). The games between a NEW-side player (NEW or NEW#2) and an
+OLD-side player (OLD or OLD#2) at the same table count: without a third bot, 2 per deal (NEW
+against OLD and OLD#2 in one match, NEW and NEW#2 against OLD in the other), 24 per block; with
+a third bot, 1 per deal, 6 per block (games between copies of one bot, and against THIRD, do
+not). The block's **score** is NEW's mean result in them, a number from 0 to 1 (a draw is ½).
+Blocks are independent and identically distributed (each is a new deal of the seed); the games
+inside one are not (they share the cards, and a deal's two games its result), which is why the
+block, not the game, is the sample — as fastchess's game pairs are for chess.
 
 "NEW is X Elo better" means what it means in ``zole-arena ratings``: NEW's expected result in
 such a game is the logistic score ``1 / (1 + 10^(−X/400))`` (:func:`expected_score`).
@@ -45,7 +48,9 @@ with mean ``s`` is ``pᵢ / (1 + λ(vᵢ − s))``, λ solving ``Σ pᵢ (vᵢ �
 log-likelihoods (:func:`log_likelihood_ratio`). For small differences it equals the normal
 approximation ``N (s₁ − s₀)(2x̄ − s₀ − s₁) / (2σ²)`` (:func:`llr_normal`), where x̄ and σ² are
 the blocks' mean score and variance; unlike that formula it stays finite and sensible when σ² is
-0 (two identical deterministic bots draw every game: the exact LLR falls steadily towards H0).
+0 (two identical deterministic bots score exactly ½ in every block, since each deal of one
+match is the same deal of the other with the sides swapped: the exact LLR falls steadily
+towards H0).
 As fishtest does, outcomes 0 and 1 get a pseudo-count of 10⁻³ when they have not been seen, so
 that every expected score strictly between 0 and 1 has a maximum-likelihood distribution.
 
@@ -55,16 +60,18 @@ with probability about α at most; if it is ``elo1`` or more, H0 is accepted wit
 about β at most. The test is checked after every block, so it overshoots the bound by at most
 one block's LLR.
 
-The defaults, ``elo0 = 0`` and ``elo1 = 30`` with α = β = 0.05, fit this game's scale
-(measurements in ``docs/sprt.md``): on it rulebot is 350 to 450 Elo above random, and a rulebot
-that plays a random action at 5 % of its decisions is about 25 to 45 below rulebot, at 10 %
-about 50 to 85 below. So 30 Elo is a small but real change of strength, which a test settles
-in some hundreds to a few thousand deals; a fishtest-like 0…2 would take hundreds of thousands.
+The defaults, ``elo0 = 0`` and ``elo1 = 10`` with α = β = 0.05, fit this game's scale
+(measurements in ``docs/sprt.md``): on it rulebot is about 190 Elo above random, and a rulebot
+that plays a random action at 5 % of its decisions is about 9 to 12 below rulebot, at 10 %
+about 19 to 23 below. So 10 Elo (NEW wins 51.4 % of its games against OLD's side) is a small
+but real change of strength, about what one random move in twenty costs, which a test settles
+in one to a few thousand deals. (A third of the games are draws: NEW and an OLD who defend
+together against the other OLD score the same.)
 
 Since the GSPRT assumes nothing about the distribution of block scores in [0, 1], one block
 moves the LLR by at most ``ln(s₁/s₀)`` up and ``ln((1 − s₁)/(1 − s₀))`` down (a distribution
 with mean s₁ mixed with the outcome 0 has mean s₀, and loses at most that much likelihood), so
-no test decides in fewer blocks than those steps allow: 36 for H1, 33 for H0 at the defaults.
+no test decides in fewer blocks than those steps allow: 104 for H1, 101 for H0 at the defaults.
 
 The estimate reported beside the decision — NEW's Elo difference with a 95 % interval and the
 likelihood of superiority — comes from the blocks' mean score and its standard error; after a
@@ -113,8 +120,8 @@ __all__ = [
 
 #: H0's Elo difference unless told otherwise: NEW is no better than OLD.
 DEFAULT_ELO0: Final = 0.0
-#: H1's Elo difference unless told otherwise (see the module's text for why 30).
-DEFAULT_ELO1: Final = 30.0
+#: H1's Elo difference unless told otherwise (see the module's text for why 10).
+DEFAULT_ELO1: Final = 10.0
 #: The chance of accepting H1 when H0 is true, unless told otherwise.
 DEFAULT_ALPHA: Final = 0.05
 #: The chance of accepting H0 when H1 is true, unless told otherwise.
@@ -344,17 +351,23 @@ def block_score(
     """NEW's mean result in a block's games between a NEW-side and an OLD-side player, and
     the number of those games.
 
-    The games are the units' pairwise games as ``zole-arena ratings`` counts them; games
-    between two players of one side, or against a third bot, are left out.
+    The games are the units' pairwise games as ``zole-arena ratings`` counts them: in each
+    deal, every NEW-side player against every OLD-side player of that deal, 1 to the larger
+    score, ½ each when equal. Games between two players of one side, or against a third bot,
+    are left out.
 
     :param new: NEW's name and the names of its copies; ``old``: OLD's.
     :raises SprtError: the units hold no game between the two sides.
 
-    >>> unit = Unit("m", 1, {"A": 0, "B": 0, "C": 0}, by_seat={
-    ...     ("A", 0): 5, ("B", 0): 1, ("C", 0): 5, ("A", 1): -2, ("B", 1): -2, ("C", 1): 0,
-    ...     ("A", 2): -3, ("B", 2): 1, ("C", 2): -5})
-    >>> block_score([unit], {"A"}, {"B"})
-    (0.5, 3)
+    Four deals of A, B and C, in which A, B and C win solo and B then loses solo: A against
+    B wins, loses, draws (both defend against C) and wins; against C it wins, draws, loses and
+    draws. The games between B and C are not counted.
+
+    >>> deals = [{"A": 4, "B": -2, "C": -2}, {"A": -2, "B": 4, "C": -2},
+    ...          {"A": -2, "B": -2, "C": 4}, {"A": 2, "B": -4, "C": 2}]
+    >>> unit = Unit("m", 1, {"A": 2, "B": -4, "C": 2}, {"A": 4, "B": 4, "C": 4}, deals)
+    >>> block_score([unit], {"A"}, {"B"}), block_score([unit], {"A"}, {"B", "C"})
+    ((0.625, 4), (0.5625, 8))
     """
     total = 0.0
     games = 0

@@ -219,12 +219,14 @@ def sprt_command(
     With THIRD, a block is one deal of the seed in all 6 seatings of NEW, OLD, THIRD. Without,
     a block is that deal in all 6 seatings of NEW, OLD, OLD#2 and of OLD, NEW, NEW#2 (12
     deals; a copy is a process of its own). A block's score is NEW's mean result in the
-    seat-by-seat games against OLD that 'zole-arena ratings' counts (win 1, draw 1/2), so Elo
-    means here what it means there. After each block the generalized log-likelihood ratio
-    (fishtest's GSPRT) is compared with ln(beta/(1-alpha)) and ln((1-beta)/alpha).
+    per-deal games that 'zole-arena ratings' counts, in each deal NEW (or NEW#2) against OLD
+    (or OLD#2) at the same table, the larger score winning (win 1, draw 1/2): 2 games a deal
+    without THIRD, 1 with it. So Elo means here what it means there. After each block the
+    generalized log-likelihood ratio (fishtest's GSPRT) is compared with ln(beta/(1-alpha))
+    and ln((1-beta)/alpha).
 
-    Defaults: elo0 0, elo1 30 (about what playing 5% random moves costs rulebot; rulebot is
-    some 400 above random), alpha = beta = 0.05, at most 2000 blocks. See docs/sprt.md.
+    Defaults: elo0 0, elo1 10 (about what playing 5% random moves costs rulebot; rulebot is
+    some 190 above random), alpha = beta = 0.05, at most 2000 blocks. See docs/sprt.md.
 
     Exit codes: 0 H1 accepted (NEW is better), 4 H0 accepted, 5 no decision within
     --max-blocks, 3 a bot was disqualified, 130 interrupted (Ctrl-C; the log is kept), 1 a bad
