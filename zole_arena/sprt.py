@@ -61,12 +61,12 @@ about β at most. The test is checked after every block, so it overshoots the bo
 one block's LLR.
 
 The defaults, ``elo0 = 0`` and ``elo1 = 10`` with α = β = 0.05, fit this game's scale
-(measurements in ``docs/sprt.md``): on it rulebot is about 190 Elo above random, and a rulebot
-that plays a random action at 5 % of its decisions is about 9 to 12 below rulebot, at 10 %
-about 19 to 23 below. So 10 Elo (NEW wins 51.4 % of its games against OLD's side) is a small
-but real change of strength, about what one random move in twenty costs, which a test settles
-in one to a few thousand deals. (A third of the games are draws: NEW and an OLD who defend
-together against the other OLD score the same.)
+(measurements in ``docs/sprt.md``): on it rulebot is about 185 to 190 Elo above random, and a
+rulebot that plays a random action at 5 % of its decisions is about 7 to 14 below rulebot (10.6
+on average over six seeds), at 10 % about 17 to 22 below. So 10 Elo (NEW scores 51.4 % in its
+games against OLD's side) is a small but real change of strength, about what one random move
+in twenty costs, which a test settles in one to a few thousand deals. (A third of the games are
+draws: NEW and an OLD who defend together against the other OLD score the same.)
 
 Since the GSPRT assumes nothing about the distribution of block scores in [0, 1], one block
 moves the LLR by at most ``ln(s₁/s₀)`` up and ``ln((1 − s₁)/(1 − s₀))`` down (a distribution
