@@ -227,7 +227,7 @@ class Standings:
     """The tournament's figures so far, built from its deal records (live, or from a log).
 
     Points and per-role figures per bot as in a match, faults, and the rating data (each table
-    is a duplicate match, so its blocks become seat-by-seat pairwise games; see
+    is a duplicate match; its deals become pairwise games and its blocks bootstrap units; see
     :mod:`zole_arena.ratings`).
     """
 
