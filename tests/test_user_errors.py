@@ -56,7 +56,7 @@ def test_a_bot_that_cannot_start_is_named_with_its_reason(tmp_path: Path) -> Non
     line = one_line_error(
         zole("match", f"{sys.executable} nosuch.py", "random", "random", cwd=tmp_path)
     )
-    assert "python" in line.split(":")[1]  # the player's name
+    assert line.split(":")[1].strip() == "nosuch"  # the player, named after its script
     assert "nosuch.py" in line and "No such file" in line
 
 

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from zole_arena.bundled import parse_bot_arg, program_name
+from zole_arena.botproc import program_name
+from zole_arena.bundled import parse_bot_arg
 from zole_arena.match import MatchSettings, unique_names
 from zole_arena.rules import load_rules
 from zole_arena.tournament import Entrant, Tournament, TournamentSettings

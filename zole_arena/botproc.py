@@ -19,6 +19,7 @@ import dataclasses
 import errno
 import logging
 import os
+import re
 import resource
 import select
 import shlex
@@ -38,7 +39,7 @@ from zole_arena.errors import (
     BotTimeoutError,
 )
 
-__all__ = ["DEFAULT_LIMITS", "BotProcess", "Limits", "split_command"]
+__all__ = ["DEFAULT_LIMITS", "BotProcess", "Limits", "program_name", "split_command"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -68,6 +69,43 @@ class Limits:
 
 
 DEFAULT_LIMITS: Final = Limits()
+
+
+#: Programs that run a script: a bot run by one is named after its script, not after them.
+_INTERPRETERS: Final = re.compile(
+    r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|ruby|perl|php|java|dotnet|mono|lua"
+    r"|luajit|julia|Rscript|bash|sh|dash|zsh|env|uv|pipenv|poetry)(\.exe)?$"
+)
+_SCRIPT_SUFFIXES: Final = (".py", ".js", ".mjs", ".rb", ".pl", ".php", ".jar", ".lua", ".jl",
+                           ".R", ".sh", ".exe")  # fmt: skip
+
+
+def program_name(argv: Sequence[str]) -> str:
+    """A short name for a bot given only as a command: its program's file name, or, for a
+    script run by an interpreter (``python3 bots/mine.py``, ``java -jar zb.jar``), the
+    script's, without a script suffix (``mine``, ``zb``).
+
+    >>> program_name(["/usr/bin/python3", "-u", "bots/mine.py", "--depth", "3"])
+    'mine'
+    >>> program_name(["./zolebot-1.2"])
+    'zolebot-1.2'
+    >>> program_name(["python3", "-m", "mybots.deep"]), program_name(["python3", "-c", "..."])
+    ('deep', 'python3')
+    """
+    program = Path(argv[0]).name
+    if _INTERPRETERS.match(program):
+        for index, arg in enumerate(argv[1:], start=1):
+            if arg == "-c":  # code on the command line: no better name than the interpreter
+                break
+            if arg == "-m" and index + 1 < len(argv):  # python -m package.bot
+                return argv[index + 1].rpartition(".")[2]
+            if not arg.startswith("-"):
+                program = Path(arg).name
+                break
+    for suffix in _SCRIPT_SUFFIXES:
+        if program.endswith(suffix) and len(program) > len(suffix):
+            return program[: -len(suffix)]
+    return program
 
 
 def split_command(command: str | Sequence[str]) -> list[str]:

@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Final
@@ -32,7 +31,6 @@ __all__ = [
     "bundled_command",
     "c_compiler",
     "parse_bot_arg",
-    "program_name",
 ]
 
 
@@ -55,13 +53,6 @@ BUNDLED: Final = (
 )
 _NAMES: Final = {b.name: b for b in BUNDLED}
 _NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.#+-]+$")
-#: Programs that run a script: a bot run by one is named after its script, not after them.
-_INTERPRETERS: Final = re.compile(
-    r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|ruby|perl|php|java|dotnet|mono|lua"
-    r"|luajit|julia|Rscript|bash|sh|dash|zsh|env|uv|pipenv|poetry)(\.exe)?$"
-)
-_SCRIPT_SUFFIXES: Final = (".py", ".js", ".mjs", ".rb", ".pl", ".php", ".jar", ".lua", ".jl",
-                           ".R", ".sh", ".exe")  # fmt: skip
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,34 +146,6 @@ def describe_command(name: str) -> str:
         return f"{sys.executable} {folder / 'rule_bot.py'}"
     source = "crandom" if name == "crandom" else "zolebot"
     return f"{cache_dir()}/{source}-<hash>  (built from {folder / 'c' / (source + '.c')})"
-
-
-def program_name(argv: Sequence[str]) -> str:
-    """A short name for a bot given only as a command: its program's file name, or, for a
-    script run by an interpreter (``python3 bots/mine.py``, ``java -jar zb.jar``), the
-    script's, without a script suffix (``mine``, ``zb``).
-
-    >>> program_name(["/usr/bin/python3", "-u", "bots/mine.py", "--depth", "3"])
-    'mine'
-    >>> program_name(["./zolebot-1.2"])
-    'zolebot-1.2'
-    >>> program_name(["python3", "-m", "mybots.deep"]), program_name(["python3", "-c", "..."])
-    ('deep', 'python3')
-    """
-    program = Path(argv[0]).name
-    if _INTERPRETERS.match(program):
-        for index, arg in enumerate(argv[1:], start=1):
-            if arg == "-c":  # code on the command line: no better name than the interpreter
-                break
-            if arg == "-m" and index + 1 < len(argv):  # python -m package.bot
-                return argv[index + 1].rpartition(".")[2]
-            if not arg.startswith("-"):
-                program = Path(arg).name
-                break
-    for suffix in _SCRIPT_SUFFIXES:
-        if program.endswith(suffix) and len(program) > len(suffix):
-            return program[: -len(suffix)]
-    return program
 
 
 def parse_bot_arg(text: str) -> BotSpec:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Final, Literal, NamedTuple
 
 from zole_arena.actions import Action, Bury
+from zole_arena.botproc import program_name, split_command
 from zole_arena.cards import Card
 from zole_arena.errors import BotError, BotStartupError, IllegalActionError, NotationError
 from zole_arena.protocol import GoWriter, format_events, format_result, parse_answer
@@ -117,8 +117,8 @@ class _Player:
         self.config = config
         self.session: PlayerSession | None = None
         self.faults = 0
-        program = config.command if isinstance(config.command, str) else config.command[0]
-        self.name = config.name or os.path.basename(program.split()[0]) or f"player{number + 1}"
+        argv = split_command(config.command) if config.command else []
+        self.name = config.name or (program_name(argv) if argv else f"player{number + 1}")
         self.identity: dict[str, object] = {"name": self.name, "command": list(config.command)}
         self.pending: list[str] = []
         """Events not yet sent: they go with the bot's next request, or at the deal's end."""

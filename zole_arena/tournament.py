@@ -831,7 +831,8 @@ def read_config(path: str | Path) -> dict[str, Any]:
             isinstance(value, bool) and bool not in kinds[key]
         ):
             raise TournamentError(
-                f"config {where}: {given_key} must be {kind_names[kinds[key][0]]}, not {value!r}"
+                f"config {where}: {given_key} must be {kind_names[kinds[key][0]]}, not "
+                f"{json.dumps(value) if isinstance(value, bool) else repr(value)}"
             )
         config[key] = value
     for key in ("log", "rules"):

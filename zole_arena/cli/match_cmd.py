@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zole_arena.botproc import Limits
-from zole_arena.bundled import c_compiler, parse_bot_arg, program_name
+from zole_arena.botproc import Limits, program_name
+from zole_arena.bundled import c_compiler, parse_bot_arg
 from zole_arena.cli.bots_cmd import (
     CpuOption,
     MarginOption,
@@ -57,12 +58,19 @@ def _options(values: list[str], names: list[str]) -> list[dict[str, str]]:
 
 
 def _results_table(summary: Summary) -> Table:
-    table = Table(title=f"Results after {summary.deals} of {summary.planned} deals")
+    table = Table(
+        title=f"Results after {summary.deals} of {summary.planned} deals",
+        caption="per deal: points per deal ±95%; solo: deals as soloist/won; pts: points as "
+        "soloist, as partner, and (with their number) in table games",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
     for column, justify in (
         ("player", "left"),
         ("points", "right"),
-        ("per deal (95%)", "right"),
-        ("solo/won", "right"),
+        ("per deal", "right"),
+        ("solo", "right"),
         ("solo pts", "right"),
         ("partner pts", "right"),
         ("table (pts)", "right"),

@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from zole_arena.bundled import parse_bot_arg, program_name
+from zole_arena.botproc import program_name
+from zole_arena.bundled import parse_bot_arg
 from zole_arena.cli.console import fail, out
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.human import HUMAN_COMMAND, HumanSession

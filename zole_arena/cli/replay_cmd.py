@@ -28,6 +28,17 @@ def _who(record: dict[str, Any], seat: int) -> str:
     return f"{_SEAT_NAMES[seat]} {name}"
 
 
+#: How the result's scoring band reads in a replay.
+_BAND_WORDS = {
+    "all_tricks": "all tricks",
+    "high_win": "a win with more than 90",
+    "win": "a win",
+    "loss": "a loss",
+    "high_loss": "a loss with 30 or less",
+    "no_tricks": "a loss without a trick",
+}
+
+
 def render_deal(record: dict[str, Any], seat: int | None, table: int | None = None) -> None:
     """Print one deal the way a person follows it (``seat``: only what that seat saw;
     ``table``: the tournament table it was played at)."""
@@ -84,8 +95,10 @@ def render_deal(record: dict[str, Any], seat: int | None, table: int | None = No
     if soloist is not None:
         summary += f", soloist {_who(record, soloist)}"
         if result.get("soloist_points") is not None:
+            tricks = result["soloist_tricks"]
+            band = _BAND_WORDS.get(result["band"], str(result["band"]))
             summary += (f": {result['soloist_points']} points, "
-                        f"{result['soloist_tricks']} tricks, {result['band']}")  # fmt: skip
+                        f"{tricks} trick{'s' if tricks != 1 else ''} — {band}")  # fmt: skip
     if result.get("ended_early"):
         summary += " (stopped at the soloist's first trick)"
     out.print(summary)

@@ -20,8 +20,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zole_arena.botproc import Limits, split_command
-from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg, program_name
+from zole_arena.botproc import Limits, program_name, split_command
+from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
 from zole_arena.match import MatchSettings, unique_names
 from zole_arena.referee import FaultPolicy
@@ -108,19 +108,20 @@ def _head_to_head_table(summary: TournamentSummary) -> Table | None:
 def _config_bot(bot: dict[str, Any], folder: Path) -> tuple[str | None, tuple[str, ...]]:
     """A config's bot as (name, argv): a bundled name, a command line or an argument list.
 
-    A program given as a relative path (``bots/mine``), and an argument that starts with
-    ``./`` or ``../``, are taken from the config's folder, so a config works from anywhere.
+    A program given as a relative path (``bots/mine``), an argument that starts with ``./`` or
+    ``../``, and an argument that names a file in the config's folder (``mine.py``) are taken
+    from the config's folder, so a config works from anywhere.
     """
     command: list[str] = bot["command"]
     if len(command) == 1 and command[0].strip() in _BUNDLED_NAMES:
         return bot["name"] or command[0].strip(), bundled_command(command[0].strip())
     argv = split_command(command[0]) if len(command) == 1 else list(command)
-    program = Path(argv[0]).expanduser()
-    if "/" in argv[0] and not program.is_absolute():
-        argv[0] = str(folder / program)
-    for index, arg in enumerate(argv[1:], start=1):
-        if arg.startswith(("./", "../")):
-            argv[index] = str(folder / arg)
+    for index, arg in enumerate(argv):
+        path = Path(arg).expanduser()
+        if path.is_absolute():
+            continue
+        if arg.startswith(("./", "../")) or (index == 0 and "/" in arg) or (folder / path).exists():
+            argv[index] = str(folder / path)
     return bot["name"], tuple(argv)
 
 
@@ -195,7 +196,8 @@ def tournament_command(
     deals: Annotated[
         int | None,
         typer.Option(
-            help="Deals per table, instead of --blocks (with duplicate blocks, a multiple of 6).",
+            help="Deals of the seed per table, instead of --blocks (with duplicate tables, each "
+            "is played in all 6 seatings, as in 'match').",
             show_default=False,
         ),
     ] = None,
@@ -396,6 +398,8 @@ def tournament_command(
         chosen_gauntlet = entrants[0].name
     if chosen_format == "round-robin" and chosen_gauntlet is not None:
         fail("--gauntlet is for --format gauntlet, not round-robin")
+    if chosen_gauntlet is not None and chosen_gauntlet not in names:
+        fail(f"--gauntlet {chosen_gauntlet!r} is not one of the bots ({', '.join(names)})")
     is_duplicate = bool(pick(duplicate, "duplicate", True))
     chosen_blocks = pick(blocks, "blocks", None)
     chosen_deals = pick(deals, "deals", None)
@@ -579,6 +583,9 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
             highlight=False,
             markup=False,
         )
+    disqualified = [t for t in summary.tables if (t.stopped or "").startswith("disqualified")]
+    if summary.stopped != "interrupted" and disqualified:
+        raise typer.Exit(3)  # as 'match' does: the results stand, but a bot broke the rules
     if summary.stopped == "interrupted":
         err.print(
             f"[yellow]tournament stopped: interrupted[/]; continue with "
