@@ -440,7 +440,7 @@ def gone(pgid: int) -> bool:
         (["rulebot", "random", "random", "random"], ["2 or 3 bots, not 4"]),
         (["rulebot", "random", "--max-blocks", "0"], ["--max-blocks"]),
         (["rulebot", "random", "--seed", "-1"], ["--seed"]),
-        (["rulebot", "random", "--option", "nobody:Epsilon=5"], ["no player 'nobody'"]),
+        (["rulebot", "random", "--option", "nobody:Epsilon=5"], ["no player named 'nobody'"]),
         (["rulebot", "random", "--option", "new:Epsilon"], ["PLAYER:NAME=VALUE"]),
         (["rulebot", "random", "--option", "new:Nonsense=1"], ["no option 'Nonsense'"]),
         (["rulebot", "random", "--rules", "nonesuch"], ["nonesuch"]),

@@ -102,6 +102,28 @@ class MatchSettings:
             "cpu_seconds": self.limits.cpu_seconds,
         }
 
+    @classmethod
+    def from_header(cls, header: dict[str, Any]) -> MatchSettings:
+        """The settings kept in a match (or tournament) header, as :meth:`to_dict` wrote them.
+
+        :raises KeyError: a key is missing; :raises RulesError: the rules are bad.
+        """
+        s = header["settings"]
+        return cls(
+            rules=Rules.from_dict(header["rules"], source=str(header["rules"].get("preset", ""))),
+            seed=header["seed"],
+            deals=header["deals"],
+            duplicate=header["duplicate"],
+            movetime_ms=s["movetime_ms"],
+            margin_ms=s["margin_ms"],
+            startup_ms=s["startup_ms"],
+            ping_ms=s.get("ping_ms", 5000),
+            policy=FaultPolicy(
+                on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
+            ),
+            limits=Limits(memory_mb=s["memory_mb"], cpu_seconds=s["cpu_seconds"]),
+        )
+
     @property
     def total_deals(self) -> int:
         """Deals in the whole match."""
@@ -548,22 +570,7 @@ def resume_match(log_path: str | Path) -> Match:
         raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")
     if sum(1 for r in records if r.get("type") == "match") > 1:
         raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
-    rules = Rules.from_dict(header["rules"], source=str(header["rules"].get("preset", "")))
-    s = header["settings"]
-    settings = MatchSettings(
-        rules=rules,
-        seed=header["seed"],
-        deals=header["deals"],
-        duplicate=header["duplicate"],
-        movetime_ms=s["movetime_ms"],
-        margin_ms=s["margin_ms"],
-        startup_ms=s["startup_ms"],
-        ping_ms=s.get("ping_ms", 5000),
-        policy=FaultPolicy(
-            on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
-        ),
-        limits=Limits(memory_mb=s["memory_mb"], cpu_seconds=s["cpu_seconds"]),
-    )
+    settings = MatchSettings.from_header(header)
     configs = [
         BotConfig(
             command=tuple(p["command"]),

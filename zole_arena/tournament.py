@@ -42,7 +42,6 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from zole_arena import __version__
-from zole_arena.botproc import Limits
 from zole_arena.errors import BotError, ZoleError
 from zole_arena.match import (
     Match,
@@ -53,8 +52,7 @@ from zole_arena.match import (
 )
 from zole_arena.ratings import RatingError, RatingList, Unit, fit_elo, rate, units_from_records
 from zole_arena.records import FORMAT, FORMAT_VERSION, LogWriter, encode, read_log
-from zole_arena.referee import FaultPolicy
-from zole_arena.rules import PRESETS, Rules
+from zole_arena.rules import PRESETS
 from zole_arena.session import BotConfig, BotSession
 
 __all__ = [
@@ -201,25 +199,6 @@ class TournamentSettings:
 
 def _settings_dict(settings: MatchSettings) -> dict[str, Any]:
     return settings.to_dict()
-
-
-def _match_settings(header: Mapping[str, Any]) -> MatchSettings:
-    """The table settings kept in a tournament (or match) header."""
-    s = header["settings"]
-    return MatchSettings(
-        rules=Rules.from_dict(header["rules"], source=str(header["rules"].get("preset", ""))),
-        seed=header["seed"],
-        deals=header["deals"],
-        duplicate=header["duplicate"],
-        movetime_ms=s["movetime_ms"],
-        margin_ms=s["margin_ms"],
-        startup_ms=s["startup_ms"],
-        ping_ms=s.get("ping_ms", 5000),
-        policy=FaultPolicy(
-            on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
-        ),
-        limits=Limits(memory_mb=s["memory_mb"], cpu_seconds=s["cpu_seconds"]),
-    )
 
 
 @dataclasses.dataclass
@@ -908,7 +887,7 @@ def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> T
                 Entrant(e["name"], tuple(e["command"]), e.get("options", {}), e.get("cwd"))
                 for e in header["entrants"]
             ),
-            match=_match_settings(header),
+            match=MatchSettings.from_header(header),
             format=header["tournament_format"],
             gauntlet=header.get("gauntlet"),
             concurrency=concurrency or header.get("concurrency", 1),

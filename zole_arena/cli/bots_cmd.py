@@ -32,6 +32,35 @@ CpuOption = Annotated[
 ]
 
 
+def bot_options(
+    values: list[str],
+    names: list[str],
+    *,
+    word: str = "player",
+    aliases: dict[str, int] | None = None,
+) -> list[dict[str, str]]:
+    """The ``--option WHO:NAME=VALUE`` values of a command, per bot (in the order of
+    ``names``); WHO is a bot's display name or one of ``aliases`` (sprt's new, old, third).
+    A bad one ends the command with a one-line error."""
+    aliases = aliases or {}
+    per_bot: list[dict[str, str]] = [{} for _ in names]
+    for text in values:
+        who, sep, rest = text.partition(":")
+        key, sep2, value = rest.partition("=")
+        if not sep or not sep2 or not key:
+            fail(f"bad --option {text!r}: write {word.upper()}:NAME=VALUE, e.g. "
+                 f"{names[0]}:Aggression=80")  # fmt: skip
+        if who.lower() in aliases:
+            index = aliases[who.lower()]
+        elif who in names:
+            index = names.index(who)
+        else:
+            known = ", ".join([*aliases, *names])
+            fail(f"--option {text!r}: no {word} named {who!r} ({word}s: {known})")
+        per_bot[index][key] = value
+    return per_bot
+
+
 def bots_command() -> None:
     """List the bundled bots: the short names every command accepts, and what runs."""
     table = Table(title="Bundled bots (use the name wherever a bot is expected)")

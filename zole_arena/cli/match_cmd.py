@@ -24,6 +24,7 @@ from zole_arena.cli.bots_cmd import (
     MovetimeOption,
     PingOption,
     StartupOption,
+    bot_options,
 )
 from zole_arena.cli.console import check_times, err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.rules_cmd import RulesOption
@@ -42,19 +43,6 @@ from zole_arena.session import BotConfig
 from zole_arena.shuffle import MAX_SEED
 
 DEMO_BOTS = ("random", "rulebot", "cbot")
-
-
-def _options(values: list[str], names: list[str]) -> list[dict[str, str]]:
-    per_player: list[dict[str, str]] = [{}, {}, {}]
-    for text in values:
-        who, sep, rest = text.partition(":")
-        key, sep2, value = rest.partition("=")
-        if not sep or not sep2 or not key:
-            fail(f"bad --option {text!r}: write PLAYER:NAME=VALUE, e.g. rulebot:Aggression=80")
-        if who not in names:
-            fail(f"--option {text!r}: no player named {who!r} (players: {', '.join(names)})")
-        per_player[names.index(who)][key] = value
-    return per_player
 
 
 def _results_table(summary: Summary) -> Table:
@@ -211,7 +199,7 @@ def match_command(
     # For options and files, a bot without a given name goes by its program's name; in the
     # match it takes the name it announces in the handshake (both told apart: x, x#2).
     names = unique_names([s.name or program_name(s.argv) for s in specs])
-    options = _options(option or [], names)
+    options = bot_options(option or [], names)
     limits = Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None)
     configs = [
         BotConfig(

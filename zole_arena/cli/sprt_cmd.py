@@ -27,6 +27,7 @@ from zole_arena.cli.bots_cmd import (
     MovetimeOption,
     PingOption,
     StartupOption,
+    bot_options,
 )
 from zole_arena.cli.console import err, fail, out, print_json
 from zole_arena.cli.rules_cmd import RulesOption
@@ -67,28 +68,6 @@ def _names(given: list[str | None]) -> list[str]:
         f"{name}.{role}" if names.count(name) > 1 else name
         for name, role in zip(names, ROLES, strict=False)
     ]
-
-
-def _options(values: list[str], names: list[str]) -> list[dict[str, str]]:
-    """``--option PLAYER:NAME=VALUE`` by role (new, old, third) or display name."""
-    per_player: list[dict[str, str]] = [{} for _ in names]
-    for text in values:
-        who, sep, rest = text.partition(":")
-        key, sep2, value = rest.partition("=")
-        if not sep or not sep2 or not key:
-            fail(f"bad --option {text!r}: write PLAYER:NAME=VALUE, e.g. new:Aggression=80")
-        roles = list(ROLES[: len(names)])
-        if who.lower() in roles:
-            index = roles.index(who.lower())
-        elif who in names:
-            index = names.index(who)
-        else:
-            fail(
-                f"--option {text!r}: no player {who!r} (give {', '.join(roles)} or a name: "
-                f"{', '.join(names)})"
-            )
-        per_player[index][key] = value
-    return per_player
 
 
 def _status(result: SprtResult) -> str:
@@ -258,7 +237,8 @@ def sprt_command(
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in bots]
     names = _names([spec.name for spec in specs])
-    options = _options(option or [], names)
+    roles = ROLES[: len(names)]
+    options = bot_options(option or [], names, aliases={role: i for i, role in enumerate(roles)})
     limits = Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None)
     configs = [
         BotConfig(

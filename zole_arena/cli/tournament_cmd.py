@@ -22,6 +22,7 @@ from rich.table import Table
 
 from zole_arena.botproc import Limits, program_name, split_command
 from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg
+from zole_arena.cli.bots_cmd import bot_options
 from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
 from zole_arena.match import MatchSettings, unique_names
 from zole_arena.referee import FaultPolicy
@@ -136,20 +137,6 @@ def _check_program(name: str, argv: tuple[str, ...]) -> None:
             f"bot {name}: no bundled bot or program {program!r} ('zole-arena bots' lists the "
             "bundled bots; give a path or a command line for your own)"
         )
-
-
-def _options(values: list[str], entrants: list[Entrant]) -> list[Entrant]:
-    names = [e.name for e in entrants]
-    options = [dict(e.options) for e in entrants]
-    for text in values:
-        who, sep, rest = text.partition(":")
-        key, sep2, value = rest.partition("=")
-        if not sep or not sep2 or not key:
-            fail(f"bad --option {text!r}: write BOT:NAME=VALUE, e.g. rulebot:Aggression=80")
-        if who not in names:
-            fail(f"--option {text!r}: no bot named {who!r} (bots: {', '.join(names)})")
-        options[names.index(who)][key] = value
-    return [dataclasses.replace(e, options=o) for e, o in zip(entrants, options, strict=True)]
 
 
 def tournament_command(
@@ -382,7 +369,11 @@ def tournament_command(
     ]
     for entrant in entrants:
         _check_program(entrant.name, entrant.command)
-    entrants = _options(option or [], entrants)
+    extra = bot_options(option or [], [e.name for e in entrants], word="bot")
+    entrants = [
+        dataclasses.replace(e, options={**e.options, **o})
+        for e, o in zip(entrants, extra, strict=True)
+    ]
 
     def pick(value: Any, key: str, default: Any) -> Any:
         return value if value is not None else settings_file.get(key, default)
