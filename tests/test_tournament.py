@@ -526,3 +526,24 @@ def test_tournament_benchmark_reports_both_settings(tmp_path: Path) -> None:
     assert figures["speedup"] == pytest.approx(
         figures["parallel_median"] / figures["serial_median"]
     )
+
+
+def test_in_a_terminal_the_standings_update_live(tmp_path: Path) -> None:
+    import pexpect
+
+    child = pexpect.spawn(
+        PY,
+        ["-m", "zole_arena", "tournament", "rulebot", "random", "rulebot", "random",
+         "--blocks", "3", "--seed", "1", "--log", "t.jsonl", *FAST],
+        encoding="utf-8", timeout=TIMEOUT, dimensions=(50, 100), cwd=str(tmp_path),
+    )  # fmt: skip
+    try:
+        child.expect("Standings so far")  # the live view, while tables are still to play
+        child.expect("tables [0-3]/4")
+        child.expect("Standings after 72 of 72 deals")
+        child.expect("Head to head")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0, child.before
+    assert len(deals_of(lines(tmp_path / "t.jsonl"))) == 72
