@@ -29,6 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from prochelp import group_gone, marked_processes
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -152,27 +153,6 @@ RUN_ID = uuid.uuid4().hex
 
 def marker(case: Case) -> str:
     return f"{RUN_ID}-{case.id}"
-
-
-def marked_processes(mark: str) -> list[int]:
-    """Live processes whose environment carries ``ZOLE_TEST_RUN=mark``: the bots of a run
-    (bundled or not) and their children, wherever they were reparented."""
-    needle = f"ZOLE_TEST_RUN={mark}".encode()
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                if needle in Path(entry.path, "environ").read_bytes().split(b"\0"):
-                    found.append(int(entry.name))
-    return found
-
-
-def group_gone(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def pid_gone(pid: int) -> bool:

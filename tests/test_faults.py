@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from prochelp import group_gone
 
 from zole_arena.actions import Bid
 from zole_arena.botproc import Limits
@@ -69,15 +70,6 @@ def time_guard() -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-
-
-def group_gone(pgid: int) -> bool:
-    """No process of the group exists, not even a zombie."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def sleeper_gone(pid: int) -> bool:

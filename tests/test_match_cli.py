@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from clihelp import ok, one_line_error
 from clihelp import zole as run_zole
+from prochelp import child_pids, group_gone
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -202,30 +203,6 @@ def normalised(record: dict[str, Any]) -> dict[str, Any]:
     if "moves" in copy:
         copy["moves"] = [{k: v for k, v in m.items() if k != "think_ms"} for m in copy["moves"]]
     return copy
-
-
-def child_pids(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
-    kids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path("/proc", entry, "stat").read_text()
-        except OSError:
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            kids.append(int(entry))
-    return kids
-
-
-def group_gone(pgid: int) -> bool:
-    """No process of the group exists, not even a zombie."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 def player_points_from_log(log: list[dict[str, Any]]) -> list[int]:

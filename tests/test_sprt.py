@@ -14,7 +14,6 @@ import doctest
 import itertools
 import json
 import math
-import os
 import random
 import re
 import shlex
@@ -26,6 +25,7 @@ from typing import Any
 
 import pytest
 from clihelp import ok, one_line_error, zole
+from prochelp import child_pids, group_gone
 
 from zole_arena import sprt as sprt_module
 from zole_arena.bundled import bundled_command
@@ -398,33 +398,10 @@ def test_ctrl_c_keeps_the_log_and_reports_the_state(tmp_path: Path) -> None:
     assert "Traceback" not in stderr and "interrupted" in stderr
     assert "interrupted before a decision" in stdout
     assert len(bots) == 6  # two matches of three bots each, all stopped now
-    assert all(gone(pid) for pid in bots)
+    assert all(group_gone(pid) for pid in bots)
     records = read_records(tmp_path / "i.jsonl")
     assert sum(r["type"] == "deal" for r in records) >= 24
     assert "deals verify — ok" in ok(zole("verify", "i.jsonl", cwd=tmp_path)).stdout
-
-
-def child_pids(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
-    kids = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path("/proc", entry, "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.append(int(entry))
-    return kids
-
-
-def gone(pgid: int) -> bool:
-    """No process of the group (each bot leads its own) exists, not even a zombie."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,6 @@ of ``tests/fault_bots/``. Tables are kept to a block or two so that each test ta
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
@@ -21,6 +20,7 @@ from typing import Any
 import pytest
 from clihelp import ok, one_line_error
 from clihelp import zole as run_zole
+from prochelp import marked_processes
 
 from zole_arena.tournament import tables_for
 
@@ -64,19 +64,6 @@ def by_table(records: list[dict[str, Any]]) -> dict[tuple[int, int], dict[str, A
     """Deal records keyed by (table, deal), whatever order the parallel tables wrote them in."""
     tables = {r["match_id"]: r["tournament"]["table"] for r in records if r["type"] == "match"}
     return {(tables[r["match_id"]], r["deal"]): comparable(r) for r in deals_of(records)}
-
-
-def marked_processes(mark: str) -> list[int]:
-    """Live processes whose environment carries ``ZOLE_TEST_RUN=mark``: the tournament, its
-    workers and every bot they started, wherever they were reparented."""
-    needle = f"ZOLE_TEST_RUN={mark}".encode()
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                if needle in Path(entry.path, "environ").read_bytes().split(b"\0"):
-                    found.append(int(entry.name))
-    return found
 
 
 # -- the schedule ---------------------------------------------------------------------------------
