@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NamedTuple
 
 import typer
 from rich.markup import escape
@@ -12,6 +12,7 @@ from zole_arena.botproc import Limits
 from zole_arena.bundled import BUNDLED, describe_command, parse_bot_arg
 from zole_arena.check import CheckItem, run_check
 from zole_arena.cli.console import check_times, fail, out
+from zole_arena.referee import FaultPolicy
 from zole_arena.session import BotConfig
 
 StartupOption = Annotated[
@@ -30,6 +31,49 @@ MemoryOption = Annotated[
 CpuOption = Annotated[
     int, typer.Option("--max-cpu-s", help="CPU-time limit per bot process, s; 0: none.")
 ]
+
+
+class Conduct(NamedTuple):
+    """The fault policy and the resource limits a command's options ask for."""
+
+    policy: FaultPolicy
+    limits: Limits
+
+
+def conduct(
+    *,
+    movetime: int,
+    timemargin: int,
+    startup_ms: int,
+    ping_ms: int,
+    on_fault: str,
+    forfeit_penalty: int | None,
+    max_faults: int,
+    max_memory_mb: int,
+    max_cpu_s: int,
+) -> Conduct:
+    """Check the time, fault and limit options that match, tournament and sprt share, and
+    build their policy and limits; a bad one ends the command with a one-line error naming it.
+    """
+    check_times(movetime, timemargin, startup_ms, ping_ms)
+    for flag, value in (
+        ("--forfeit-penalty", forfeit_penalty),
+        ("--max-faults", max_faults),
+        ("--max-memory-mb", max_memory_mb),
+        ("--max-cpu-s", max_cpu_s),
+    ):
+        if value is not None and value < 0:
+            fail(f"{flag} must not be negative, not {value}")
+    if on_fault not in ("forfeit", "random"):
+        fail(f"--on-fault must be forfeit or random, not {on_fault!r}")
+    return Conduct(
+        FaultPolicy(
+            on_fault="random" if on_fault == "random" else "forfeit",
+            penalty=forfeit_penalty,
+            max_faults=max_faults,
+        ),
+        Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None),
+    )
 
 
 def bot_options(

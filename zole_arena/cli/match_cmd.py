@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zole_arena.botproc import Limits, program_name
+from zole_arena.botproc import program_name
 from zole_arena.bundled import c_compiler, parse_bot_arg
 from zole_arena.cli.bots_cmd import (
     CpuOption,
@@ -25,8 +25,9 @@ from zole_arena.cli.bots_cmd import (
     PingOption,
     StartupOption,
     bot_options,
+    conduct,
 )
-from zole_arena.cli.console import check_times, err, fail, out, print_json, stop_on_signals
+from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.match import (
     DealReport,
@@ -37,7 +38,6 @@ from zole_arena.match import (
     stderr_path,
     unique_names,
 )
-from zole_arena.referee import FaultPolicy
 from zole_arena.rules import load_rules
 from zole_arena.session import BotConfig
 from zole_arena.shuffle import MAX_SEED
@@ -178,13 +178,11 @@ def match_command(
     total = deals if deals is not None else 3 * (games if games is not None else 1)
     if total < 1:
         fail("the match needs at least one deal")
-    check_times(movetime, timemargin, startup_ms, ping_ms)
-    if max_memory_mb < 0 or max_cpu_s < 0 or max_faults < 0:
-        fail("--max-memory-mb, --max-cpu-s and --max-faults must not be negative")
-    if forfeit_penalty is not None and forfeit_penalty < 0:
-        fail("--forfeit-penalty must not be negative")
-    if on_fault not in ("forfeit", "random"):
-        fail(f"--on-fault must be forfeit or random, not {on_fault!r}")
+    policy, limits = conduct(
+        movetime=movetime, timemargin=timemargin, startup_ms=startup_ms, ping_ms=ping_ms,
+        on_fault=on_fault, forfeit_penalty=forfeit_penalty, max_faults=max_faults,
+        max_memory_mb=max_memory_mb, max_cpu_s=max_cpu_s,
+    )  # fmt: skip
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     elif not 0 <= seed <= MAX_SEED:
@@ -200,7 +198,6 @@ def match_command(
     # match it takes the name it announces in the handshake (both told apart: x, x#2).
     names = unique_names([s.name or program_name(s.argv) for s in specs])
     options = bot_options(option or [], names)
-    limits = Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None)
     configs = [
         BotConfig(
             command=spec.argv,
@@ -222,11 +219,7 @@ def match_command(
         margin_ms=timemargin,
         startup_ms=startup_ms,
         ping_ms=ping_ms,
-        policy=FaultPolicy(
-            on_fault="random" if on_fault == "random" else "forfeit",
-            penalty=forfeit_penalty,
-            max_faults=max_faults,
-        ),
+        policy=policy,
         limits=limits,
     )
     match = Match(configs, settings, log)

@@ -7,18 +7,15 @@ command line, shows the LLR between its bounds as the test runs, and reports the
 from __future__ import annotations
 
 import secrets
-import signal
 import sys
 import time
 from pathlib import Path
-from types import FrameType
 from typing import Annotated, Final
 
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from zole_arena.botproc import Limits
 from zole_arena.bundled import parse_bot_arg
 from zole_arena.cli.bots_cmd import (
     CpuOption,
@@ -28,11 +25,11 @@ from zole_arena.cli.bots_cmd import (
     PingOption,
     StartupOption,
     bot_options,
+    conduct,
 )
-from zole_arena.cli.console import err, fail, out, print_json
+from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.match import MatchSettings
-from zole_arena.referee import FaultPolicy
 from zole_arena.rules import load_rules
 from zole_arena.session import BotConfig
 from zole_arena.shuffle import MAX_SEED
@@ -54,10 +51,6 @@ EXIT_DISQUALIFIED: Final = 3
 EXIT_H0: Final = 4
 EXIT_INCONCLUSIVE: Final = 5
 EXIT_INTERRUPTED: Final = 130
-
-
-def _sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
 
 
 def _names(given: list[str | None]) -> list[str]:
@@ -213,21 +206,17 @@ def sprt_command(
     """
     # Ctrl-C and kill end the test cleanly: the bots are stopped, every finished deal is in
     # the log, and the state of the test so far is reported.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, _sigterm)
+    stop_on_signals()
     if len(bots) not in (2, 3):
         fail(f"sprt takes NEW and OLD, and optionally THIRD: 2 or 3 bots, not {len(bots)}")
     settings = SprtSettings(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
     if max_blocks < 1:
         fail("--max-blocks must be at least 1")
-    if movetime < 1 or timemargin < 0 or startup_ms < 1 or ping_ms < 1:
-        fail("--movetime, --startup-ms and --ping-ms must be positive, --timemargin not negative")
-    if max_memory_mb < 0 or max_cpu_s < 0 or max_faults < 0:
-        fail("--max-memory-mb, --max-cpu-s and --max-faults must not be negative")
-    if forfeit_penalty is not None and forfeit_penalty < 0:
-        fail("--forfeit-penalty must not be negative")
-    if on_fault not in ("forfeit", "random"):
-        fail(f"--on-fault must be forfeit or random, not {on_fault!r}")
+    policy, limits = conduct(
+        movetime=movetime, timemargin=timemargin, startup_ms=startup_ms, ping_ms=ping_ms,
+        on_fault=on_fault, forfeit_penalty=forfeit_penalty, max_faults=max_faults,
+        max_memory_mb=max_memory_mb, max_cpu_s=max_cpu_s,
+    )  # fmt: skip
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     elif not 0 <= seed <= MAX_SEED:
@@ -239,7 +228,6 @@ def sprt_command(
     names = _names([spec.name for spec in specs])
     roles = ROLES[: len(names)]
     options = bot_options(option or [], names, aliases={role: i for i, role in enumerate(roles)})
-    limits = Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None)
     configs = [
         BotConfig(
             command=spec.argv,
@@ -260,11 +248,7 @@ def sprt_command(
         margin_ms=timemargin,
         startup_ms=startup_ms,
         ping_ms=ping_ms,
-        policy=FaultPolicy(
-            on_fault="random" if on_fault == "random" else "forfeit",
-            penalty=forfeit_penalty,
-            max_faults=max_faults,
-        ),
+        policy=policy,
         limits=limits,
     )
     test = HeadToHead(

@@ -20,12 +20,11 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zole_arena.botproc import Limits, program_name, split_command
+from zole_arena.botproc import program_name, split_command
 from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg
-from zole_arena.cli.bots_cmd import bot_options
+from zole_arena.cli.bots_cmd import bot_options, conduct
 from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
 from zole_arena.match import MatchSettings, unique_names
-from zole_arena.referee import FaultPolicy
 from zole_arena.rules import load_rules
 from zole_arena.shuffle import MAX_SEED
 from zole_arena.tournament import (
@@ -416,15 +415,13 @@ def tournament_command(
             ("max_cpu_s", max_cpu_s, 600), ("forfeit_penalty", forfeit_penalty, None),
         )
     }  # fmt: skip
-    for key in ("movetime", "startup_ms", "ping_ms"):
-        if number[key] < 1:
-            fail(f"--{key.replace('_', '-')} must be at least 1, not {number[key]}")
-    for key in ("timemargin", "max_faults", "max_memory_mb", "max_cpu_s", "forfeit_penalty"):
-        if number[key] is not None and number[key] < 0:
-            fail(f"--{key.replace('_', '-')} must not be negative, not {number[key]}")
-    chosen_on_fault = pick(on_fault, "on_fault", "forfeit")
-    if chosen_on_fault not in ("forfeit", "random"):
-        fail(f"--on-fault must be forfeit or random, not {chosen_on_fault!r}")
+    policy, limits = conduct(
+        movetime=number["movetime"], timemargin=number["timemargin"],
+        startup_ms=number["startup_ms"], ping_ms=number["ping_ms"],
+        on_fault=pick(on_fault, "on_fault", "forfeit"),
+        forfeit_penalty=number["forfeit_penalty"], max_faults=number["max_faults"],
+        max_memory_mb=number["max_memory_mb"], max_cpu_s=number["max_cpu_s"],
+    )  # fmt: skip
     chosen_concurrency = pick(concurrency, "concurrency", 1)
     if chosen_concurrency < 1:
         fail(f"--concurrency must be at least 1, not {chosen_concurrency}")
@@ -438,9 +435,6 @@ def tournament_command(
             f"{log_path} exists: give a new --log file, or continue that tournament with "
             f"'zole-arena tournament --resume {log_path}'"
         )
-    limits = Limits(
-        memory_mb=number["max_memory_mb"] or None, cpu_seconds=number["max_cpu_s"] or None
-    )
     match_settings = MatchSettings(
         rules=load_rules(pick(rules, "rules", "wpt")),
         seed=chosen_seed,
@@ -450,11 +444,7 @@ def tournament_command(
         margin_ms=number["timemargin"],
         startup_ms=number["startup_ms"],
         ping_ms=number["ping_ms"],
-        policy=FaultPolicy(
-            on_fault="random" if chosen_on_fault == "random" else "forfeit",
-            penalty=number["forfeit_penalty"],
-            max_faults=number["max_faults"],
-        ),
+        policy=policy,
         limits=limits,
     )
     if not json_output:
