@@ -215,6 +215,7 @@ class Standings:
     players: dict[str, PlayerStats] = dataclasses.field(default_factory=dict)
     deals: int = 0
     _rating_records: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    _elo_at: tuple[int, dict[str, float]] | None = None
 
     def __post_init__(self) -> None:
         self.players = {name: PlayerStats(name) for name in self.names}
@@ -255,11 +256,17 @@ class Standings:
         return list(units_from_records([*records, *self._rating_records]).units)
 
     def quick_elo(self) -> dict[str, float]:
-        """The maximum-likelihood ratings so far, without intervals (for the live view)."""
+        """The maximum-likelihood ratings so far, without intervals (for the live view).
+
+        Fitted once per number of deals: the ranking and the table that shows it ask in turn.
+        """
+        if self._elo_at is not None and self._elo_at[0] == self.deals:
+            return self._elo_at[1]
         games = [game for unit in self.units() for game in unit.games()]
-        if len({g.first for g in games} | {g.second for g in games}) < 2:
-            return {}
-        return fit_elo(games)
+        players = {g.first for g in games} | {g.second for g in games}
+        elo = fit_elo(games) if len(players) >= 2 else {}
+        self._elo_at = (self.deals, elo)
+        return elo
 
     def ratings(self, bootstrap: int, seed: int = 0) -> RatingList | None:
         """The rating list with bootstrap intervals, or None before there is enough to rate."""
