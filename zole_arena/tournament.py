@@ -197,10 +197,6 @@ class TournamentSettings:
         return len(self.tables) * self.match.total_deals
 
 
-def _settings_dict(settings: MatchSettings) -> dict[str, Any]:
-    return settings.to_dict()
-
-
 @dataclasses.dataclass
 class Standings:
     """The tournament's figures so far, built from its deal records (live, or from a log).
@@ -400,7 +396,7 @@ def tournament_header(tournament_id: str, settings: TournamentSettings) -> dict[
         "deals": match.deals,
         "duplicate": match.duplicate,
         "concurrency": settings.concurrency,
-        "settings": _settings_dict(match),
+        "settings": match.to_dict(),
     }
 
 
