@@ -29,7 +29,9 @@ __all__ = [
     "UnknownLine",
     "ZoleOk",
     "GoWriter",
+    "CARD_EVENTS",
     "format_events",
+    "trick_event",
     "format_go",
     "format_newdeal",
     "format_result",
@@ -46,6 +48,9 @@ _PHASE_WORDS: Final = {Phase.BIDDING: "bid", Phase.BURYING: "bury", Phase.PLAYIN
 _PLAYING: Final = Phase.PLAYING
 _BIDDING: Final = Phase.BIDDING
 _CARD_NAMES: Final = tuple(card.name for card in CARDS)
+#: Cards by their canonical names: how bots almost always write them (other spellings go
+#: through :meth:`Card.parse`).
+_CARD_BY_NAME: Final = {card.name: card for card in CARDS}
 
 
 class ProtocolError(ZoleError):
@@ -209,7 +214,8 @@ def parse_answer(words: Sequence[str], phase: Phase) -> Action:
     if phase is _PLAYING:
         if len(words) != 1:
             raise NotationError(f"expected one card, got {' '.join(words)!r}")
-        return Card.parse(words[0])
+        card = _CARD_BY_NAME.get(words[0])
+        return card if card is not None else Card.parse(words[0])
     if phase is _BIDDING:
         if len(words) != 1:
             raise NotationError(f"expected a bid, got {' '.join(words)!r}")
@@ -312,9 +318,12 @@ class GoWriter:
         )
         self._bids_legal = _list(state.rules.bids)
         self._tricks_written = 0
-        self._played: list[str] = []
-        self._winners: list[str] = []
+        self._played = ""
+        """The finished tricks' cards, as the ``played`` field lists them."""
+        self._winners = "-"
         self._contract_parts: dict[tuple[int, int, int], str] = {}
+        # During play the fields from "scores" to "buried" stay the same for each seat.
+        self._play_middle: list[str | None] = [None, None, None]
 
     def newdeal(self, seat: int) -> str:
         """The ``newdeal`` event for ``seat`` (before the deal's first action)."""
@@ -326,21 +335,31 @@ class GoWriter:
         state = self.state
         seat: int = state.turn  # type: ignore[assignment]
         phase = state.phase
-        hand = names_of(state.hand_mask(seat))
-        if phase is _PLAYING:
-            word = "play"
-            legal = names_of(state.legal_cards_mask())
+        if phase is _PLAYING:  # 24 of a deal's 27 or so requests: kept short
+            middle = self._play_middle[seat]
+            if middle is None:
+                middle = self._play_middle[seat] = (
+                    f"{self._standing} bids {self._contract_fields(seat, phase)}"
+                )
             log = state.trick_log()
             if len(log) > self._tricks_written:
-                for _, a, b, c, winner in log[self._tricks_written :]:
-                    self._played.append(f"{_CARD_NAMES[a]},{_CARD_NAMES[b]},{_CARD_NAMES[c]}")
-                    self._winners.append(str(winner))
-                self._tricks_written = len(log)
-            played = ",".join(self._played + [_CARD_NAMES[c] for c in state.current_trick_cards()])
-        elif phase is _BIDDING:
-            word, legal, played = "bid", self._bids_legal, ""
+                self._add_tricks(log)
+            trick = state.current_trick_cards()
+            if trick:
+                current = ",".join([_CARD_NAMES[card] for card in trick])
+                played = f"{self._played},{current}" if self._played else current
+            else:
+                played = self._played or "-"
+            return (
+                f"go id {request_id} time {time_ms} phase play {self._head[seat]}"
+                f"{names_of(state.hand_mask(seat))}{middle}played {played} "
+                f"winners {self._winners} legal {names_of(state.legal_cards_mask())}"
+            )
+        hand = names_of(state.hand_mask(seat))
+        if phase is _BIDDING:
+            word, legal = "bid", self._bids_legal
         else:  # burying: any two cards of the hand
-            word, legal, played = "bury", hand, ""
+            word, legal = "bury", hand
         # Bids, contract, talon and buried cards change only with a bid or the bury (the
         # buried mask is 0 until then), so their text is kept per seat and stage.
         key = (seat, len(state.bids), state.buried)
@@ -350,8 +369,19 @@ class GoWriter:
         return (
             f"go id {request_id} time {time_ms} phase {word} "
             f"{self._head[seat]}{hand}{self._standing} bids {contract_part}"
-            f"played {played or '-'} winners {','.join(self._winners) or '-'} legal {legal}"
+            f"played - winners - legal {legal}"
         )
+
+    def _add_tricks(self, log: Sequence[tuple[int, int, int, int, int]]) -> None:
+        """Add the tricks finished since the last request to ``played`` and ``winners``."""
+        played = [self._played] if self._played else []
+        winners = [self._winners] if self._tricks_written else []
+        for _, a, b, c, winner in log[self._tricks_written :]:
+            played.append(f"{_CARD_NAMES[a]},{_CARD_NAMES[b]},{_CARD_NAMES[c]}")
+            winners.append(str(winner))
+        self._played = ",".join(played)
+        self._winners = ",".join(winners)
+        self._tricks_written = len(log)
 
     def _contract_fields(self, seat: int, phase: Phase) -> str:
         state = self.state
@@ -364,19 +394,29 @@ class GoWriter:
         )
 
 
-def format_events(seat: int, action: Action, trick: tuple[int, ...] | None = None) -> list[str]:
+#: ``CARD_EVENTS[seat][card]``: the ``card`` event of ``seat`` playing ``card``.
+CARD_EVENTS: Final = tuple(
+    tuple(f"card {seat} {name}" for name in _CARD_NAMES) for seat in range(3)
+)
+
+
+def trick_event(trick: tuple[int, int, int, int, int]) -> str:
+    """The ``trick`` event of a finished trick given as (leader, card, card, card, winner)."""
+    _, a, b, c, winner = trick
+    return f"trick {winner} {_POINTS[a] + _POINTS[b] + _POINTS[c]}"
+
+
+def format_events(
+    seat: int, action: Action, trick: tuple[int, int, int, int, int] | None = None
+) -> list[str]:
     """The events every bot is told of an action: ``bid``, or ``card`` (and ``trick`` when
     ``trick``, the finished trick as (leader, card, card, card, winner), is given). Burying is
     not an event: nothing of it is public.
     """
     if isinstance(action, Card):  # the most frequent, first
         if trick is None:
-            return [f"card {seat} {_CARD_NAMES[action]}"]
-        _, a, b, c, winner = trick
-        return [
-            f"card {seat} {_CARD_NAMES[action]}",
-            f"trick {winner} {_POINTS[a] + _POINTS[b] + _POINTS[c]}",
-        ]
+            return [CARD_EVENTS[seat][action]]
+        return [CARD_EVENTS[seat][action], trick_event(trick)]
     if isinstance(action, Bid):
         return [f"bid {seat} {action}"]
     return []

@@ -19,9 +19,16 @@ from typing import Final, Literal, NamedTuple
 
 from zole_arena.actions import Action, Bury
 from zole_arena.botproc import program_name, split_command
-from zole_arena.cards import Card
+from zole_arena.cards import CARDS, Card
 from zole_arena.errors import BotError, BotStartupError, IllegalActionError, NotationError
-from zole_arena.protocol import GoWriter, format_events, format_result, parse_answer
+from zole_arena.protocol import (
+    CARD_EVENTS,
+    GoWriter,
+    format_events,
+    format_result,
+    parse_answer,
+    trick_event,
+)
 from zole_arena.rules import Rules
 from zole_arena.scoresheet import ScoreSheet
 from zole_arena.session import BotConfig, BotSession, PlayerSession
@@ -30,6 +37,8 @@ from zole_arena.state import DealResult, DealState, forfeit_result, max_penalty
 __all__ = ["Fault", "FaultPolicy", "DealOutcome", "Move", "Referee"]
 
 LOGGER = logging.getLogger(__name__)
+
+_CARD_NAMES: Final = tuple(card.name for card in CARDS)
 
 OnFault = Literal["forfeit", "random"]
 #: Faults after which the bot's process cannot be trusted to go on: it is stopped, and started
@@ -121,7 +130,10 @@ class _Player:
         self.name = config.name or (program_name(argv) if argv else f"player{number + 1}")
         self.identity: dict[str, object] = {"name": self.name, "command": list(config.command)}
         self.pending: list[str] = []
-        """Events not yet sent: they go with the bot's next request, or at the deal's end."""
+        """Lines for this bot alone not yet sent (its ``newdeal``): they go with its next
+        request, or at the deal's end."""
+        self.seen = 0
+        """How many of the deal's events (:attr:`Referee._events`) this bot has been sent."""
 
 
 class _Forfeit(Exception):
@@ -130,8 +142,8 @@ class _Forfeit(Exception):
 
 
 def _wire(action: Action) -> str:
-    if isinstance(action, Card):
-        return action.name
+    if action.__class__ is Card:
+        return _CARD_NAMES[action]
     if isinstance(action, Bury):
         return f"{action.cards[0]} {action.cards[1]}"
     return str(action)
@@ -180,6 +192,8 @@ class Referee:
         self._on_fault = on_fault
         self._start_session = start_session
         self._writer: GoWriter | None = None
+        self._events: list[str] = []
+        """The public events of the current deal, in order (every bot is told all of them)."""
 
     @property
     def seats(self) -> list[_Player]:
@@ -312,8 +326,10 @@ class Referee:
             except BotError as exc:
                 self._bot_fault(deal_no, seat, exc)
                 raise _Forfeit(seat.index) from None
+        self._events = []
         for seat in self._by_seat:
             seat.pending = [writer.newdeal(seat.index)]
+            seat.seen = 0
 
     def _turn(self, deal: DealState, deal_no: int, moves: list[Move]) -> None:
         index: int = deal.turn  # type: ignore[assignment]
@@ -327,7 +343,7 @@ class Referee:
             if session is None:  # restarted after a fault earlier in this deal
                 session = self._start(seat)
             # The events this bot has not seen yet go in the same write as the request.
-            events, seat.pending = seat.pending, []
+            events = self._unsent(seat)
             reply = session.request(line, request_id, self.time_ms, self.margin_ms, events)
         except BotError as exc:
             self._bot_fault(deal_no, seat, exc, request=line)
@@ -345,8 +361,15 @@ class Referee:
                     self._fault(deal_no, seat, "illegal", str(exc), line, reply.line)
                     self._substitute(deal, deal_no, seat, moves)
                 else:
-                    moves.append(Move(index, _wire(action), request_id, reply.elapsed_ms))
-                    self._announce(deal, index, action)
+                    if action.__class__ is Card:  # the common case, written out
+                        self._events.append(CARD_EVENTS[index][action])
+                        if not deal.current_trick_cards():  # it finished a trick
+                            self._events.append(trick_event(deal.trick_log()[-1]))
+                        wire = _CARD_NAMES[action]
+                    else:
+                        self._announce(deal, index, action)
+                        wire = _wire(action)
+                    moves.append(Move(index, wire, request_id, reply.elapsed_ms))
                     return
         seat_done, action_done = deal.history[-1]
         self._announce(deal, seat_done, action_done)
@@ -363,19 +386,31 @@ class Referee:
         moves.append(Move(seat.index, _wire(action), None, 0.0))
 
     def _announce(self, deal: DealState, seat: int, action: Action) -> None:
-        """Queue the events of an action for every bot (sent with its next message)."""
+        """Add the events of an action to the deal's events (each bot gets them with its next
+        message)."""
         # A card that leaves no card on the table finished a trick: the trick is announced too.
         finished = None
         if action.__class__ is Card and not deal.current_trick_cards():
             finished = deal.trick_log()[-1]
-        events = format_events(seat, action, finished)
-        for player in self.players:
-            player.pending.extend(events)
+        self._events += format_events(seat, action, finished)
+
+    def _unsent(self, seat: _Player) -> list[str]:
+        """The lines ``seat`` has not been sent yet (its own, then the deal's events), now
+        counted as sent."""
+        events = self._events
+        if seat.seen == len(events):
+            lines, seat.pending = seat.pending, []
+            return lines
+        lines = [*seat.pending, *events[seat.seen :]] if seat.pending else events[seat.seen :]
+        seat.pending = []
+        seat.seen = len(events)
+        return lines
 
     def _flush(self, deal_no: int, last: str) -> None:
-        """Send every bot its queued events and ``last`` (the deal's result)."""
+        """Send every bot its unsent events and ``last`` (the deal's result)."""
         for seat in self._by_seat:
-            lines, seat.pending = [*seat.pending, last], []
+            lines = self._unsent(seat)
+            lines.append(last)
             if seat.session is None:
                 continue
             try:
