@@ -312,42 +312,49 @@ class BotSession:
             line = "\n".join([*events, line])
         start = time.monotonic()
         deadline = start + (time_ms + margin_ms) / 1000
-        self._send(line)
-        expected = str(request_id)
+        if self._log is not None:  # the debug log sees every line: no shortcut
+            self._send(line)
         lines = 0
         size = 0
-        while True:
-            try:
+        expected = str(request_id)
+        try:
+            if self._log is None:
+                text = self.process.exchange(line, deadline)
+                self._last_heard = time.monotonic()
+            else:
                 text = self._read(deadline)
-            except BotTimeoutError:
-                raise BotTimeoutError(
-                    f"no answer to request {request_id} within {time_ms} ms "
-                    f"(+{margin_ms} ms margin)"
-                ) from None
-            words = text.split()
-            if len(words) >= 2 and words[0] == "action" and words[1] == expected:
-                elapsed = (self._last_heard - start) * 1000  # when the line was read
-                return Reply(request_id, tuple(words[2:]), text, elapsed)
-            message = parse_bot_line(text)
-            if isinstance(message, ActionReply) and message.request_id == request_id:
-                elapsed = (time.monotonic() - start) * 1000  # the id written as "+7" or "07"
-                return Reply(request_id, message.words, text, elapsed)
-            lines += 1
-            size += len(text) + 1
-            if lines > MAX_LINES_PER_REQUEST or size > MAX_BYTES_PER_REQUEST:
-                raise BotFloodError(
-                    f"more than {MAX_LINES_PER_REQUEST:,} lines or {MAX_BYTES_PER_REQUEST:,} "
-                    f"bytes of output for request {request_id}",
-                    line=text[:200],
-                )
-            if message is not None:
-                self._note(text)
-            if time.monotonic() > deadline:  # lines kept coming, but not the answer
-                raise BotTimeoutError(
-                    f"no answer to request {request_id} within {time_ms} ms "
-                    f"(+{margin_ms} ms margin)",
-                    line=text[:200],
-                )
+            while True:
+                words = text.split()
+                if len(words) >= 2 and words[0] == "action" and words[1] == expected:
+                    elapsed = (self._last_heard - start) * 1000  # when the line was read
+                    return Reply(request_id, tuple(words[2:]), text, elapsed)
+                message = parse_bot_line(text)
+                if isinstance(message, ActionReply) and message.request_id == request_id:
+                    elapsed = (self._last_heard - start) * 1000  # the id written as "+7"
+                    return Reply(request_id, message.words, text, elapsed)
+                lines += 1
+                size += len(text) + 1
+                if lines > MAX_LINES_PER_REQUEST or size > MAX_BYTES_PER_REQUEST:
+                    raise BotFloodError(
+                        f"more than {MAX_LINES_PER_REQUEST:,} lines or "
+                        f"{MAX_BYTES_PER_REQUEST:,} bytes of output for request {request_id}",
+                        line=text[:200],
+                    )
+                if message is not None:
+                    self._note(text)
+                if time.monotonic() > deadline:  # lines kept coming, but not the answer
+                    raise BotTimeoutError(
+                        f"no answer to request {request_id} within {time_ms} ms "
+                        f"(+{margin_ms} ms margin)",
+                        line=text[:200],
+                    )
+                text = self._read(deadline)
+        except BotTimeoutError as exc:
+            if exc.line is not None:
+                raise
+            raise BotTimeoutError(
+                f"no answer to request {request_id} within {time_ms} ms (+{margin_ms} ms margin)"
+            ) from None
 
     def quit(self, grace_ms: int = 1000) -> int | None:
         """Send ``quit``, give the bot ``grace_ms`` to exit, then kill whatever is left."""
