@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -96,21 +97,34 @@ def test_bench_plain_output() -> None:
 
 
 def test_bench_match_compares_with_raw_round_trips() -> None:
-    proc = run("bench", "--match", "--deals", "20", "--json")
+    proc = run("bench", "--match", "--deals", "30", "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["deals"] == 20
-    assert data["raw_samples"] == 100  # five raw round trips after every deal
-    assert data["decisions_per_deal"] >= 3
-    allowed = 1e6 / (data["decisions_per_deal"] * data["raw_echo_us"])
-    assert abs(data["raw_deals_per_second"] - allowed) < 1e-6 * allowed
-    assert abs(data["share_of_raw"] - data["deals_per_second"] / allowed) < 1e-9
+    assert data["deals"] == 30
     assert data["target_share"] == 0.5
-    assert data["target_met"] == (data["share_of_raw"] >= 0.5)
-    plain = run("bench", "--match", "--deals", "10")
+    placements = {p["placement"]: p for p in data["placements"]}
+    free = placements["free"]
+    if len(os.sched_getaffinity(0)) > 1:
+        assert set(placements) == {"free", "one CPU"}
+        assert len(placements["one CPU"]["cpus"]) == 1
+    for figures in placements.values():
+        assert figures["deals"] == 30
+        assert figures["raw_samples"] == 150  # five raw round trips after every deal
+        assert figures["decisions_per_deal"] >= 3
+        allowed = 1e6 / (figures["decisions_per_deal"] * figures["raw_echo_us"])
+        assert abs(figures["raw_deals_per_second"] - allowed) < 1e-6 * allowed
+        assert abs(figures["share_of_raw"] - figures["deals_per_second"] / allowed) < 1e-9
+        assert abs(figures["bare_share_of_raw"] - figures["bare_deals_per_second"] / allowed) < 1e-9
+        assert figures["target_met"] == (figures["share_of_raw"] >= 0.5)
+    assert data["target_met"] == all(p["target_met"] for p in data["placements"])
+    assert free["cpus"] == sorted(os.sched_getaffinity(0))
+    plain = run("bench", "--match", "--deals", "10", "--no-pin")
     assert plain.returncode == 0, plain.stderr
+    assert "placement: free" in plain.stdout
+    assert "placement: one CPU" not in plain.stdout
     assert "raw pipe round trips allow" in plain.stdout
-    assert "target: at least 50%" in plain.stdout
+    assert "bare Python loop" in plain.stdout
+    assert "target at least 50%" in plain.stdout
 
 
 def test_bench_rejects_bad_counts() -> None:

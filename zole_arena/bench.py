@@ -20,18 +20,16 @@ import sys
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Final
 
 from zole_arena.rules import Rules
 from zole_arena.state import DealState
 
 __all__ = [
-    "MATCH_TARGET_SHARE",
     "BenchResult",
-    "MatchBenchResult",
     "ProtocolBenchResult",
     "run_bench",
-    "run_match_bench",
+    "fastest_bot",
+    "raw_round_trip",
     "run_protocol_bench",
 ]
 
@@ -132,7 +130,7 @@ class ProtocolBenchResult:
         return data
 
 
-def _raw_round_trip(stdin_fd: int, stdout_fd: int, line: bytes) -> float:
+def raw_round_trip(stdin_fd: int, stdout_fd: int, line: bytes) -> float:
     """Write one line, block until a whole line comes back; seconds."""
     start = time.perf_counter()
     os.write(stdin_fd, line)
@@ -152,7 +150,7 @@ def _benchmark_state(rules: Rules) -> DealState:
     return state
 
 
-def _fastest_bot() -> tuple[str, str, list[str]]:
+def fastest_bot() -> tuple[str, str, list[str]]:
     """The fastest bundled bot, its language, and an echo program in that language:
     ``crandom`` and a C echo with a C compiler, else ``random`` and a Python echo."""
     from zole_arena.bundled import build_c_program, c_compiler
@@ -175,7 +173,7 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
     from zole_arena.rules import load_rules
     from zole_arena.session import BotConfig, BotSession
 
-    bot, language, echo_argv = _fastest_bot()
+    bot, language, echo_argv = fastest_bot()
     rules = load_rules("wpt")
     state = _benchmark_state(rules)
     seat: int = state.turn  # type: ignore[assignment]
@@ -198,14 +196,14 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
         order_rng = random.Random(7)
 
         def measure_echo() -> None:
-            raw_echo.append(_raw_round_trip(echo_in, echo_out, echo_line))
+            raw_echo.append(raw_round_trip(echo_in, echo_out, echo_line))
 
         def measure_raw_bot() -> None:
             nonlocal request_id
             request_id += 1
             line = writer.go(request_id, 2000)
             os.set_blocking(bot_out, True)
-            raw_bot.append(_raw_round_trip(bot_in, bot_out, (line + "\n").encode()))
+            raw_bot.append(raw_round_trip(bot_in, bot_out, (line + "\n").encode()))
             os.set_blocking(bot_out, False)
 
         def measure_arena() -> None:
@@ -250,119 +248,3 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
 def bundled_bots_dir() -> Path:
     """The folder of the bundled bots (the ``zole_arena_bots`` package)."""
     return Path(str(resources.files("zole_arena_bots")))
-
-
-#: The match throughput target (issue 4): at least this share of what raw round trips allow.
-MATCH_TARGET_SHARE: Final = 0.5
-
-
-@dataclasses.dataclass(frozen=True)
-class MatchBenchResult:
-    """Match throughput against what raw pipe round trips allow, measured in one run."""
-
-    bot: str
-    language: str
-    deals: int
-    seconds: float
-    """The match's wall time, without the raw round trips taken between its deals."""
-    decisions_per_deal: float
-    raw_echo_us: float
-    """Median raw round trip of a request-sized line through the echo program."""
-    raw_samples: int
-    """Raw round trips measured (five between every two deals)."""
-
-    @property
-    def deals_per_second(self) -> float:
-        """Deals played per second by the match (bots, engine, log and all)."""
-        return self.deals / self.seconds
-
-    @property
-    def decision_us(self) -> float:
-        """The match's wall time per decision, everything included."""
-        return self.seconds * 1e6 / (self.deals * self.decisions_per_deal)
-
-    @property
-    def raw_deals_per_second(self) -> float:
-        """The deals per second raw round trips allow: 1 / (decisions per deal × raw RTT)."""
-        return 1e6 / (self.decisions_per_deal * self.raw_echo_us)
-
-    @property
-    def share_of_raw(self) -> float:
-        """deals_per_second / raw_deals_per_second (target: :data:`MATCH_TARGET_SHARE`)."""
-        return self.deals_per_second / self.raw_deals_per_second
-
-    @property
-    def target_met(self) -> bool:
-        """Whether the match reaches the target share of what raw round trips allow."""
-        return self.share_of_raw >= MATCH_TARGET_SHARE
-
-    def to_dict(self) -> dict[str, object]:
-        """The figures as JSON-ready data."""
-        data = dataclasses.asdict(self)
-        data["deals_per_second"] = self.deals_per_second
-        data["decision_us"] = self.decision_us
-        data["raw_deals_per_second"] = self.raw_deals_per_second
-        data["share_of_raw"] = self.share_of_raw
-        data["target_share"] = MATCH_TARGET_SHARE
-        data["target_met"] = self.target_met
-        return data
-
-
-def run_match_bench(deals: int = 1000, log_path: str | None = None) -> MatchBenchResult:
-    """Play a match of three copies of the fastest bundled bot (``crandom``, or ``random``
-    without a C compiler), with a game log, and measure raw echo round trips (a 400-byte line,
-    about a ``go`` request's length) between its deals, in the same run.
-    """
-    import tempfile
-
-    from zole_arena.bundled import bundled_command
-    from zole_arena.match import Match, MatchSettings
-    from zole_arena.records import read_log
-    from zole_arena.rules import load_rules
-    from zole_arena.session import BotConfig
-
-    bot, language, echo_argv = _fastest_bot()
-    argv = bundled_command(bot)
-    rules = load_rules("wpt")
-    echo = subprocess.Popen(echo_argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    assert echo.stdin is not None and echo.stdout is not None
-    echo_in, echo_out = echo.stdin.fileno(), echo.stdout.fileno()
-    echo_line = ("x" * 399 + "\n").encode()
-    samples: list[float] = []
-    aside = 0.0
-
-    def between_deals(_report: object, _summary: object) -> None:
-        # Raw round trips taken between the deals see the machine as the match sees it (on
-        # a virtual machine, how fast a sleeping process is woken changes from moment to
-        # moment); their time is not counted as the match's.
-        nonlocal aside
-        t0 = time.perf_counter()
-        samples.extend(_raw_round_trip(echo_in, echo_out, echo_line) for _ in range(5))
-        aside += time.perf_counter() - t0
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = log_path or str(Path(tmp) / "bench.jsonl")
-        configs = [BotConfig(command=argv, name=f"{bot}#{i + 1}") for i in range(3)]
-        match = Match(configs, MatchSettings(rules=rules, seed=1, deals=deals), path)
-        start = time.perf_counter()
-        try:
-            summary = match.run(between_deals)
-        finally:
-            echo.kill()
-            echo.wait()
-        seconds = time.perf_counter() - start - aside
-        records, _ = read_log(path)
-        decisions = sum(
-            sum(1 for move in r["moves"] if move["request_id"] is not None)
-            for r in records
-            if r.get("type") == "deal"
-        )
-    return MatchBenchResult(
-        bot=bot,
-        language=language,
-        deals=summary.deals,
-        seconds=seconds,
-        decisions_per_deal=decisions / max(1, summary.deals),
-        raw_echo_us=statistics.median(samples) * 1e6,
-        raw_samples=len(samples),
-    )

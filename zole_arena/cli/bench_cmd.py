@@ -7,12 +7,8 @@ from typing import Annotated
 
 import typer
 
-from zole_arena.bench import (
-    MATCH_TARGET_SHARE,
-    run_bench,
-    run_match_bench,
-    run_protocol_bench,
-)
+from zole_arena.bench import run_bench, run_protocol_bench
+from zole_arena.bench_match import MATCH_TARGET_SHARE, run_match_bench
 from zole_arena.bench_tournament import run_tournament_bench
 from zole_arena.cli.console import fail, out, print_json
 from zole_arena.cli.rules_cmd import RulesOption
@@ -38,8 +34,8 @@ def bench_command(
         typer.Option(
             "--match",
             help="Instead: play --deals deals (default 1000) between three copies of the "
-            "fastest bundled bot and compare with what raw pipe round trips allow "
-            "(target: at least 50%).",
+            "fastest bundled bot, and as many through a bare Python loop, and compare both "
+            "with what raw pipe round trips allow (target: at least 50%).",
         ),
     ] = False,
     tournament: Annotated[
@@ -50,6 +46,14 @@ def bench_command(
             "with --concurrency N, alternately, and compare deals per second.",
         ),
     ] = False,
+    pin: Annotated[
+        bool,
+        typer.Option(
+            "--pin/--no-pin",
+            help="With --match: measure with all processes pinned to one CPU too (the "
+            "fastest wake-ups, so the hardest comparison), beside the free placement.",
+        ),
+    ] = True,
     concurrency: Annotated[int, typer.Option(help="With --tournament: the parallel setting.")] = 2,
     blocks: Annotated[
         int, typer.Option(help="With --tournament: duplicate blocks per table.")
@@ -63,7 +67,7 @@ def bench_command(
         _protocol_bench(decisions, json_output)
         return
     if match:
-        _match_bench(deals if deals != 50_000 else 1000, json_output)
+        _match_bench(deals if deals != 50_000 else 1000, pin, json_output)
         return
     if tournament:
         _tournament_bench(blocks, rounds if rounds != 5 else 3, concurrency, json_output)
@@ -108,38 +112,46 @@ def _protocol_bench(decisions: int, json_output: bool) -> None:
     )
 
 
-def _match_bench(deals: int, json_output: bool) -> None:
+def _match_bench(deals: int, pinned: bool, json_output: bool) -> None:
     if deals < 1:
         fail(f"--deals must be at least 1, not {deals}")
-    result = run_match_bench(deals)
+    if not json_output:
+        out.print(f"playing {deals:,} deals of a match and of a bare loop in each placement …")
+    result = run_match_bench(deals, pinned=pinned)
     if json_output:
         print_json(result.to_dict())
         return
+    first = result.placements[0]
     out.print(
-        f"match of three {result.bot} ({result.language}): {result.deals:,} deals with the "
-        f"game log, {result.decisions_per_deal:.1f} decisions per deal"
+        f"match of three {result.bot} ({result.language}) with the game log, against a bare "
+        f"Python loop (no log, no checks of time or faults) and raw echo round trips, "
+        f"{first.decisions_per_deal:.1f} decisions per deal"
     )
-    rows = (
-        (
-            "match",
-            f"{result.deals_per_second:8,.0f} deals/s",
-            f"{result.seconds * 1e3 / result.deals:.2f} ms per deal, "
-            f"{result.decision_us:.1f} µs per decision",
-        ),
-        (
-            "raw pipe round trips allow",
-            f"{result.raw_deals_per_second:8,.0f} deals/s",
-            f"{result.decisions_per_deal:.1f} decisions × {result.raw_echo_us:.1f} µs: the median "
-            f"of {result.raw_samples:,} raw echo round trips taken between the deals",
-        ),
-    )
-    for label, figure, how in rows:
-        out.print(f"  {label:<28} {figure}   ({how})")
-    verdict = "met" if result.target_met else "not met"
-    out.print(
-        f"  {'match / raw':<28} {result.share_of_raw:8.0%}           "
-        f"(target: at least {MATCH_TARGET_SHARE:.0%} — {verdict})"
-    )
+    for figures in result.placements:
+        cpus = ",".join(str(cpu) for cpu in figures.cpus)
+        out.print(f"  placement: {figures.placement} (CPU {cpus})")
+        rows = (
+            (
+                "raw pipe round trips allow",
+                f"{figures.raw_deals_per_second:8,.0f} deals/s",
+                f"{figures.decisions_per_deal:.1f} decisions × {figures.raw_echo_us:.1f} µs, the "
+                f"median of {figures.raw_samples:,} raw echo round trips between the deals",
+            ),
+            (
+                "bare Python loop",
+                f"{figures.bare_deals_per_second:8,.0f} deals/s",
+                f"{figures.bare_share_of_raw:.0%} of raw",
+            ),
+            (
+                "match",
+                f"{figures.deals_per_second:8,.0f} deals/s",
+                f"{figures.share_of_raw:.0%} of raw, {figures.decision_us:.1f} µs per decision; "
+                f"target at least {MATCH_TARGET_SHARE:.0%}: "
+                + ("met" if figures.target_met else "not met"),
+            ),
+        )
+        for label, figure, how in rows:
+            out.print(f"    {label:<28} {figure}   ({how})")
 
 
 def _tournament_bench(blocks: int, rounds: int, concurrency: int, json_output: bool) -> None:
