@@ -851,3 +851,31 @@ def test_bad_arguments_give_a_one_line_error(complete_log: Path, tmp_path: Path,
     args = [log.name if a == "LOG" else a for a in args]
     assert_one_line_error(zole("match", *args, cwd=tmp_path), needle)
     assert log.read_bytes() == before
+
+
+# -- pinning to a CPU ---------------------------------------------------------------------------
+
+CPUS_BOT = TESTS / "helper_bots" / "cpus_bot.py"
+CPUS = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+
+
+@pytest.mark.skipif(len(CPUS) < 2, reason="needs Linux and two CPUs to choose from")
+def test_cpu_pins_the_arena_and_every_bot(tmp_path: Path) -> None:
+    cpu = CPUS[-1]
+    bots = [f"p{i}={PY} {CPUS_BOT}" for i in range(3)]
+    ok(zole("match", *bots, "--deals", "2", "--cpu", str(cpu), "--log", "m.jsonl", cwd=tmp_path))
+    for name in ("p0", "p1", "p2"):
+        said = (tmp_path / f"m.jsonl.{name}.stderr").read_text().split()
+        assert said[:2] == ["cpus", str(cpu)]  # that CPU only
+    # Without --cpu the bots may run anywhere this process may.
+    ok(zole("match", *bots, "--deals", "1", "--log", "free.jsonl", cwd=tmp_path))
+    said = (tmp_path / "free.jsonl.p0.stderr").read_text().split()
+    assert said[:2] == ["cpus", ",".join(map(str, CPUS))]
+
+
+@pytest.mark.skipif(not CPUS, reason="pinning is for Linux")
+def test_cpu_that_is_not_available_is_a_one_line_error(tmp_path: Path) -> None:
+    missing = max(CPUS) + 1
+    proc = zole("match", "random", "random", "random", "--cpu", str(missing), cwd=tmp_path)
+    assert_one_line_error(proc, f"CPU {missing} is not available")
+    assert not list(tmp_path.iterdir())  # nothing was started or written

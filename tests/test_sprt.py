@@ -423,6 +423,7 @@ def test_ctrl_c_keeps_the_log_and_reports_the_state(tmp_path: Path) -> None:
         (["rulebot", "random", "--rules", "nonesuch"], ["nonesuch"]),
         (["rulebot", "random", "--log", "exists.jsonl"], ["exists"]),
         (["a#2=rulebot", "a=random"], ["different names", "a#2, a, a#2#2, a#2"]),
+        (["rulebot", "random", "--cpu", "4096"], ["CPU 4096 is not available"]),
     ],
 )
 def test_bad_arguments_give_a_one_line_error(

@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from zole_arena.affinity import pin
 from zole_arena.botproc import program_name
 from zole_arena.bundled import c_compiler, parse_bot_arg
 from zole_arena.cli.bots_cmd import (
@@ -23,6 +24,7 @@ from zole_arena.cli.bots_cmd import (
     MemoryOption,
     MovetimeOption,
     PingOption,
+    PinOption,
     StartupOption,
     bot_options,
     conduct,
@@ -135,12 +137,15 @@ def match_command(
     resume: Annotated[
         Path | None, typer.Option(help="Continue an interrupted match from its log.")
     ] = None,
+    cpu: PinOption = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")
     ] = False,
 ) -> None:
     """Play a match between three bots: live scores, a results table, a replayable log."""
     stop_on_signals()
+    if cpu is not None:
+        pin(cpu)  # before any bot starts: they inherit it
     if resume is not None:
         given = [
             flag

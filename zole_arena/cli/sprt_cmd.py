@@ -16,6 +16,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from zole_arena.affinity import pin
 from zole_arena.bundled import parse_bot_arg
 from zole_arena.cli.bots_cmd import (
     CpuOption,
@@ -23,6 +24,7 @@ from zole_arena.cli.bots_cmd import (
     MemoryOption,
     MovetimeOption,
     PingOption,
+    PinOption,
     StartupOption,
     bot_options,
     conduct,
@@ -181,6 +183,7 @@ def sprt_command(
         Path | None,
         typer.Option(help="Write the deals to this new file (a normal match log)."),
     ] = None,
+    cpu: PinOption = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the result as JSON on stdout.")
     ] = False,
@@ -207,6 +210,8 @@ def sprt_command(
     # Ctrl-C and kill end the test cleanly: the bots are stopped, every finished deal is in
     # the log, and the state of the test so far is reported.
     stop_on_signals()
+    if cpu is not None:
+        pin(cpu)  # before any bot starts: they inherit it
     if len(bots) not in (2, 3):
         fail(f"sprt takes NEW and OLD, and optionally THIRD: 2 or 3 bots, not {len(bots)}")
     settings = SprtSettings(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
