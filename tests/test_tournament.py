@@ -534,3 +534,28 @@ def test_in_a_terminal_the_standings_update_live(tmp_path: Path) -> None:
         child.close()
     assert child.exitstatus == 0, child.before
     assert len(deals_of(lines(tmp_path / "t.jsonl"))) == 72
+
+
+# -- pinning --------------------------------------------------------------------------------------
+
+CPUS_BOT = TESTS / "helper_bots" / "cpus_bot.py"
+CPUS = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+
+
+@pytest.mark.skipif(len(CPUS) < 2, reason="needs Linux and two CPUs")
+def test_affinity_pins_each_table_process_and_its_bots_to_a_cpu(tmp_path: Path) -> None:
+    bots = [f"p{i}={PY} {CPUS_BOT}" for i in range(4)]
+    args = ("--blocks", "1", "--concurrency", "2", "--log", "t.jsonl", *FAST)
+    proc = ok(zole("tournament", *bots, *args, "--affinity", cwd=tmp_path))
+    assert f"pinned to CPUs {','.join(map(str, CPUS))}" in proc.stdout
+    files = sorted((tmp_path / "t.jsonl.stderr").glob("table-*.stderr"))
+    assert len(files) == 4 * 3  # 4 tables of 3 bots
+    seen = set()
+    for path in files:
+        said = path.read_text().split()
+        assert said[0] == "cpus" and said[1] in {str(c) for c in CPUS}  # one CPU each
+        seen.add(said[1])
+    assert seen == {str(CPUS[0]), str(CPUS[1])}  # the two table processes got a CPU each
+    # --affinity may be given again (or left out) when resuming: it is not a result setting.
+    resumed = zole("tournament", "--resume", "t.jsonl", "--affinity", cwd=tmp_path)
+    one_line_error(resumed, "already complete")

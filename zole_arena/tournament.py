@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 
 from zole_arena import __version__
+from zole_arena.affinity import pin
 from zole_arena.errors import BotError, ZoleError
 from zole_arena.match import (
     Match,
@@ -510,9 +511,13 @@ class Tournament:
         log_path: str | Path,
         *,
         tournament_id: str | None = None,
+        cpus: Sequence[int] | None = None,
     ) -> None:
+        """:param cpus: pin worker ``k`` and its bots to ``cpus[k % len(cpus)]``
+        (:mod:`zole_arena.affinity`); None: the operating system places them."""
         self.settings = settings
         self.log_path = Path(log_path)
+        self.cpus = list(cpus) if cpus else None
         self.tournament_id = tournament_id or uuid.uuid4().hex[:12]
         self._header_written = False
         names = [entrant.name for entrant in settings.entrants]
@@ -610,10 +615,10 @@ class Tournament:
             self._header_written = True
         workers: dict[Connection, subprocess.Popen[bytes]] = {}
         try:
-            for _ in range(min(self.settings.concurrency, len(self._pending))):
+            for index in range(min(self.settings.concurrency, len(self._pending))):
                 parent_end, child_end = multiprocessing.Pipe()
                 fd = child_end.fileno()
-                workers[parent_end] = subprocess.Popen(
+                worker = workers[parent_end] = subprocess.Popen(
                     [sys.executable, "-m", "zole_arena.tournament_worker", str(fd)],
                     pass_fds=[fd],
                     stdin=subprocess.DEVNULL,
@@ -621,6 +626,8 @@ class Tournament:
                     process_group=0,
                 )
                 child_end.close()
+                if self.cpus:  # before its first table: the bots it starts inherit it
+                    pin(self.cpus[index % len(self.cpus)], worker.pid)
             live = dict(workers)
             while live:
                 try:
@@ -764,8 +771,8 @@ def read_config(path: str | Path) -> dict[str, Any]:
     ``format``, ``gauntlet``, ``blocks``, ``deals``, ``duplicate``, ``rules``, ``seed``,
     ``movetime``, ``timemargin``, ``startup_ms``, ``ping_ms``, ``on_fault``,
     ``forfeit_penalty``, ``max_faults``, ``max_memory_mb``, ``max_cpu_s``, ``concurrency``,
-    ``log`` (a ``-`` in a key may be written ``_``, and the other way round). A relative
-    ``log`` or ``rules`` file, and a bot ``command`` whose program is a relative path
+    ``affinity``, ``log`` (a ``-`` in a key may be written ``_``, and the other way round). A
+    relative ``log`` or ``rules`` file, and a bot ``command`` whose program is a relative path
     (``./mybot``), are taken from the config's folder.
 
     :raises TournamentError: the file cannot be read, is not TOML, or has a bad key or value.
@@ -798,6 +805,7 @@ def read_config(path: str | Path) -> dict[str, Any]:
         "max_memory_mb": (int,),
         "max_cpu_s": (int,),
         "concurrency": (int,),
+        "affinity": (bool,),
         "log": (str,),
     }
     kind_names = {str: "a string", int: "a whole number", bool: "true or false", list: "a list"}

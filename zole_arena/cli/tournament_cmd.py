@@ -20,6 +20,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from zole_arena.affinity import allowed_cpus
 from zole_arena.botproc import program_name, split_command
 from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.cli.bots_cmd import bot_options, conduct
@@ -284,6 +285,16 @@ def tournament_command(
             show_default=False,
         ),
     ] = None,
+    affinity: Annotated[
+        bool | None,
+        typer.Option(
+            "--affinity/--no-affinity",
+            help="Pin each table's process and its bots to a CPU of its own (round robin over "
+            "the CPUs this process may use; Linux): about twice the deals per second with fast "
+            "bots; bots that think in several threads lose by it [default: no].",
+            show_default=False,
+        ),
+    ] = None,
     log: Annotated[
         Path | None,
         typer.Option(
@@ -327,10 +338,11 @@ def tournament_command(
         ]  # fmt: skip
         if given:
             fail(
-                f"--resume takes everything from the log (except --concurrency): give no "
-                f"{', '.join(given)}"
+                f"--resume takes everything from the log (except --concurrency and "
+                f"--affinity): give no {', '.join(given)}"
             )
         tournament = resume_tournament(resume, concurrency)
+        tournament.cpus = allowed_cpus() if affinity else None
         check_entrants(tournament.settings.entrants, tournament.settings.match)
         unfinished = [t for t in tournament.tables if not t.finished]
         if not unfinished:
@@ -457,7 +469,8 @@ def tournament_command(
         gauntlet=chosen_gauntlet,
         concurrency=chosen_concurrency,
     )
-    tournament = Tournament(settings, log_path, tournament_id=tournament_id)
+    cpus = allowed_cpus() if pick(affinity, "affinity", False) else None
+    tournament = Tournament(settings, log_path, tournament_id=tournament_id, cpus=cpus)
     if not json_output:
         tables = len(tournament.tables)
         kind = (
@@ -467,7 +480,9 @@ def tournament_command(
         out.print(
             f"tournament ({what}): {', '.join(names)} — {tables} table(s) × {kind} = "
             f"{settings.total_deals} deals of {settings.match.rules.name}, seed {chosen_seed}, "
-            f"{chosen_concurrency} at a time; log {log_path}",
+            f"{chosen_concurrency} at a time"
+            + (f" (pinned to CPUs {','.join(map(str, cpus))})" if cpus else "")
+            + f"; log {log_path}",
             highlight=False,
             markup=False,
         )
