@@ -559,3 +559,26 @@ def test_affinity_pins_each_table_process_and_its_bots_to_a_cpu(tmp_path: Path) 
     # --affinity may be given again (or left out) when resuming: it is not a result setting.
     resumed = zole("tournament", "--resume", "t.jsonl", "--affinity", cwd=tmp_path)
     one_line_error(resumed, "already complete")
+
+
+def test_a_zole_arena_folder_where_it_runs_does_not_shadow_the_arena(tmp_path: Path) -> None:
+    # A user runs from a clone, or any folder with a zole_arena/ in it: the table processes
+    # must still import the arena the tournament itself runs, not that folder.
+    shadow = tmp_path / "zole_arena"
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text("raise SystemExit('the folder shadowed the arena')\n")
+    # The installed command, as a user runs it ('python -m zole_arena' would itself import
+    # the folder's package).
+    command = [str(Path(sys.executable).with_name("zole-arena")), "tournament"]
+    args = ("--blocks", "1", "--concurrency", "2", "--log", "t.jsonl", *FAST)
+    proc = subprocess.run(
+        [*command, "random", "rulebot", "random", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    ok(proc)
+    assert "shadowed" not in proc.stdout + proc.stderr
+    assert json.loads((tmp_path / "t.jsonl").read_text().splitlines()[-1])["type"] == "deal"

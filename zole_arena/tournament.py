@@ -619,7 +619,9 @@ class Tournament:
                 parent_end, child_end = multiprocessing.Pipe()
                 fd = child_end.fileno()
                 worker = workers[parent_end] = subprocess.Popen(
-                    [sys.executable, "-m", "zole_arena.tournament_worker", str(fd)],
+                    # -P: the current folder does not go first on the worker's path, so a
+                    # zole_arena folder there (a clone) never shadows the arena's own copy.
+                    [sys.executable, "-P", "-m", "zole_arena.tournament_worker", str(fd)],
                     pass_fds=[fd],
                     stdin=subprocess.DEVNULL,
                     env=_worker_env(),
