@@ -222,6 +222,7 @@ def check_summary(summary: dict[str, Any], deals: int, names: list[str]) -> None
         assert isinstance(player["points"], int)
         assert isinstance(player["faults"], int)
     assert sum(p["points"] for p in summary["players"]) == 0
+    assert summary["seconds"] > 0  # the run's wall time, for deals per second
 
 
 # -- shared matches -----------------------------------------------------------------------------

@@ -547,7 +547,7 @@ def test_affinity_pins_each_table_process_and_its_bots_to_a_cpu(tmp_path: Path) 
     bots = [f"p{i}={PY} {CPUS_BOT}" for i in range(4)]
     args = ("--blocks", "1", "--concurrency", "2", "--log", "t.jsonl", *FAST)
     proc = ok(zole("tournament", *bots, *args, "--affinity", cwd=tmp_path))
-    assert f"pinned to CPUs {','.join(map(str, CPUS))}" in proc.stdout
+    assert f"2 at a time, each pinned to a CPU: {CPUS[0]}, {CPUS[1]};" in proc.stdout
     files = sorted((tmp_path / "t.jsonl.stderr").glob("table-*.stderr"))
     assert len(files) == 4 * 3  # 4 tables of 3 bots
     seen = set()

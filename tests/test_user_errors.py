@@ -27,9 +27,15 @@ def test_an_existing_log_is_not_appended_to(tmp_path: Path) -> None:
     line = one_line_error(zole("match", "random", "random", "random", "--log", "old.jsonl",
                                cwd=tmp_path))  # fmt: skip
     assert "old.jsonl exists" in line and "--resume" in line
+    assert "'zole-arena match --resume old.jsonl'" in line
     line = one_line_error(zole("play", "--log", "old.jsonl", cwd=tmp_path))
     assert "old.jsonl exists" in line
     assert log.read_text() == "precious\n"
+    # A tournament's log is continued by 'tournament --resume', and the message says so.
+    (tmp_path / "t.jsonl").write_text('{"format":"zole-arena","type":"tournament"}\n')
+    line = one_line_error(zole("match", "random", "random", "random", "--log", "t.jsonl",
+                               cwd=tmp_path))  # fmt: skip
+    assert "continue that tournament with 'zole-arena tournament --resume t.jsonl'" in line
 
 
 def test_a_misspelled_bundled_bot_gets_a_suggestion(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import secrets
 import sys
@@ -133,7 +134,10 @@ def match_command(
         list[str] | None,
         typer.Option(help="A bot option, PLAYER:NAME=VALUE (repeatable).", show_default=False),
     ] = None,
-    log: Annotated[Path | None, typer.Option(help="Append the game records to this file.")] = None,
+    log: Annotated[
+        Path | None,
+        typer.Option(help="Write the game records to this new file (continue one: --resume)."),
+    ] = None,
     resume: Annotated[
         Path | None, typer.Option(help="Continue an interrupted match from its log.")
     ] = None,
@@ -166,7 +170,7 @@ def match_command(
         if not json_output:
             out.print(
                 f"resuming {resume}: {match.done} of {match.settings.total_deals} deals "
-                "already played"
+                "already played" + (f"; arena and bots on CPU {cpu}" if cpu is not None else "")
             )
         _run(match, json_output)
         return
@@ -193,9 +197,10 @@ def match_command(
     elif not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be from 0 to {MAX_SEED}")
     if log is not None and log.exists() and log.stat().st_size > 0:
+        kind = _log_kind(log)
         fail(
-            f"{log} exists: give a new --log file, or continue that match with "
-            f"'zole-arena match --resume {log}'"
+            f"{log} exists: give a new --log file, or continue that {kind} with "
+            f"'zole-arena {kind} --resume {log}'"
         )
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in bots]
@@ -234,7 +239,9 @@ def match_command(
         out.print(
             f"{what}: {', '.join(names)} — {total} deal{'s' if total != 1 else ''}{copies} of "
             f"{resolved.name}, "
-            f"seed {seed}" + (f", log {log}" if log else "")
+            f"seed {seed}"
+            + (f", log {log}" if log else "")
+            + (f"; arena and bots on CPU {cpu}" if cpu is not None else "")
         )
         if demo:
             out.print(
@@ -242,6 +249,17 @@ def match_command(
                 "lists the bundled ones)"
             )
     _run(match, json_output)
+
+
+def _log_kind(path: Path) -> str:
+    """``tournament`` if the file starts with a tournament header, else ``match``."""
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(1 << 20)
+        is_tournament = json.loads(first).get("type") == "tournament"
+    except (OSError, ValueError, AttributeError):
+        is_tournament = False
+    return "tournament" if is_tournament else "match"
 
 
 def _run(match: Match, json_output: bool) -> None:
@@ -276,7 +294,9 @@ def _run(match: Match, json_output: bool) -> None:
         summary = match.run(line)
     elapsed = time.monotonic() - started
     if json_output:
-        print_json(summary.to_dict())
+        data = summary.to_dict()
+        data["seconds"] = round(elapsed, 3)  # this run's wall time (a resumed one: the rest)
+        print_json(data)
     else:
         out.print(_results_table(summary))
         for fault in summary.fault_lines:

@@ -274,7 +274,8 @@ def sprt_command(
             f"sprt: {names[0]} (NEW) against {names[1]} (OLD), {layout}; "
             f"H0 Elo {settings.elo0:g}, H1 Elo {settings.elo1:g}, alpha {settings.alpha:g}, "
             f"beta {settings.beta:g}; {resolved.name}, seed {seed}"
-            + (f", log {log}" if log else ""),
+            + (f", log {log}" if log else "")
+            + (f"; arena and bots on CPU {cpu}" if cpu is not None else ""),
             highlight=False,
         )
     started = time.monotonic()
