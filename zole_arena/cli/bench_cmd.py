@@ -60,9 +60,15 @@ def bench_command(
     ] = 10,
 ) -> None:
     """Play random legal full deals in-process (deal, bid, bury, play, score) and print deals
-    per second on one core; or, with --protocol, time one decision through the arena with the
-    fastest bundled bot against the raw round trip of a line through a pipe.
+    per second on one core; or, with --protocol, time one decision through the arena against
+    the raw round trip of a line through a pipe; with --match, a match's deals per second
+    against what raw round trips allow; with --tournament, a tournament's speed-up from
+    --concurrency. See docs/performance.md.
     """
+    modes = [flag for flag, on in (("--protocol", protocol), ("--match", match),
+             ("--tournament", tournament)) if on]  # fmt: skip
+    if len(modes) > 1:
+        fail(f"give one of {', '.join(modes)}, not {'both' if len(modes) == 2 else 'all three'}")
     if protocol:
         _protocol_bench(decisions, json_output)
         return
@@ -116,7 +122,10 @@ def _match_bench(deals: int, pinned: bool, json_output: bool) -> None:
     if deals < 1:
         fail(f"--deals must be at least 1, not {deals}")
     if not json_output:
-        out.print(f"playing {deals:,} deals of a match and of a bare loop in each placement …")
+        where = "freely placed and pinned to one CPU" if pinned else "freely placed"
+        out.print(f"playing {deals:,} deals of a match and of a bare loop, {where} …")
+        if deals < 100:
+            out.print(f"(with {deals} deals the figures are rough: 1,000 is the default)")
     result = run_match_bench(deals, pinned=pinned)
     if json_output:
         print_json(result.to_dict())
@@ -127,6 +136,8 @@ def _match_bench(deals: int, pinned: bool, json_output: bool) -> None:
         f"Python loop (no log, no checks of time or faults) and raw echo round trips, "
         f"{first.decisions_per_deal:.1f} decisions per deal"
     )
+    if pinned and len(result.placements) == 1:
+        out.print("  (this process may use one CPU only: the free placement is already pinned)")
     for figures in result.placements:
         cpus = ",".join(str(cpu) for cpu in figures.cpus)
         out.print(f"  placement: {figures.placement} (CPU {cpus})")
