@@ -50,12 +50,23 @@ _READ_SIZE: Final = 65536
 _EXIT_CHECK_MS: Final = 100.0
 _PR_SET_CHILD_SUBREAPER: Final = 36
 #: How long a read keeps looking for a bot's answer, yielding the CPU between looks, before
-#: it sleeps in ``poll`` (seconds). On a virtual machine, waking a sleeping process can take
-#: tens of microseconds, several times a fast bot's whole answer: staying awake that long
-#: saves the arena its own wake-up. The look is bounded, so a slow bot costs the arena at most
-#: this much CPU per decision, and each try yields first, so a bot waiting for the arena's CPU
-#: gets it at once.
-SPIN_SECONDS: Final = 50e-6
+#: it sleeps in ``poll`` (seconds). On a virtual machine, waking a sleeping process on another
+#: CPU can take 50 µs, several times a fast bot's whole answer: staying awake that long saves
+#: the arena its own wake-up. 150 µs covers the wake-up of a bot written in Python and its
+#: answer (matches of the bundled Python bots: ~200 deals/s with 50 µs, ~270 with 150; the C
+#: bots gain nothing more). The look is bounded, so a slow bot costs the arena at most this
+#: much CPU per decision (0.15% of a 100 ms move), and each try yields first, so a bot waiting
+#: for the arena's CPU gets it at once. An arena pinned to one CPU does not look at all
+#: (:func:`_spin_seconds`): its bot cannot answer until the arena sleeps.
+SPIN_SECONDS: Final = 150e-6
+
+
+def _spin_seconds() -> float:
+    """:data:`SPIN_SECONDS`, or 0 when this process may run on one CPU only."""
+    getter = getattr(os, "sched_getaffinity", None)
+    if getter is not None and len(getter(0)) == 1:
+        return 0.0
+    return SPIN_SECONDS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,6 +177,7 @@ class BotProcess:
         :raises BotStartupError: the program does not exist or cannot be run.
         """
         self.argv = split_command(command)
+        self._spin = _spin_seconds()  # as placed when the bot starts (``match --cpu``: 0)
         self._buffer = bytearray()
         self._eof = False
         self._skipping = False
@@ -329,12 +341,12 @@ class BotProcess:
 
         What is already there is read at once: a fast bot has often answered by the time the
         request's write returns (on one CPU, the woken bot runs before the arena does).
-        Otherwise the arena looks again for up to :data:`SPIN_SECONDS`, yielding its CPU
-        between looks, and only then sleeps in ``poll``. The sleep is cut into slices so that
-        a bot that exits while a child of it still holds its output open is seen to have
-        crashed, not taken for a slow one.
+        Otherwise the arena looks again for up to :data:`SPIN_SECONDS` (not at all when it may
+        use one CPU only), yielding its CPU between looks, and only then sleeps in ``poll``.
+        The sleep is cut into slices so that a bot that exits while a child of it still holds
+        its output open is seen to have crashed, not taken for a slow one.
         """
-        chunk = self._read_soon(min(time.monotonic() + SPIN_SECONDS, deadline))
+        chunk = self._read_soon(min(time.monotonic() + self._spin, deadline))
         if chunk is None:
             remaining_ms = (deadline - time.monotonic()) * 1000
             if not self._poll.poll(max(0.0, min(remaining_ms, _EXIT_CHECK_MS))):
