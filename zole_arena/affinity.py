@@ -4,7 +4,7 @@ A match's processes take turns: the arena writes a request and waits, one bot th
 answers, the arena goes on. Each turn wakes a sleeping process, and waking one on another CPU
 can cost far more than the whole answer of a fast bot (on a virtual machine, ~50 µs against
 ~5 µs on the same CPU). Pinning the arena and its three bots to one CPU keeps every wake-up on
-that CPU: fast bots then play about twice as many deals per second (``docs/performance.md``).
+that CPU: fast C bots then play about twice as many deals per second (``docs/performance.md``).
 Bots that think in several threads, or think while it is not their turn, lose by it.
 
 Processes started after :func:`pin` inherit the pinning, so a caller pins itself before it

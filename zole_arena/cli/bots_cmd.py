@@ -36,7 +36,7 @@ PinOption = Annotated[
     typer.Option(
         "--cpu",
         help="Run the arena and its bots on this CPU only (Linux): every wake-up then stays on "
-        "one CPU, 1.3-2x the deals per second with fast bots on a virtual machine; bots "
+        "one CPU, up to 2x the deals per second with fast C bots on a virtual machine; bots "
         "that think in several threads lose by it.",
         show_default=False,
     ),

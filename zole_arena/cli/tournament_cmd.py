@@ -291,7 +291,7 @@ def tournament_command(
         typer.Option(
             "--affinity/--no-affinity",
             help="Pin each table's process and its bots to a CPU of its own (round robin over "
-            "the CPUs this process may use; Linux): with fast bots up to 1.7x the deals per "
+            "the CPUs this process may use; Linux): with fast C bots 1.2-1.7x the deals per "
             "second when CPUs are idle, about 1.1x when every CPU has a table; bots that think "
             "in several threads lose by it [default: no].",
             show_default=False,
