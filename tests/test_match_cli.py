@@ -546,6 +546,61 @@ def test_match_without_arguments_runs_a_demo(tmp_path: Path) -> None:
 # -- 3. Ctrl-C and --resume ---------------------------------------------------------------------
 
 
+def test_a_double_ctrl_c_still_prints_the_summary(tmp_path: Path) -> None:
+    # Two SIGINTs back to back (a double Ctrl-C, or 'timeout -s INT' signalling the process
+    # group as well): the second must not cut short the shutdown.
+    log = tmp_path / "D.jsonl"
+    args = ["random", "random", "rulebot", "--deals", "5000", "--seed", "3", "--log", log.name]
+    proc = subprocess.Popen(
+        [PY, "-m", "zole_arena", "match", *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while line_count(log) < 5:
+            assert proc.poll() is None, "the match ended before it could be interrupted"
+            assert time.monotonic() < deadline, "the match made no progress"
+            time.sleep(0.002)  # a polling interval, not a synchronisation
+        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGINT)  # usually merged with the first: see the next test
+        stdout, stderr = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, (stdout, stderr)
+    assert "Traceback" not in stderr
+    assert f"match stopped: interrupted; continue with --resume {log.name}" in stderr
+    done = len(records(log)) - 1
+    assert re.search(rf"\b{done} deals in ", stdout), stdout  # the summary so far
+
+
+SECOND_SIGNAL = """
+import os, signal
+from zole_arena.cli.console import stop_on_signals
+stop_on_signals()
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    signal.pause()
+except KeyboardInterrupt:
+    # Shutting down: a second Ctrl-C and a SIGTERM now must not interrupt this.
+    os.kill(os.getpid(), signal.SIGINT)
+    os.kill(os.getpid(), signal.SIGTERM)
+    print("summary printed")
+"""
+
+
+def test_a_second_signal_during_the_shutdown_is_ignored(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [PY, "-c", SECOND_SIGNAL], capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "summary printed\n"
+
+
 @needs_cc
 def test_resume_after_sigint_gives_the_same_match(tmp_path: Path) -> None:
     args = ["rulebot", "cbot", "rulebot", "--deals", "150", "--seed", "11", "--rules", "lzf"]

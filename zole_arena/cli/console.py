@@ -42,16 +42,23 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _sigterm(signum: int, frame: FrameType | None) -> None:
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    # Only the first signal interrupts. A second one — a double Ctrl-C, or the same signal
+    # sent to the whole process group by `timeout` or a shell — must not cut short the
+    # shutdown that stops the bots, keeps the log and prints the summary (a second or less:
+    # the bots are killed, not waited for).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise KeyboardInterrupt
 
 
 def stop_on_signals() -> None:
-    """Make Ctrl-C and SIGTERM raise KeyboardInterrupt, so that a long command stops cleanly:
-    even when it was started with SIGINT ignored (a shell's background job), the bots are
-    stopped and every finished deal is kept."""
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, _sigterm)
+    """Make the first Ctrl-C or SIGTERM raise KeyboardInterrupt, so that a long command stops
+    cleanly: even when it was started with SIGINT ignored (a shell's background job), the bots
+    are stopped, every finished deal is kept and the summary so far is printed; later signals
+    are ignored until then."""
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
 
 
 def check_times(movetime: int, timemargin: int, startup_ms: int, ping_ms: int) -> None:
