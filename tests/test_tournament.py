@@ -463,10 +463,11 @@ def test_bad_config_files_get_one_line(tmp_path: Path, text: str, needles: Any) 
 
 
 def test_an_existing_log_is_not_overwritten(tmp_path: Path) -> None:
-    (tmp_path / "old.jsonl").write_text("precious\n")
+    header = '{"format":"zole-arena","type":"tournament"}\n'
+    (tmp_path / "old.jsonl").write_text(header)
     proc = zole("tournament", "rulebot", "random", "rulebot", "--log", "old.jsonl", cwd=tmp_path)
-    one_line_error(proc, "old.jsonl exists", "--resume old.jsonl")
-    assert (tmp_path / "old.jsonl").read_text() == "precious\n"
+    one_line_error(proc, "old.jsonl exists", "'zole-arena tournament --resume old.jsonl'")
+    assert (tmp_path / "old.jsonl").read_text() == header
 
 
 def test_resume_of_a_match_log_points_to_match_resume(tmp_path: Path) -> None:

@@ -23,14 +23,20 @@ for line in sys.stdin:
 
 def test_an_existing_log_is_not_appended_to(tmp_path: Path) -> None:
     log = tmp_path / "old.jsonl"
-    log.write_text("precious\n")
+    header = '{"format":"zole-arena","type":"match"}\n'
+    log.write_text(header)
     line = one_line_error(zole("match", "random", "random", "random", "--log", "old.jsonl",
                                cwd=tmp_path))  # fmt: skip
-    assert "old.jsonl exists" in line and "--resume" in line
-    assert "'zole-arena match --resume old.jsonl'" in line
+    assert "old.jsonl exists: give a new --log file" in line
+    assert "continue that match with 'zole-arena match --resume old.jsonl'" in line
     line = one_line_error(zole("play", "--log", "old.jsonl", cwd=tmp_path))
     assert "old.jsonl exists" in line
-    assert log.read_text() == "precious\n"
+    assert log.read_text() == header
+    # Any other file is kept too, without a hint to continue it.
+    (tmp_path / "notes.txt").write_text("precious\n")
+    line = one_line_error(zole("sprt", "rulebot", "random", "--log", "notes.txt", cwd=tmp_path))
+    assert line.endswith("notes.txt exists: give a new --log file")
+    assert (tmp_path / "notes.txt").read_text() == "precious\n"
     # A tournament's log is continued by 'tournament --resume', and the message says so.
     (tmp_path / "t.jsonl").write_text('{"format":"zole-arena","type":"tournament"}\n')
     line = one_line_error(zole("match", "random", "random", "random", "--log", "t.jsonl",
@@ -111,3 +117,27 @@ def test_resume_refuses_a_file_of_two_matches(tmp_path: Path) -> None:
 def test_a_time_out_of_range_is_named(tmp_path: Path, args: tuple[str, str], needle: str) -> None:
     one_line_error(zole("match", "random", "random", "random", *args, cwd=tmp_path), needle)
     one_line_error(zole("check", "random", *args, cwd=tmp_path), needle)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["match", "random", "random", "random", "--deals", "1"],
+        ["tournament", "random", "random", "rulebot", "--blocks", "1"],
+        ["sprt", "rulebot", "random", "--max-blocks", "1"],
+        ["play"],
+    ],
+)
+def test_a_log_that_cannot_be_written_is_one_line_before_anything_starts(
+    tmp_path: Path, command: list[str]
+) -> None:
+    (tmp_path / "afile").write_text("")
+    (tmp_path / "afolder").mkdir()
+    line = one_line_error(zole(*command, "--log", "afile/x.jsonl", cwd=tmp_path))
+    assert "cannot write the log afile/x.jsonl: a part of afile is a file, not a folder" in line
+    line = one_line_error(zole(*command, "--log", "afolder", cwd=tmp_path))
+    assert "--log afolder is a folder" in line
+    if sys.platform == "linux":  # /proc takes no new files
+        line = one_line_error(zole(*command, "--log", "/proc/zole.jsonl", cwd=tmp_path))
+        assert "cannot write the log /proc/zole.jsonl" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "afolder"]  # nothing written

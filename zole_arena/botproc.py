@@ -185,8 +185,13 @@ class BotProcess:
         _become_subreaper()
         stderr: IO[bytes] | int
         if stderr_path is not None:
-            Path(stderr_path).parent.mkdir(parents=True, exist_ok=True)
-            stderr = open(stderr_path, "ab")  # noqa: SIM115 - the child keeps it open
+            try:
+                Path(stderr_path).parent.mkdir(parents=True, exist_ok=True)
+                stderr = open(stderr_path, "ab")  # noqa: SIM115 - the child keeps it open
+            except OSError as exc:
+                raise BotStartupError(
+                    f"cannot write the bot's stderr file {stderr_path}: {exc.strerror or exc}"
+                ) from None
             self.stderr_path: str | None = str(stderr_path)
             self._stderr_start = stderr.tell()
         else:

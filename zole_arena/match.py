@@ -21,7 +21,7 @@ from typing import Any, Final, Protocol
 from zole_arena.actions import Contract
 from zole_arena.botproc import Limits
 from zole_arena.errors import ZoleError
-from zole_arena.records import LogWriter, deal_record, header_record, read_log
+from zole_arena.records import LogWriter, check_log_path, deal_record, header_record, read_log
 from zole_arena.referee import DealOutcome, FaultPolicy, Referee
 from zole_arena.rules import Rules
 from zole_arena.scoresheet import ScoreSheet
@@ -413,6 +413,8 @@ class Match:
         stopped: str | None = None
         self._paused = False
         try:
+            if writer is None and self.log_path is not None and not self._header_written:
+                check_log_path(self.log_path)  # a bad path fails before any bot starts
             self.referee.start()
             # Players without a given name take the name they announce, told apart.
             names = unique_names([player.name for player in self.referee.players])

@@ -31,6 +31,7 @@ __all__ = [
     "LogProblem",
     "LogWriter",
     "RecordError",
+    "check_log_path",
     "deal_record",
     "encode",
     "header_record",
@@ -47,7 +48,7 @@ _RECORD_START: Final = b'{"format":"zole-arena"'
 
 
 class RecordError(ZoleError):
-    """A file that cannot be read as a zole-arena log."""
+    """A file that cannot be read as a zole-arena log, or a log that cannot be written."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,14 +198,47 @@ def encode(record: dict[str, Any]) -> bytes:
     return (_ENCODER.encode(record) + "\n").encode()
 
 
+def _open_log(path: Path) -> int:
+    """Open ``path`` for appending, making its folder if missing; the file descriptor.
+
+    :raises RecordError: the log cannot be written there (a one-line reason).
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except (FileExistsError, NotADirectoryError):
+        raise RecordError(
+            f"cannot write the log {path}: a part of {path.parent} is a file, not a folder"
+        ) from None
+    except IsADirectoryError:
+        raise RecordError(f"cannot write the log {path}: it is a folder") from None
+    except OSError as exc:
+        raise RecordError(f"cannot write the log {path}: {exc.strerror or exc}") from None
+
+
+def check_log_path(path: str | os.PathLike[str]) -> None:
+    """Make sure a log can be written at ``path`` before anything is started: its folder is
+    made if missing, and the file is opened for appending (and removed again if it is new).
+
+    :raises RecordError: the log cannot be written there (a one-line reason).
+    """
+    target = Path(path)
+    existed = target.exists()
+    os.close(_open_log(target))
+    if not existed:
+        target.unlink(missing_ok=True)
+
+
 class LogWriter:
     """Appends records to a log file, one whole line per write, flushed and synced."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
+        """Open the log for appending (its folder is made if missing).
+
+        :raises RecordError: the log cannot be written there.
+        """
         self.path = Path(path)
-        if self.path.parent and not self.path.parent.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._fd = _open_log(self.path)
         self._repair_tail()
 
     def _repair_tail(self) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import secrets
 import sys
@@ -30,7 +29,14 @@ from zole_arena.cli.bots_cmd import (
     bot_options,
     conduct,
 )
-from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
+from zole_arena.cli.console import (
+    check_new_log,
+    err,
+    fail,
+    out,
+    print_json,
+    stop_on_signals,
+)
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.match import (
     DealReport,
@@ -196,12 +202,8 @@ def match_command(
         seed = secrets.randbelow(MAX_SEED + 1)
     elif not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be from 0 to {MAX_SEED}")
-    if log is not None and log.exists() and log.stat().st_size > 0:
-        kind = _log_kind(log)
-        fail(
-            f"{log} exists: give a new --log file, or continue that {kind} with "
-            f"'zole-arena {kind} --resume {log}'"
-        )
+    if log is not None:
+        check_new_log(log)
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in bots]
     # For options and files, a bot without a given name goes by its program's name; in the
@@ -249,17 +251,6 @@ def match_command(
                 "lists the bundled ones)"
             )
     _run(match, json_output)
-
-
-def _log_kind(path: Path) -> str:
-    """``tournament`` if the file starts with a tournament header, else ``match``."""
-    try:
-        with path.open("rb") as handle:
-            first = handle.readline(1 << 20)
-        is_tournament = json.loads(first).get("type") == "tournament"
-    except (OSError, ValueError, AttributeError):
-        is_tournament = False
-    return "tournament" if is_tournament else "match"
 
 
 def _run(match: Match, json_output: bool) -> None:

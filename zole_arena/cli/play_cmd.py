@@ -12,7 +12,7 @@ import typer
 
 from zole_arena.botproc import program_name
 from zole_arena.bundled import parse_bot_arg
-from zole_arena.cli.console import fail, out
+from zole_arena.cli.console import check_new_log, fail, out
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.human import HUMAN_COMMAND, HumanSession
 from zole_arena.match import Match, MatchSettings, stderr_path, unique_names
@@ -58,8 +58,7 @@ def play_command(
     if log is None:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         log = Path(f"play-{stamp}.jsonl")
-    if log.exists() and log.stat().st_size > 0:
-        fail(f"{log} exists: give a new --log file")
+    check_new_log(log)
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in opponents]
     names = unique_names([name] + [s.name or program_name(s.argv) for s in specs])

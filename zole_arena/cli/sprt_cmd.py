@@ -29,7 +29,7 @@ from zole_arena.cli.bots_cmd import (
     bot_options,
     conduct,
 )
-from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
+from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.match import MatchSettings
 from zole_arena.rules import load_rules
@@ -226,8 +226,8 @@ def sprt_command(
         seed = secrets.randbelow(MAX_SEED + 1)
     elif not 0 <= seed <= MAX_SEED:
         fail(f"--seed must be from 0 to {MAX_SEED}")
-    if log is not None and log.exists() and log.stat().st_size > 0:
-        fail(f"{log} exists: give a new --log file")
+    if log is not None:
+        check_new_log(log)
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in bots]
     names = _names([spec.name for spec in specs])

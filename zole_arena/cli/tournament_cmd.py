@@ -25,7 +25,7 @@ from zole_arena.affinity import allowed_cpus
 from zole_arena.botproc import program_name, split_command
 from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.cli.bots_cmd import bot_options, conduct
-from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
+from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.match import MatchSettings, unique_names
 from zole_arena.rules import load_rules
 from zole_arena.shuffle import MAX_SEED
@@ -446,11 +446,7 @@ def tournament_command(
     log_path = (
         Path(chosen_log) if chosen_log is not None else Path(f"tournament-{tournament_id}.jsonl")
     )
-    if log_path.exists() and log_path.stat().st_size > 0:
-        fail(
-            f"{log_path} exists: give a new --log file, or continue that tournament with "
-            f"'zole-arena tournament --resume {log_path}'"
-        )
+    check_new_log(log_path)
     match_settings = MatchSettings(
         rules=load_rules(pick(rules, "rules", "wpt")),
         seed=chosen_seed,
