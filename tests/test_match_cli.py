@@ -692,6 +692,62 @@ def _play_move_index(record: dict[str, Any]) -> int:
     return next(i for i, m in enumerate(record["moves"]) if CARD_RE.match(m["action"]))
 
 
+def _swap_trick_cards(record: dict[str, Any]) -> None:
+    cards = record["tricks"][0]["cards"]
+    cards[0], cards[1] = cards[1], cards[0]
+
+
+def _wrong_trick_winner(record: dict[str, Any]) -> None:
+    trick = record["tricks"][0]
+    trick["winner"], trick["points"] = (trick["winner"] + 1) % 3, 99
+
+
+def _forfeit_said(record: dict[str, Any]) -> None:
+    record["termination"] = "forfeit"
+
+
+def _impostor(record: dict[str, Any]) -> None:
+    record["players"][0]["name"] = "impostor"
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (_swap_trick_cards, "deal 3: trick 1: the log says"),
+        (_wrong_trick_winner, "deal 3: trick 1: the log says"),
+        (_forfeit_said, "deal 3: termination: the log says 'forfeit', the rules give 'normal'"),
+        (_impostor, "deal 3: players: the record seats ['impostor'"),
+    ],
+)
+def test_verify_checks_what_replay_shows_without_replaying(
+    played: Played, tmp_path: Path, edit: Any, said: str
+) -> None:
+    # The trick list, the termination and the players are what replay and readers take from a
+    # record as it stands: each must agree with the moves (or the header).
+    log_records = json.loads(json.dumps(played.records))
+    edit(log_records[3])
+    log = tmp_path / "edited.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in log_records))
+    proc = zole("verify", log.name, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert said in proc.stdout, proc.stdout
+    assert "5 of 6 deals verify" in proc.stdout
+
+
+def test_verify_checks_records_against_their_header_and_order(
+    played: Played, tmp_path: Path
+) -> None:
+    log_records = json.loads(json.dumps(played.records))
+    log_records[0]["seed"] += 1  # the header's seed, which --resume deals from
+    log_records.insert(3, log_records[2])  # deal 2 twice
+    log = tmp_path / "edited.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in log_records))
+    proc = zole("verify", log.name, cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "deal 1: seed: the record says" in proc.stdout
+    assert "deal 2: deal number 2 follows deal 2 of its match" in proc.stdout
+
+
 @pytest.mark.parametrize("edit", ["card", "score"])
 def test_edited_record_is_listed_by_verify(played: Played, tmp_path: Path, edit: str) -> None:
     log_records = [dict(r) for r in played.records]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from zole_arena.actions import parse_action
-from zole_arena.cards import Card
+from zole_arena.cards import Card, cards_of
 from zole_arena.errors import IllegalActionError, NotationError, RulesError
 from zole_arena.records import read_log
 from zole_arena.rules import Rules
@@ -100,7 +100,33 @@ def replay_record(record: dict[str, Any]) -> Replayed:
     _compare(problems, "pules after", result.get("pules"), engine.pules.to_dict())
     if sum(engine.scores) != 0 or sum(result.get("scores", [0])) != 0:
         problems.append("the scores are not zero-sum")
+    # What replay shows and readers use without re-playing must agree with the moves too.
+    _compare_tricks(problems, record.get("tricks"), _trick_records(state))
+    _compare(problems, "buried", record.get("buried"), [str(c) for c in cards_of(state.buried)])
+    termination = "normal" if forfeit is None else "forfeit"
+    _compare(problems, "termination", record.get("termination"), termination)
     return Replayed(record, state, problems)
+
+
+def _compare_tricks(problems: list[str], logged: object, engine: list[dict[str, Any]]) -> None:
+    """Name the first trick that differs (a whole deal's tricks would not fit one line)."""
+    if not isinstance(logged, list) or len(logged) != len(engine):
+        count = len(logged) if isinstance(logged, list) else logged
+        problems.append(f"tricks: the log has {count!r}, the moves make {len(engine)}")
+        return
+    for number, (mine, theirs) in enumerate(zip(logged, engine, strict=True), start=1):
+        if mine != theirs:
+            problems.append(f"trick {number}: the log says {mine!r}, the moves make {theirs!r}")
+            return
+
+
+def _trick_records(state: DealState) -> list[dict[str, Any]]:
+    """The finished tricks as deal records write them."""
+    return [
+        {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner,
+         "points": sum(c.points for c in trick.cards)}
+        for trick in state.tricks
+    ]  # fmt: skip
 
 
 @dataclasses.dataclass
@@ -126,12 +152,22 @@ def verify_log(path: str) -> VerifyReport:
     bad: list[tuple[int, list[str]]] = []
     deals = 0
     totals: dict[tuple[Any, tuple[int, ...]], list[int]] = {}
+    headers = {r.get("match_id"): r for r in records if r.get("type") == "match"}
+    last_deal: dict[Any, Any] = {}
     for record in records:
         if record.get("type") != "deal":
             continue
         deals += 1
         replayed = replay_record(record)
         problems = list(replayed.problems)
+        match_id = record.get("match_id")
+        header = headers.get(match_id)
+        if header is not None:
+            problems.extend(_against_header(record, header))
+        number, previous = record.get("deal"), last_deal.get(match_id)
+        if previous is not None and number != previous + 1:
+            problems.append(f"deal number {number} follows deal {previous} of its match")
+        last_deal[match_id] = number
         # Each seating of each match keeps its own sheet (a tournament's log interleaves the
         # deals of its tables).
         seating = (record.get("match_id"), tuple(record.get("seating", (0, 1, 2))))
@@ -154,3 +190,25 @@ def verify_log(path: str) -> VerifyReport:
             bad.append((record.get("deal", deals), problems))
     broken = sum(1 for p in log_problems if not p.truncated)
     return VerifyReport(path, deals, bad, [p.describe() for p in log_problems], broken)
+
+
+def _against_header(record: dict[str, Any], header: dict[str, Any]) -> list[str]:
+    """What a deal record says that its match's header contradicts: the seed (which a resumed
+    match deals from) and the players in their seats."""
+    problems = []
+    if record.get("seed") != header.get("seed"):
+        problems.append(
+            f"seed: the record says {record.get('seed')!r}, its match header {header.get('seed')!r}"
+        )
+    names = [player.get("name") for player in header.get("players", [])]
+    seating = record.get("seating", [0, 1, 2])
+    try:
+        expected = [names[player] for player in seating]
+    except (IndexError, TypeError):
+        return [*problems, f"seating: {seating!r} does not fit the header's {len(names)} players"]
+    logged = [player.get("name") for player in record.get("players", [])]
+    if logged != expected:
+        problems.append(
+            f"players: the record seats {logged!r}, its header and seating give {expected!r}"
+        )
+    return problems
