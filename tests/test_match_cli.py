@@ -688,6 +688,15 @@ def test_truncated_last_line_is_reported_and_skipped(played: Played, tmp_path: P
     assert [normalised(r) for r in deals[-6:]] == [normalised(r) for r in played.deals]
 
 
+def test_resume_warns_of_a_line_it_cannot_read(played: Played, tmp_path: Path) -> None:
+    log = tmp_path / "g.jsonl"
+    lines = played.log.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:4]) + "garbage\n")  # the header, deals 1-3, a bad line
+    proc = ok(zole("match", "--resume", log.name, cwd=tmp_path))
+    assert "warning: g.jsonl:5: not a zole-arena record: skipped" in proc.stderr
+    assert "3 of 6 deals already played" in proc.stdout
+
+
 def _play_move_index(record: dict[str, Any]) -> int:
     return next(i for i, m in enumerate(record["moves"]) if CARD_RE.match(m["action"]))
 

@@ -21,7 +21,14 @@ from typing import Any, Final, Protocol
 from zole_arena.actions import Contract
 from zole_arena.botproc import Limits
 from zole_arena.errors import ZoleError
-from zole_arena.records import LogWriter, check_log_path, deal_record, header_record, read_log
+from zole_arena.records import (
+    LogProblem,
+    LogWriter,
+    check_log_path,
+    deal_record,
+    header_record,
+    read_log,
+)
 from zole_arena.referee import DealOutcome, FaultPolicy, Referee
 from zole_arena.rules import Rules
 from zole_arena.scoresheet import ScoreSheet
@@ -300,6 +307,8 @@ class Match:
             PlayerStats(config.name or f"player{i + 1}") for i, config in enumerate(players)
         ]
         self.done = 0
+        self.log_problems: list[LogProblem] = []
+        """Lines of the log that could not be read when the match was resumed from it."""
         """Deals already played (read from the log when resuming)."""
         self.fault_lines: list[str] = []
         self.sink = sink
@@ -588,4 +597,5 @@ def resume_match(log_path: str | Path) -> Match:
     match = Match(configs, settings, log_path, match_id=header["match_id"])
     deals = [r for r in records[1:] if r.get("type") == "deal"]
     match.replay_records(deals)
+    match.log_problems = problems
     return match

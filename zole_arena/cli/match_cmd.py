@@ -168,6 +168,8 @@ def match_command(
         if given:
             fail(f"--resume takes everything from the log: give no {', '.join(given)}")
         match = resume_match(resume)
+        for problem in match.log_problems:  # verify reports them too, until they are removed
+            err.print(f"[yellow]warning:[/] {escape(problem.describe())}")
         if match.done >= match.settings.total_deals:
             fail(
                 f"{resume}: the match is already complete ({match.done} of "
