@@ -223,6 +223,10 @@ def check_summary(summary: dict[str, Any], deals: int, names: list[str]) -> None
         assert isinstance(player["faults"], int)
     assert sum(p["points"] for p in summary["players"]) == 0
     assert summary["seconds"] > 0  # the run's wall time, for deals per second
+    # What a script needs to reproduce the match and to tell who was disqualified.
+    assert isinstance(summary["seed"], int) and isinstance(summary["match_id"], str)
+    assert summary["rules"] in ("wpt", "lzf") and isinstance(summary["duplicate"], bool)
+    assert isinstance(summary["disqualified"], list)
 
 
 # -- shared matches -----------------------------------------------------------------------------
@@ -934,6 +938,7 @@ def test_exceeding_max_faults_stops_the_match_with_exit_3(tmp_path: Path) -> Non
     assert proc.returncode == 3
     summary = json.loads(proc.stdout)
     assert summary["stopped"].startswith("disqualified")
+    assert summary["disqualified"] == ["bad"]
     assert summary["deals"] < summary["planned"] == 6
 
 

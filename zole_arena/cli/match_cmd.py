@@ -287,8 +287,17 @@ def _run(match: Match, json_output: bool) -> None:
         summary = match.run(line)
     elapsed = time.monotonic() - started
     if json_output:
-        data = summary.to_dict()
-        data["seconds"] = round(elapsed, 3)  # this run's wall time (a resumed one: the rest)
+        settings = match.settings
+        players = match.referee.players
+        data = {
+            "match_id": match.match_id,
+            "seed": settings.seed,
+            "rules": settings.rules.name,
+            "duplicate": settings.duplicate,
+            **summary.to_dict(),
+            "disqualified": [players[p].name for p in match.referee.disqualified],
+            "seconds": round(elapsed, 3),  # this run's wall time (a resumed one: the rest)
+        }
         print_json(data)
     else:
         out.print(_results_table(summary))
