@@ -102,6 +102,7 @@ CASES = [
     Case("slow_start_over_limit", "slow_start", ("5",), (*FAST, "--startup-ms", "500")),
     Case("missing_program", "/nonexistent/zole-bot --level 3"),
     Case("crash_mid_deal", "crash_mid_deal", ("1",)),
+    Case("hangs_once", "hangs_once", ("5",)),
     Case("memory_hog", "memory_hog"),
     Case("never_answers", "never_answers", options=NEVER_IN_TIME),
     Case("wrong_id", "wrong_id", options=NEVER_IN_TIME),
@@ -270,12 +271,24 @@ def _child_then_dies(run: Run) -> None:
     assert len([pid for role, pid in reported(run) if role == "child"]) >= 2  # restarts
 
 
+def _hangs_once(run: Run) -> None:
+    # The hung bot is restarted, as after a crash: only its own item fails, not every later
+    # one (the old copy would still be busy with that request).
+    check_run(run, 1)
+    failed = run.failed()
+    assert failed == [8], run.proc.stdout  # the 5th decision item
+    assert "timeout: no answer to request" in run.items[8].text
+    assert f"1 of {len(run.items)} items failed" in run.proc.stdout
+    assert len([pid for role, pid in reported(run) if role == "bot"]) >= 2  # restarted
+
+
 EXPECT: dict[str, Callable[[Run], None]] = {
     "random": _random,
     "exit_at_start": _start_failure("the bot ended during the handshake"),
     "slow_start_over_limit": _start_failure("no 'zoleok' within the startup time of 500 ms"),
     "missing_program": _start_failure("cannot start bot: no such program '/nonexistent/zole-bot'"),
     "crash_mid_deal": _decision_failure("crash: the bot closed its output"),
+    "hangs_once": _hangs_once,
     "memory_hog": _decision_failure("crash: the bot closed its output"),
     "never_answers": _never_in_time,
     "wrong_id": _never_in_time,

@@ -19,7 +19,7 @@ from zole_arena.actions import Bid
 from zole_arena.cards import Card
 from zole_arena.errors import BotError, IllegalActionError, NotationError
 from zole_arena.protocol import format_events, format_go, format_newdeal, parse_answer
-from zole_arena.referee import FaultPolicy, Referee
+from zole_arena.referee import RESTART_KINDS, FaultPolicy, Referee
 from zole_arena.rules import AllPass, Rules, load_rules
 from zole_arena.scoresheet import ScoreSheet
 from zole_arena.scoring import NO_PULES, Pules
@@ -152,6 +152,8 @@ class _Checker:
         self.report = report
         self.items: list[CheckItem] = []
         self.request_id = 0
+        self.last_fault: str | None = None
+        """The kind of the last decision's fault (``timeout``, say), or None."""
 
     def item(self, name: str, passed: bool, detail: str, line: str | None = None) -> bool:
         item = CheckItem(len(self.items) + 1, name, passed, detail, line)
@@ -173,6 +175,7 @@ class _Checker:
             line = format_go(self.request_id, self.time_ms, state.view(seat), 1, preset, scores)
             reply = session.request(line, self.request_id, self.time_ms, self.margin_ms)
         except BotError as exc:
+            self.last_fault = exc.kind
             return self.item(scenario.name, False, f"{exc.kind}: {exc}", exc.line)
         try:
             action = parse_answer(reply.words, state.phase)
@@ -217,13 +220,18 @@ class _Checker:
             return
         all_scenarios = scenarios()
         for scenario in all_scenarios:
-            if not self.decide(session, scenario, with_events=True) and not session.running:
-                # A crashed or killed bot is started again, so that each item is judged on
-                # its own.
+            self.last_fault = None
+            if not self.decide(session, scenario, with_events=True) and (
+                not session.running or self.last_fault in RESTART_KINDS
+            ):
+                # A bot that crashed, or hangs, or floods, is started again, as a match would,
+                # so that each item is judged on its own (a hung bot would still be busy with
+                # the last request, and fail every later one).
                 try:
                     session = self._restarted(session)
                 except BotError as exc:
-                    self.item("restart after a crash", False, str(exc), exc.line)
+                    self.item(f"restart after a {self.last_fault or 'crash'}", False, str(exc),
+                              exc.line)  # fmt: skip
                     return
         self._restart(all_scenarios)
         for preset in ("wpt", "lzf"):

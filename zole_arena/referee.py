@@ -34,7 +34,7 @@ from zole_arena.scoresheet import ScoreSheet
 from zole_arena.session import BotConfig, BotSession, PlayerSession
 from zole_arena.state import DealResult, DealState, forfeit_result, max_penalty
 
-__all__ = ["Fault", "FaultPolicy", "DealOutcome", "Move", "Referee"]
+__all__ = ["RESTART_KINDS", "Fault", "FaultPolicy", "DealOutcome", "Move", "Referee"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ OnFault = Literal["forfeit", "random"]
 #: again when it is next needed. With the forfeit policy every fault stops the culprit
 #: (protocol §6: "the bot is stopped and restarted for the next deal"); with random
 #: substitution a bot that answered badly but is alive plays on.
-_RESTART_KINDS: Final = frozenset({"crash", "timeout", "stall", "flood", "startup"})
+RESTART_KINDS: Final = frozenset({"crash", "timeout", "stall", "flood", "startup"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -261,7 +261,7 @@ class Referee:
         self.faults.append(fault)
         seat.faults += 1
         LOGGER.info("fault: %s", fault.describe())
-        stop = kind in _RESTART_KINDS or self.policy.on_fault == "forfeit"
+        stop = kind in RESTART_KINDS or self.policy.on_fault == "forfeit"
         if stop and seat.session is not None:
             seat.session.kill()
             seat.session = None
