@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -141,3 +144,43 @@ def test_a_log_that_cannot_be_written_is_one_line_before_anything_starts(
         line = one_line_error(zole(*command, "--log", "/proc/zole.jsonl", cwd=tmp_path))
         assert "cannot write the log /proc/zole.jsonl" in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "afolder"]  # nothing written
+
+
+@pytest.fixture
+def small_log(tmp_path: Path) -> Path:
+    log = tmp_path / "m.jsonl"
+    proc = zole("match", "random", "rulebot", "random", "--deals", "6", "--seed", "2",
+                "--log", log.name, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return log
+
+
+def test_replay_into_a_closed_pipe_stops_quietly(small_log: Path) -> None:
+    # `zole-arena replay LOG | head`: the reader is gone (here before anything is written).
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "zole_arena", "replay", small_log.name],
+        cwd=small_log.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141  # as if killed by SIGPIPE
+    assert stderr == ""
+
+
+def test_replay_on_an_ascii_terminal_writes_cards_as_letters(small_log: Path) -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    proc = zole("replay", small_log.name, "--deal", "2", cwd=small_log.parent, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    hands = [line for line in proc.stdout.splitlines() if line.startswith("  A ")]
+    assert hands and re.search(r"\b[AKQJT987][CSHD]\b", hands[0]), proc.stdout
+
+
+def test_verify_goes_on_past_a_missing_file(small_log: Path) -> None:
+    proc = zole("verify", "missing.jsonl", small_log.name, cwd=small_log.parent)
+    assert proc.returncode == 1
+    assert "error: missing.jsonl" in proc.stderr
+    assert f"{small_log.name}: 6 of 6 deals verify — ok" in proc.stdout

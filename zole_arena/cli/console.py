@@ -16,7 +16,16 @@ from rich.markup import escape
 
 from zole_arena.records import check_log_path
 
-__all__ = ["check_new_log", "check_times", "err", "fail", "out", "print_json", "stop_on_signals"]
+__all__ = [
+    "check_new_log",
+    "check_times",
+    "err",
+    "fail",
+    "out",
+    "print_json",
+    "stop_for_broken_pipe",
+    "stop_on_signals",
+]
 
 
 def _width() -> int | None:
@@ -27,10 +36,40 @@ def _width() -> int | None:
     return 120
 
 
+def _never_fail_to_encode() -> None:
+    """On a stream whose encoding cannot show every character (``PYTHONIOENCODING=ascii``, a
+    C locale), write ``?`` for what it cannot show instead of failing with an error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if reconfigure is not None and encoding != "utf8":
+            reconfigure(errors="replace")
+
+
+_never_fail_to_encode()
+
+
+def stop_for_broken_pipe() -> NoReturn:
+    """The reader of our output went away (``zole-arena replay LOG | head``): stop quietly with
+    141, as a program killed by SIGPIPE does, and without a second error when Python flushes
+    stdout at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise SystemExit(141)
+
+
+class _Console(Console):
+    """Rich's console, but a broken pipe ends the command as :func:`stop_for_broken_pipe`
+    says (rich exits with 1, which here means a bad value)."""
+
+    def on_broken_pipe(self) -> None:
+        stop_for_broken_pipe()
+
+
 #: Tables and data.
-out = Console(highlight=False, soft_wrap=True, width=_width())
+out = _Console(highlight=False, soft_wrap=True, width=_width())
 #: Progress, warnings and errors.
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+err = _Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def print_json(data: Any) -> None:

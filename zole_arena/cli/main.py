@@ -15,7 +15,7 @@ from rich.markup import escape
 from zole_arena import __version__
 from zole_arena.cli.bench_cmd import bench_command
 from zole_arena.cli.bots_cmd import bots_command, check_command
-from zole_arena.cli.console import err
+from zole_arena.cli.console import err, stop_for_broken_pipe
 from zole_arena.cli.match_cmd import match_command
 from zole_arena.cli.play_cmd import play_command
 from zole_arena.cli.ratings_cmd import ratings_command
@@ -75,3 +75,5 @@ def main() -> None:
     except KeyboardInterrupt:
         err.print("interrupted")
         raise SystemExit(130) from None
+    except BrokenPipeError:  # print_json's reader went away
+        stop_for_broken_pipe()

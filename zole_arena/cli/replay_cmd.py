@@ -11,6 +11,7 @@ from rich.text import Text
 
 from zole_arena.cards import Card
 from zole_arena.cli.console import err, fail, out
+from zole_arena.errors import ZoleError
 from zole_arena.records import read_log
 from zole_arena.render import cards_text
 from zole_arena.verify import replay_record, verify_log
@@ -179,16 +180,24 @@ def verify_command(
     """
     failed = 0
     for path in logs:
-        report = verify_log(str(path))
+        try:
+            report = verify_log(str(path))
+        except ZoleError as exc:  # not a log, or missing: say so, and go on with the others
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+            failed += 1
+            continue
         for skipped in report.skipped:
-            err.print(f"[yellow]warning:[/] {skipped}", highlight=False)
+            err.print(f"[yellow]warning:[/] {escape(skipped)}", highlight=False)
         for number, problems in report.bad:
             for problem in problems:
                 out.print(f"{path}: deal {number}: {problem}", highlight=False, markup=False)
         good = report.deals - len(report.bad)
-        status = "[green]ok[/]" if not report.bad else f"[red]{len(report.bad)} bad[/]"
+        faults = []
+        if report.bad:
+            faults.append(f"{len(report.bad)} bad")
         if report.broken:
-            status += f", [red]{report.broken} unreadable line(s)[/]"
+            faults.append(f"{report.broken} unreadable line(s)")
+        status = f"[red]{', '.join(faults)}[/]" if faults else "[green]ok[/]"
         out.print(f"{path}: {good} of {report.deals} deals verify — {status}", highlight=False)
         failed += len(report.bad) + report.broken
     if failed:
