@@ -520,6 +520,23 @@ def test_equal_names_are_told_apart(tmp_path: Path) -> None:
     assert (tmp_path / "match.jsonl.random#2.stderr").exists()
 
 
+def test_a_bot_given_as_a_command_has_one_name_everywhere(tmp_path: Path) -> None:
+    # Its program's name (the bot announces 'RuleBot'): in the banner, the results, the log,
+    # its stderr file and --option, all alike.
+    bot = f"{PY} {ROOT / 'bots' / 'rule_bot.py'}"
+    result = play(tmp_path, bot, bot, "random", "--deals", "2", "--json",
+                  "--option", "rule_bot#2:Epsilon=5")  # fmt: skip
+    names = ["rule_bot", "rule_bot#2", "random"]
+    players = result.header["players"]
+    assert [p["name"] for p in players] == names
+    assert [p["id_name"] for p in players][:2] == ["RuleBot", "RuleBot"]
+    assert players[1]["options"] == {"Epsilon": "5"}
+    assert result.summary is not None
+    check_summary(result.summary, 2, names)
+    assert [p["name"] for p in result.deals[0]["players"]] == names
+    assert (tmp_path / "match.jsonl.rule_bot#2.stderr").exists()
+
+
 @needs_cc
 def test_name_equals_command_sets_display_names(tmp_path: Path) -> None:
     bob = f"bob={PY} {RANDOM_BOT} --seed 3"

@@ -208,14 +208,15 @@ def match_command(
         check_new_log(log)
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in bots]
-    # For options and files, a bot without a given name goes by its program's name; in the
-    # match it takes the name it announces in the handshake (both told apart: x, x#2).
+    # A bot without a given name goes by its program's name everywhere — banner, options,
+    # stderr files, results and log — as in a tournament (told apart: x, x#2). The name it
+    # announces is kept in the log as its id_name.
     names = unique_names([s.name or program_name(s.argv) for s in specs])
     options = bot_options(option or [], names)
     configs = [
         BotConfig(
             command=spec.argv,
-            name=spec.name and name,
+            name=name,
             options=opts,
             startup_ms=startup_ms,
             ping_ms=ping_ms,
