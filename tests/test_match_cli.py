@@ -57,7 +57,7 @@ HEADER_KEYS = {
     "players",
     "settings",
 }
-HEADER_PLAYER_KEYS = {"name", "id_name", "author", "version", "command", "options"}
+HEADER_PLAYER_KEYS = {"name", "id_name", "author", "version", "command", "options", "cwd"}
 SETTINGS_KEYS = {
     "movetime_ms",
     "margin_ms",
@@ -707,6 +707,26 @@ def test_truncated_last_line_is_reported_and_skipped(played: Played, tmp_path: P
         with contextlib.suppress(json.JSONDecodeError):
             deals.append(json.loads(line))
     assert [normalised(r) for r in deals[-6:]] == [normalised(r) for r in played.deals]
+
+
+def test_resume_from_another_folder_runs_the_bots_where_they_ran(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(RANDOM_BOT, home / "mybot.py")  # named by a path relative to its folder
+    args = ["mine=python3 mybot.py", "random", "rulebot", "--deals", "6", "--seed", "5"]
+    ok(zole("match", *args, "--log", "m.jsonl", cwd=home))
+    log = home / "m.jsonl"
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:4]))  # as if stopped after deal 3
+    proc = ok(zole("match", "--resume", "home/m.jsonl", cwd=tmp_path))
+    assert "3 of 6 deals already played" in proc.stdout
+    assert len(records(log)) == 7
+    ok(zole("verify", "home/m.jsonl", cwd=tmp_path))
+    # A folder that is gone is named in one line.
+    shutil.move(home, tmp_path / "moved")
+    (tmp_path / "moved" / "m.jsonl").write_text("".join(lines[:4]))
+    one_line_error(zole("match", "--resume", "moved/m.jsonl", cwd=tmp_path),
+                   f"folder {home} does not exist any more")  # fmt: skip
 
 
 def test_resume_warns_of_a_line_it_cannot_read(played: Played, tmp_path: Path) -> None:

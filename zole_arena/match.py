@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import os
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -336,6 +337,8 @@ class Match:
                 list(config.command) if not isinstance(config.command, str) else [config.command]
             )
             entry["options"] = dict(config.options)
+            # The folder it runs in, so that --resume from another folder starts it alike.
+            entry["cwd"] = str(config.cwd) if config.cwd is not None else os.getcwd()
             entries.append(entry)
         return entries
 
@@ -582,10 +585,17 @@ def resume_match(log_path: str | Path) -> Match:
     if sum(1 for r in records if r.get("type") == "match") > 1:
         raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
     settings = MatchSettings.from_header(header)
+    for player in header.get("players", []):
+        folder = player.get("cwd")
+        if folder is not None and not Path(folder).is_dir():
+            raise MatchError(
+                f"{log_path}: bot {player.get('name')}'s folder {folder} does not exist any more"
+            )
     configs = [
         BotConfig(
             command=tuple(p["command"]),
             name=p["name"],
+            cwd=p.get("cwd"),
             options=p.get("options", {}),
             startup_ms=settings.startup_ms,
             ping_ms=settings.ping_ms,
