@@ -920,6 +920,14 @@ def test_forfeited_deal_is_recorded_with_its_culprit(tmp_path: Path, bot: str, k
     assert sum(p["points"] for p in result.summary["players"]) == 0
     proc = ok(zole("replay", "match.jsonl", "--deal", str(forfeits[0]["deal"]), cwd=tmp_path))
     assert "forfeit" in proc.stdout and kind in proc.stdout
+    # The cards played to the trick the fault stopped are shown, for context.
+    record = forfeits[0]
+    played = [m["action"] for m in record["moves"] if CARD_RE.match(m["action"])]
+    on_table = len(played) - 3 * len(record["tricks"])
+    unfinished = [line for line in proc.stdout.splitlines() if line.endswith("(unfinished)")]
+    assert len(unfinished) == (1 if on_table else 0), proc.stdout
+    if on_table:
+        assert unfinished[0].count(":") == on_table
 
 
 @needs_cc

@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from zole_arena.cards import Card
+from zole_arena.cards import CARDS, Card
 from zole_arena.cli.console import err, fail, out
 from zole_arena.errors import ZoleError
 from zole_arena.records import read_log
@@ -54,7 +54,7 @@ def render_deal(record: dict[str, Any], seat: int | None, table: int | None = No
     head.append(f" — rules {record['rules'].get('preset', '?')}, seed {record['seed']}, "
                 f"dealer {_who(record, dealer)}")  # fmt: skip
     if seat is not None:
-        head.append(f" — as seen by {_who(record, seat)}")
+        head.append(f" — as seen by seat {seat}, {_who(record, seat)}")
     out.print(head)
     soloist = result.get("soloist")
     took = result.get("contract") == "take"
@@ -90,6 +90,16 @@ def render_deal(record: dict[str, Any], seat: int | None, table: int | None = No
             line.append_text(cards_text([Card.parse(card)]))
             line.append("  ")
         line.append(f"→ {_SEAT_NAMES[trick['winner']]} ({trick['points']})")
+        out.print(line)
+    unfinished = state.current_trick_cards() if state is not None else ()
+    if unfinished and state is not None and state.turn is not None:  # a fault stopped it
+        line = Text(f"  {len(record['tricks']) + 1}. ")
+        leader = (state.turn - len(unfinished)) % 3
+        for index, number in enumerate(unfinished):
+            line.append(f"{_SEAT_NAMES[(leader + index) % 3]}:")
+            line.append_text(cards_text([CARDS[number]]))
+            line.append("  ")
+        line.append("(unfinished)")
         out.print(line)
     contract = result.get("contract") or "(none)"
     summary = f"  {contract}"
