@@ -462,3 +462,12 @@ def test_bad_input_is_a_one_line_error(logs: Logs, args: list[str], needles: lis
     first_line = logs.validation.read_text(encoding="utf-8").splitlines()[0]
     (logs.folder / "header-only.jsonl").write_text(first_line + "\n")
     one_line_error(zole("ratings", *args, cwd=logs.folder), *needles)
+
+
+def test_logs_of_different_rules_are_rated_together_with_a_warning(logs: Logs) -> None:
+    ok(zole("match", "rulebot", "random", "random", "--deals", "6", "--rules", "lzf",
+            "--seed", "3", "--log", "lzf.jsonl", cwd=logs.folder))  # fmt: skip
+    proc = ok(zole("ratings", "second.jsonl", "lzf.jsonl", cwd=logs.folder))
+    assert "warning: the logs play different rules (lzf, wpt)" in proc.stderr
+    proc = ok(zole("ratings", "second.jsonl", "validation.jsonl", cwd=logs.folder))
+    assert "different rules" not in proc.stderr

@@ -304,6 +304,13 @@ def read_logs(paths: Sequence[str | os.PathLike[str]]) -> RatingData:
         found, problems = read_log(path)
         records.extend(found)
         warnings.extend(problem.describe() for problem in problems)
+    presets = sorted(
+        {str(r["rules"].get("preset")) for r in records if isinstance(r.get("rules"), dict)}
+    )
+    if len(presets) > 1:
+        warnings.append(
+            f"the logs play different rules ({', '.join(presets)}): rated together, as one pool"
+        )
     data = units_from_records(records)
     return RatingData(data.units, (*warnings, *data.warnings))
 
