@@ -567,38 +567,6 @@ def test_match_without_arguments_runs_a_demo(tmp_path: Path) -> None:
 # -- 3. Ctrl-C and --resume ---------------------------------------------------------------------
 
 
-def test_a_double_ctrl_c_still_prints_the_summary(tmp_path: Path) -> None:
-    # Two SIGINTs back to back (a double Ctrl-C, or 'timeout -s INT' signalling the process
-    # group as well): the second must not cut short the shutdown.
-    log = tmp_path / "D.jsonl"
-    args = ["random", "random", "rulebot", "--deals", "5000", "--seed", "3", "--log", log.name]
-    proc = subprocess.Popen(
-        [PY, "-m", "zole_arena", "match", *args],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while line_count(log) < 5:
-            assert proc.poll() is None, "the match ended before it could be interrupted"
-            assert time.monotonic() < deadline, "the match made no progress"
-            time.sleep(0.002)  # a polling interval, not a synchronisation
-        proc.send_signal(signal.SIGINT)
-        proc.send_signal(signal.SIGINT)  # usually merged with the first: see the next test
-        stdout, stderr = proc.communicate(timeout=TIMEOUT)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 130, (stdout, stderr)
-    assert "Traceback" not in stderr
-    assert f"match stopped: interrupted; continue with --resume {log.name}" in stderr
-    done = len(records(log)) - 1
-    assert re.search(rf"\b{done} deals in ", stdout), stdout  # the summary so far
-
-
 SECOND_SIGNAL = """
 import os, signal
 from zole_arena.cli.console import stop_on_signals
