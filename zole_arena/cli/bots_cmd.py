@@ -31,6 +31,19 @@ MemoryOption = Annotated[
 CpuOption = Annotated[
     int, typer.Option("--max-cpu-s", help="CPU-time limit per bot process, s; 0: none.")
 ]
+OnFaultOption = Annotated[
+    str,
+    typer.Option(
+        help="forfeit: the culprit forfeits the deal; random: a random legal action is played "
+        "for it."
+    ),
+]
+PenaltyOption = Annotated[
+    int | None,
+    typer.Option(
+        help="What a forfeiting bot pays each opponent (default: the rules' largest loss)."
+    ),
+]
 PinOption = Annotated[
     int | None,
     typer.Option(

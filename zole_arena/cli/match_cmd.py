@@ -23,6 +23,8 @@ from zole_arena.cli.bots_cmd import (
     MarginOption,
     MemoryOption,
     MovetimeOption,
+    OnFaultOption,
+    PenaltyOption,
     PingOption,
     PinOption,
     StartupOption,
@@ -117,19 +119,8 @@ def match_command(
     duplicate: Annotated[
         bool, typer.Option(help="Play every deal in all 6 seatings of the three bots.")
     ] = False,
-    on_fault: Annotated[
-        str,
-        typer.Option(
-            help="forfeit: the culprit forfeits the deal; random: a random "
-            "legal action is played for it."
-        ),
-    ] = "forfeit",
-    forfeit_penalty: Annotated[
-        int | None,
-        typer.Option(
-            help="What a forfeiting bot pays each opponent (default: the rules' largest loss)."
-        ),
-    ] = None,
+    on_fault: OnFaultOption = "forfeit",
+    forfeit_penalty: PenaltyOption = None,
     max_faults: Annotated[
         int, typer.Option(help="Faults a bot may make before it is disqualified.")
     ] = 3,
