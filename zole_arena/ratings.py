@@ -324,6 +324,27 @@ class _Table(NamedTuple):
     """For each player: (opponent, games between them)."""
 
 
+def _tally(
+    games: Iterable[tuple[str, str, float]], index: Mapping[str, int]
+) -> dict[tuple[int, int], tuple[float, float]]:
+    """Games as ``{(i, j): (games, wins of i)}`` with ``i < j`` (player numbers by ``index``).
+
+    :raises RatingError: a score outside 0…1, or a player against itself.
+    """
+    results: dict[tuple[int, int], tuple[float, float]] = {}
+    for first, second, score in games:
+        if not 0.0 <= score <= 1.0:
+            raise RatingError(f"a game's score must be from 0 to 1, not {score}")
+        if first == second:
+            raise RatingError(f"a player cannot play itself ({first!r})")
+        i, j = index[first], index[second]
+        if i > j:
+            i, j, score = j, i, 1.0 - score
+        played, won = results.get((i, j), (0.0, 0.0))
+        results[i, j] = (played + 1.0, won + score)
+    return results
+
+
 def _table(players: int, results: Mapping[tuple[int, int], tuple[float, float]]) -> _Table:
     """``results[i, j]`` (i < j): (games, wins of i) → a :class:`_Table`."""
     wins = [0.0] * players
@@ -434,18 +455,7 @@ def fit_elo(
     names = sorted({game[0] for game in listed} | {game[1] for game in listed})
     _check(names, anchor, prior)
     index = {name: i for i, name in enumerate(names)}
-    results: dict[tuple[int, int], tuple[float, float]] = {}
-    for first, second, score in listed:
-        if not 0.0 <= score <= 1.0:
-            raise RatingError(f"a game's score must be from 0 to 1, not {score}")
-        if first == second:
-            raise RatingError(f"a player cannot play itself ({first!r})")
-        i, j = index[first], index[second]
-        if i > j:
-            i, j, score = j, i, 1.0 - score
-        games_so_far, won = results.get((i, j), (0.0, 0.0))
-        results[i, j] = (games_so_far + 1.0, won + score)
-    logs = _fit(_table(len(names), results), prior)
+    logs = _fit(_table(len(names), _tally(listed, index)), prior)
     return dict(zip(names, _anchored([_ELO * v for v in logs], names, anchor), strict=True))
 
 
@@ -552,20 +562,7 @@ def fit_bootstrap(
     _check(names, anchor, prior)
     index = {name: i for i, name in enumerate(names)}
     # Each unit as {(i, j): (games, wins of i)}, i < j: a resample adds these up.
-    summed: list[dict[tuple[int, int], tuple[float, float]]] = []
-    for games in unit_games:
-        pairs: dict[tuple[int, int], tuple[float, float]] = {}
-        for first, second, score in games:
-            if not 0.0 <= score <= 1.0:
-                raise RatingError(f"a game's score must be from 0 to 1, not {score}")
-            if first == second:
-                raise RatingError(f"a player cannot play itself ({first!r})")
-            i, j = index[first], index[second]
-            if i > j:
-                i, j, score = j, i, 1.0 - score
-            played, won = pairs.get((i, j), (0.0, 0.0))
-            pairs[i, j] = (played + 1.0, won + score)
-        summed.append(pairs)
+    summed = [_tally(games, index) for games in unit_games]
 
     def fit(weights: Sequence[int]) -> tuple[float, ...]:
         results: dict[tuple[int, int], tuple[float, float]] = {}
