@@ -361,15 +361,8 @@ class Referee:
                     self._fault(deal_no, seat, "illegal", str(exc), line, reply.line)
                     self._substitute(deal, deal_no, seat, moves)
                 else:
-                    if action.__class__ is Card:  # the common case, written out
-                        self._events.append(CARD_EVENTS[index][action])
-                        if not deal.current_trick_cards():  # it finished a trick
-                            self._events.append(trick_event(deal.trick_log()[-1]))
-                        wire = _CARD_NAMES[action]
-                    else:
-                        self._announce(deal, index, action)
-                        wire = _wire(action)
-                    moves.append(Move(index, wire, request_id, reply.elapsed_ms))
+                    moves.append(Move(index, _wire(action), request_id, reply.elapsed_ms))
+                    self._announce(deal, index, action)
                     return
         seat_done, action_done = deal.history[-1]
         self._announce(deal, seat_done, action_done)
@@ -388,11 +381,14 @@ class Referee:
     def _announce(self, deal: DealState, seat: int, action: Action) -> None:
         """Add the events of an action to the deal's events (each bot gets them with its next
         message)."""
-        # A card that leaves no card on the table finished a trick: the trick is announced too.
-        finished = None
-        if action.__class__ is Card and not deal.current_trick_cards():
-            finished = deal.trick_log()[-1]
-        self._events += format_events(seat, action, finished)
+        events = self._events
+        if action.__class__ is Card:  # the common case, from tables
+            events.append(CARD_EVENTS[seat][action])
+            # A card that leaves no card on the table finished a trick: announced too.
+            if not deal.current_trick_cards():
+                events.append(trick_event(deal.trick_log()[-1]))
+        else:
+            events += format_events(seat, action)
 
     def _unsent(self, seat: _Player) -> list[str]:
         """The lines ``seat`` has not been sent yet (its own, then the deal's events), now
