@@ -312,8 +312,6 @@ class BotSession:
             line = "\n".join([*events, line])
         start = time.monotonic()
         deadline = start + (time_ms + margin_ms) / 1000
-        if self._log is not None:  # the debug log sees every line: no shortcut
-            self._send(line)
         lines = 0
         size = 0
         expected = str(request_id)
@@ -321,7 +319,8 @@ class BotSession:
             if self._log is None:
                 text = self.process.exchange(line, deadline)
                 self._last_heard = time.monotonic()
-            else:
+            else:  # the debug log sees every line: no shortcut
+                self._send(line)
                 text = self._read(deadline)
             while True:
                 words = text.split()
