@@ -14,16 +14,23 @@ tournament, one CPU per worker).
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from zole_arena.errors import ZoleError
 
-__all__ = ["AffinityError", "allowed_cpus", "pin"]
+__all__ = ["AffinityError", "allowed_cpus", "current_cpus", "pin", "placed"]
 
 
 class AffinityError(ZoleError):
     """The CPU cannot be used, or this system cannot pin processes."""
+
+
+def current_cpus() -> set[int] | None:
+    """The CPUs this process may run on; None where the system cannot tell (not Linux)."""
+    getter: Callable[[int], set[int]] | None = getattr(os, "sched_getaffinity", None)
+    return set(getter(0)) if getter is not None else None
 
 
 def allowed_cpus() -> list[int]:
@@ -31,10 +38,25 @@ def allowed_cpus() -> list[int]:
 
     :raises AffinityError: the system cannot tell (pinning is supported on Linux only).
     """
-    getter: Callable[[int], set[int]] | None = getattr(os, "sched_getaffinity", None)
-    if getter is None:
+    cpus = current_cpus()
+    if cpus is None:
         raise AffinityError("pinning to a CPU is supported on Linux only")
-    return sorted(getter(0))
+    return sorted(cpus)
+
+
+@contextlib.contextmanager
+def placed(cpus: set[int] | None) -> Iterator[None]:
+    """Run this process (and the processes it starts meanwhile) on ``cpus`` for a while, then
+    as before; None: leave it as it is."""
+    before = current_cpus()
+    if cpus is None or before is None:
+        yield
+        return
+    os.sched_setaffinity(0, cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
 
 
 def pin(cpu: int, pid: int = 0) -> None:

@@ -31,10 +31,11 @@ import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
+from zole_arena.affinity import current_cpus, placed
 from zole_arena.bench import fastest_bot, raw_round_trip
 from zole_arena.bundled import bundled_command
 from zole_arena.cards import Card
@@ -245,7 +246,7 @@ class _Lane:
         self.deals = deals
         argv = bundled_command(bot)
         rules = load_rules("wpt")
-        with _placed(cpus):  # the processes started here inherit the placement
+        with placed(cpus):  # the processes started here inherit the placement
             self.echo = subprocess.Popen(
                 list(echo_argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
             )
@@ -279,7 +280,7 @@ class _Lane:
             aside += time.perf_counter() - t0
 
         until = min(self.deals, self.played + count)
-        with _placed(self.cpus):
+        with placed(self.cpus):
             start = time.perf_counter()
             summary = self.match.run(between_deals, until=until)
             self.match_seconds += time.perf_counter() - start - aside
@@ -300,7 +301,7 @@ class _Lane:
             for record in records
             if record.get("type") == "deal"
         )
-        cpus = self.cpus if self.cpus is not None else _affinity()
+        cpus = self.cpus if self.cpus is not None else current_cpus()
         return PlacementFigures(
             placement=self.placement,
             cpus=tuple(sorted(cpus or ())),
@@ -319,29 +320,6 @@ class _Lane:
         self.echo.wait()
 
 
-def _affinity() -> set[int] | None:
-    """The CPUs this process may run on, where the system tells (Linux)."""
-    getter: Callable[[int], set[int]] | None = getattr(os, "sched_getaffinity", None)
-    return set(getter(0)) if getter is not None else None
-
-
-class _placed:
-    """Run this process (and the processes it starts) on ``cpus`` for a while; None: as it
-    was."""
-
-    def __init__(self, cpus: set[int] | None) -> None:
-        self.cpus = cpus
-        self.before = _affinity()
-
-    def __enter__(self) -> None:
-        if self.cpus is not None:
-            os.sched_setaffinity(0, self.cpus)
-
-    def __exit__(self, *exc: object) -> None:
-        if self.cpus is not None and self.before is not None:
-            os.sched_setaffinity(0, self.before)
-
-
 def run_match_bench(deals: int = 1000, *, pinned: bool = True) -> MatchBenchResult:
     """Play ``deals`` deals of a match and of the bare loop in each placement (``free``, and
     ``pinned`` to the first CPU this process may use when ``pinned`` is true and it may use
@@ -349,7 +327,7 @@ def run_match_bench(deals: int = 1000, *, pinned: bool = True) -> MatchBenchResu
     between the match's deals.
     """
     bot, language, echo_argv = fastest_bot()
-    cpus = _affinity()
+    cpus = current_cpus()
     placements: list[tuple[str, set[int] | None]] = [("free", None)]
     if pinned and cpus is not None and len(cpus) > 1:
         placements.append(("pinned", {min(cpus)}))

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Final
 
+from zole_arena.affinity import current_cpus
 from zole_arena.errors import (
     BotCrashedError,
     BotFloodError,
@@ -63,10 +64,8 @@ SPIN_SECONDS: Final = 150e-6
 
 def _spin_seconds() -> float:
     """:data:`SPIN_SECONDS`, or 0 when this process may run on one CPU only."""
-    getter = getattr(os, "sched_getaffinity", None)
-    if getter is not None and len(getter(0)) == 1:
-        return 0.0
-    return SPIN_SECONDS
+    cpus = current_cpus()
+    return 0.0 if cpus is not None and len(cpus) == 1 else SPIN_SECONDS
 
 
 @dataclasses.dataclass(frozen=True)
