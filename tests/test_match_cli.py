@@ -198,10 +198,18 @@ def tokens_of(lines: list[str]) -> set[str]:
 
 
 def normalised(record: dict[str, Any]) -> dict[str, Any]:
-    """A record without what differs between runs: times, the match id, thinking times."""
+    """A record without what differs between runs: times, the match id, thinking times, and
+    request ids (random, so that no bot can guess another's), kept only as answered or not."""
     copy = {k: v for k, v in record.items() if k not in TIMING_KEYS}
     if "moves" in copy:
-        copy["moves"] = [{k: v for k, v in m.items() if k != "think_ms"} for m in copy["moves"]]
+        copy["moves"] = [
+            {
+                k: (v is not None if k == "request_id" else v)
+                for k, v in m.items()
+                if k != "think_ms"
+            }
+            for m in copy["moves"]
+        ]
     return copy
 
 

@@ -1,12 +1,25 @@
 """Bot processes: start, line I/O with deadlines, resource limits, and a kill that leaves nothing.
 
 A bot is an untrusted program. :class:`BotProcess` starts it from an argument list (never
-through a shell) in a new session, so that it and every process it starts share one process
-group; caps its address space and CPU time; sends its stderr to a file of its own; reads its
-stdout line by line with a deadline (no threads: ``select`` on the pipe); and on
-:meth:`~BotProcess.close` or :meth:`~BotProcess.kill` kills the whole group and reaps every
-process of it. On Linux the arena makes itself a *child subreaper*, so that a grandchild whose
-parent died is handed to the arena, which reaps it, instead of lingering as a zombie.
+through a shell) in a new session; caps each of its processes' address space and CPU time; gives
+it a parent-death signal, so that it dies with the arena even after ``kill -9``; copies its
+stderr to a file of its own, up to a size limit (:mod:`zole_arena.stderrcap`); reads its stdout
+line by line with a deadline (``poll`` on the pipe); and on :meth:`~BotProcess.close` or
+:meth:`~BotProcess.kill` kills every process it started and reaps them.
+
+With a :class:`~zole_arena.sandbox.Sandbox` the bot runs under bubblewrap in namespaces of its
+own, inside a control group (:mod:`zole_arena.cgroups`) where the machine allows one, so that
+its memory, process count and CPU time are limited for all its processes together, and stopping
+it kills the namespace and the group: nothing it started survives.
+
+Unsandboxed, "every process it started" is found from the process table: the bot's process
+group, its descendants whatever group or session they moved to (frozen with ``SIGSTOP`` while
+they are found, so that none can fork away meanwhile), and the *orphans* handed to the arena: on
+Linux the arena makes itself a child subreaper, so that a process whose parent died (a double
+fork) becomes the arena's child instead of init's; a child of the arena that the arena did not
+start as a bot, in another session than the arena's (every bot starts a session of its own,
+and no process can join another session), is such an orphan and is killed when any bot is
+stopped.
 
 This module knows nothing of the protocol's messages: see :mod:`zole_arena.session`.
 """
@@ -16,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import dataclasses
-import errno
 import logging
 import os
 import re
@@ -25,13 +37,15 @@ import select
 import shlex
 import signal
 import subprocess
-import tempfile
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Final
+from typing import Final
 
 from zole_arena.affinity import current_cpus
+from zole_arena.cgroups import BotCgroup, CgroupError, Layout
+from zole_arena.cgroups import probe as probe_cgroups
 from zole_arena.errors import (
     BotCrashedError,
     BotFloodError,
@@ -39,8 +53,18 @@ from zole_arena.errors import (
     BotStartupError,
     BotTimeoutError,
 )
+from zole_arena.sandbox import Sandbox, bwrap_argv, check_available
+from zole_arena.stderrcap import DEFAULT_STDERR_BYTES, StderrCopy
 
-__all__ = ["DEFAULT_LIMITS", "BotProcess", "Limits", "program_name", "split_command"]
+__all__ = [
+    "DEFAULT_LIMITS",
+    "BotProcess",
+    "Limits",
+    "limits_in_force",
+    "program_name",
+    "register_child",
+    "split_command",
+]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -49,6 +73,7 @@ MAX_LINE_BYTES: Final = 64 * 1024
 _READ_SIZE: Final = 65536
 #: While waiting for a line, how often to look whether the bot's process has exited (ms).
 _EXIT_CHECK_MS: Final = 100.0
+_PR_SET_PDEATHSIG: Final = 1
 _PR_SET_CHILD_SUBREAPER: Final = 36
 #: How long a read keeps looking for a bot's answer, yielding the CPU between looks, before
 #: it sleeps in ``poll`` (seconds). On a virtual machine, waking a sleeping process on another
@@ -70,12 +95,30 @@ def _spin_seconds() -> float:
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """Resource limits for a bot process; None means no limit."""
+    """Resource limits for a bot; None means no limit.
+
+    Each holds for every process of the bot (``setrlimit``); in a sandbox with a control group
+    (:func:`limits_in_force`), memory, processes and CPU time hold for all of them together.
+    """
 
     memory_mb: int | None = 2048
-    """Address space (``RLIMIT_AS``) in MiB."""
+    """Memory in MiB: the address space of each process (``RLIMIT_AS``), and in a control group
+    the memory of the whole bot (its ``/tmp`` included)."""
     cpu_seconds: int | None = 600
-    """CPU time of the process (``RLIMIT_CPU``); past it the kernel kills the bot."""
+    """CPU time in seconds: of each process (``RLIMIT_CPU``, past it the kernel kills it), and
+    in a control group of the whole bot (checked between deals: :meth:`BotProcess.check`)."""
+    processes: int | None = 128
+    """Processes and threads of the whole bot at once (a control group's ``pids.max``);
+    without a control group it does not hold."""
+    stderr_bytes: int | None = DEFAULT_STDERR_BYTES
+    """The most of the bot's stderr kept in its file; the rest is read and dropped."""
+
+
+def limits_in_force(sandboxed: bool) -> str:
+    """One line saying how the limits hold for a bot, for the headers of matches."""
+    if not sandboxed:
+        return "per process (unsandboxed bots get no control group)"
+    return probe_cgroups().describe()
 
 
 DEFAULT_LIMITS: Final = Limits()
@@ -149,12 +192,127 @@ def _become_subreaper() -> None:
         libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
-def _limit_resources(limits: Limits) -> None:  # runs in the child, before exec
+_libc: ctypes.CDLL | None = None
+
+
+def _prctl() -> Callable[..., int] | None:
+    global _libc
+    if _libc is None:
+        with contextlib.suppress(OSError):
+            _libc = ctypes.CDLL(None, use_errno=True)
+    return getattr(_libc, "prctl", None) if _libc is not None else None
+
+
+def _child_setup(limits: Limits, cgroup: BotCgroup | None, parent: int) -> None:
+    """Runs in the bot's process between ``fork`` and ``exec``: join the bot's control group,
+    die with the arena, set the per-process limits."""
+    if cgroup is not None:
+        cgroup.join()
+    prctl = _prctl()
+    if prctl is not None:
+        # The parent-death signal: when the arena (the thread that started the bot) dies,
+        # even of kill -9, the kernel kills the bot.
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the arena died before the signal was set
+            os._exit(1)
     if limits.memory_mb is not None:
         size = limits.memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
     if limits.cpu_seconds is not None:
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
+
+
+#: The children this process started on purpose (bots, a tournament's workers): any other
+#: child is an orphan of a bot's, handed to us as the subreaper.
+_OWN_CHILDREN: set[int] = set()
+#: Held while a bot is started and its pid registered, and while orphans are looked for: a
+#: bot being started in another thread is never taken for an orphan.
+_CHILDREN_LOCK: Final = threading.Lock()
+
+
+def register_child(pid: int) -> None:
+    """Tell the bot handling that ``pid``, a child this process started in a session of its
+    own, is not a bot's orphan to kill (children in this process's session never are)."""
+    _OWN_CHILDREN.add(pid)
+
+
+def _children(pid: int) -> list[int]:
+    """The children of process ``pid`` (every thread's), from /proc."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        with (
+            contextlib.suppress(OSError, ValueError),
+            open(f"/proc/{pid}/task/{tid}/children", "rb") as handle,
+        ):
+            found.extend(int(word) for word in handle.read().split())
+    return found
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, children first."""
+    found: list[int] = []
+    todo = _children(pid)
+    while todo:
+        child = todo.pop()
+        if child not in found:
+            found.append(child)
+            todo.extend(_children(child))
+    return found
+
+
+def _signal_all(pids: Sequence[int], signum: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signum)
+
+
+def _kill_tree(pid: int) -> None:
+    """Kill ``pid`` and every process below it, whatever group or session they moved to:
+    stop them all first (a stopped process cannot fork), until no new one turns up."""
+    stopped: list[int] = []
+    for _ in range(100):
+        fresh = [p for p in [pid, *_descendants(pid)] if p not in stopped]
+        if not fresh:
+            break
+        _signal_all(fresh, signal.SIGSTOP)
+        stopped += fresh
+    _signal_all(stopped, signal.SIGKILL)
+
+
+def _session(pid: int) -> int | None:
+    try:
+        return os.getsid(pid)
+    except OSError:
+        return None
+
+
+def _reap_orphans() -> None:
+    """Kill and reap the orphans of bots: processes whose parents died (a double fork),
+    handed to this subreaper.
+
+    An orphan is a child of this process in another session than this process's, that it did
+    not start as a bot (:func:`register_child`): every bot starts in a session of its own, and
+    no process can join another session, so whatever a bot starts stays out of the arena's
+    session — while the children a program embedding the arena starts itself stay in it."""
+    me, mine = os.getpid(), _session(0)
+    for _ in range(100):
+        with _CHILDREN_LOCK:
+            orphans = [
+                p
+                for p in _children(me)
+                if p not in _OWN_CHILDREN and _session(p) not in (mine, None)
+            ]
+        if not orphans:
+            return
+        for orphan in orphans:
+            _kill_tree(orphan)
+        for orphan in orphans:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(orphan, 0)
 
 
 class BotProcess:
@@ -168,66 +326,89 @@ class BotProcess:
         env: Mapping[str, str] | None = None,
         stderr_path: str | os.PathLike[str] | None = None,
         limits: Limits = DEFAULT_LIMITS,
+        sandbox: Sandbox | None = None,
     ) -> None:
         """Start the program.
 
-        :param command: a command line (split shell-style) or an argument list.
-        :param stderr_path: the file that receives the bot's stderr (appended); None discards it.
-        :raises BotStartupError: the program does not exist or cannot be run.
+        :param env: the bot's environment; None inherits the arena's (a sandboxed bot gets a
+            clean one, with these variables added).
+        :param stderr_path: the file that receives the bot's stderr (appended, up to
+            ``limits.stderr_bytes``); None keeps only its last lines, for messages.
+        :param sandbox: run the bot in this sandbox; None: as an ordinary process.
+        :raises BotStartupError: the program does not exist or cannot be run, or the sandbox
+            cannot be built.
         """
         self.argv = split_command(command)
+        self.sandbox = sandbox
         self._spin = _spin_seconds()  # as placed when the bot starts (``match --cpu``: 0)
         self._buffer = bytearray()
         self._eof = False
         self._skipping = False
         self.returncode: int | None = None
+        self.cgroup: BotCgroup | None = None
+        self.limit_hit: str | None = None
+        """Why the arena killed the bot for a limit of the whole bot, if it did."""
+        self.stderr_path: str | None = str(stderr_path) if stderr_path is not None else None
         _become_subreaper()
-        stderr: IO[bytes] | int
-        if stderr_path is not None:
-            try:
-                Path(stderr_path).parent.mkdir(parents=True, exist_ok=True)
-                stderr = open(stderr_path, "ab")  # noqa: SIM115 - the child keeps it open
-            except OSError as exc:
-                raise BotStartupError(
-                    f"cannot write the bot's stderr file {stderr_path}: {exc.strerror or exc}"
-                ) from None
-            self.stderr_path: str | None = str(stderr_path)
-            self._stderr_start = stderr.tell()
-        else:
-            # Kept in an anonymous temporary file, so that a crash can still say why.
-            stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in kill()
-            self.stderr_path = None
-            self._stderr_start = 0
-        self._stderr_file: IO[bytes] | None = None if stderr_path is not None else stderr
+        where = os.fspath(cwd) if cwd is not None else os.getcwd()
+        argv = self.argv
+        run_env: dict[str, str] | None = dict(env) if env is not None else None
+        if sandbox is not None:
+            argv = bwrap_argv(check_available(), self.argv, cwd=where, sandbox=sandbox,
+                              env=env or {})  # fmt: skip
+            run_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bubblewrap's own
+            if probe_cgroups().layout is not Layout.NONE:
+                try:
+                    self.cgroup = BotCgroup(memory_mb=limits.memory_mb,
+                                            processes=limits.processes)  # fmt: skip
+                except CgroupError as exc:
+                    raise BotStartupError(f"cannot limit the sandboxed bot: {exc}") from None
+        read_end, write_end = os.pipe()
         try:
-            self._popen = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=stderr,
-                cwd=cwd,
-                env=dict(env) if env is not None else None,
-                start_new_session=True,
-                preexec_fn=lambda: _limit_resources(limits),
-                bufsize=0,
-                close_fds=True,
-            )
-        except FileNotFoundError:
-            where = f" in {cwd}" if cwd is not None else ""
+            if self.stderr_path is not None:
+                Path(self.stderr_path).parent.mkdir(parents=True, exist_ok=True)
+            self._stderr = StderrCopy(read_end, self.stderr_path, limits.stderr_bytes)
+        except OSError as exc:
+            os.close(read_end)
+            os.close(write_end)
+            self._drop_cgroup()
             raise BotStartupError(
-                f"cannot start bot: no such program {self.argv[0]!r}{where} "
+                f"cannot write the bot's stderr file {stderr_path}: {exc.strerror or exc}"
+            ) from None
+        cgroup, parent = self.cgroup, os.getpid()
+        try:
+            with _CHILDREN_LOCK:
+                self._popen = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=write_end,
+                    cwd=cwd if sandbox is None else None,
+                    env=run_env,
+                    start_new_session=True,
+                    preexec_fn=lambda: _child_setup(limits, cgroup, parent),
+                    bufsize=0,
+                    close_fds=True,
+                )
+                _OWN_CHILDREN.add(self._popen.pid)
+        except FileNotFoundError:
+            self._abandon()
+            place = f" in {cwd}" if cwd is not None else ""
+            raise BotStartupError(
+                f"cannot start bot: no such program {self.argv[0]!r}{place} "
                 "(check the command, or give a path)"
             ) from None
         except PermissionError:
+            self._abandon()
             raise BotStartupError(
                 f"cannot start bot: {self.argv[0]!r} is not executable (chmod +x it, or run it "
                 "through its interpreter)"
             ) from None
         except (OSError, subprocess.SubprocessError) as exc:
+            self._abandon()
             raise BotStartupError(f"cannot start bot {self.argv[0]!r}: {exc}") from None
         finally:
-            if stderr_path is not None or not hasattr(self, "_popen"):
-                stderr.close()  # the child has its own copy; a temporary file stays ours
+            os.close(write_end)  # the child has its own copy
         self.pid = self._popen.pid
         self.pgid = self.pid  # a new session: the bot leads its own process group
         assert self._popen.stdin is not None and self._popen.stdout is not None
@@ -238,7 +419,18 @@ class BotProcess:
         os.set_blocking(self._stdout_fd, False)
         self._poll = select.poll()
         self._poll.register(self._stdout_fd, select.POLLIN)
+        self._limits = limits
         LOGGER.debug("started bot %s (pid %d)", self.argv, self.pid)
+
+    def _abandon(self) -> None:
+        """Undo a start that failed: the stderr copy and the control group."""
+        self._stderr.close()
+        self._drop_cgroup()
+
+    def _drop_cgroup(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.kill()
+            self.cgroup.remove()
 
     # -- writing --------------------------------------------------------------------------
 
@@ -379,30 +571,48 @@ class BotProcess:
                     return None
             os.sched_yield()
 
-    def poll_line(self) -> str | None:
-        """A line the bot has already written, or None, without waiting."""
-        try:
-            return self.read_line(time.monotonic())
-        except BotTimeoutError:
-            return None
+    def stale_lines(self) -> list[str]:
+        """Take the whole lines the bot has written and the arena has not read yet, without
+        waiting: called before a request is written, so that nothing written before it (a late
+        answer, or a line forged into the bot's output by another process) can pass for the
+        answer to it. A line still being written stays for later."""
+        with contextlib.suppress(BlockingIOError, OSError):
+            chunk = os.read(self._stdout_fd, _READ_SIZE)
+            if chunk:
+                self._buffer += chunk
+            else:
+                self._eof = True
+        lines: list[str] = []
+        buffer = self._buffer
+        while (end := buffer.find(b"\n")) >= 0 and not self._skipping:
+            lines.append(bytes(buffer[: min(end, 200)]).decode("ascii", "replace"))
+            del buffer[: end + 1]
+        return lines
+
+    # -- limits of the whole bot -----------------------------------------------------------
+
+    def check(self) -> None:
+        """Between deals: make sure the whole bot is within its CPU-time limit (in a control
+        group, where the time of all its processes is counted together); a bot past it is
+        killed.
+
+        :raises BotCrashedError: the bot is past its limit, or the kernel killed one of its
+            processes for memory.
+        """
+        if self.cgroup is None:
+            return
+        limit = self._limits.cpu_seconds
+        used = self.cgroup.cpu_seconds()
+        if limit is not None and used is not None and used > limit:
+            self.limit_hit = f"the bot's processes used {used:.1f} s of CPU time, over {limit} s"
+            self.kill()
+            raise BotCrashedError(f"killed: {self.limit_hit}")
 
     # -- ending -----------------------------------------------------------------------------
 
     def stderr_tail(self, lines: int = 3, limit: int = 600) -> str:
-        """The last lines the bot wrote to its stderr (this process only), for messages."""
-        try:
-            if self._stderr_file is not None:
-                self._stderr_file.seek(0)
-                data = self._stderr_file.read()
-            elif self.stderr_path is not None:
-                with open(self.stderr_path, "rb") as handle:
-                    handle.seek(self._stderr_start)
-                    data = handle.read()
-            else:
-                return ""
-        except (OSError, ValueError):
-            return ""
-        text = data.decode("utf-8", "replace").strip().splitlines()
+        """The last lines the bot wrote to its stderr, for messages."""
+        text = self._stderr.tail().strip().splitlines()
         return " | ".join(line.strip() for line in text[-lines:])[-limit:]
 
     def _exit_text(self) -> str:
@@ -412,6 +622,10 @@ class BotProcess:
         self.returncode = code
         tail = self.stderr_tail()
         said = f"; its stderr ends: {tail}" if tail else ""
+        if self.cgroup is not None and self.cgroup.oom_kills():
+            said = (
+                f"; out of memory: over the whole bot's limit of {self._limits.memory_mb} MiB{said}"
+            )
         if code < 0:
             with contextlib.suppress(ValueError):
                 return f" (killed by {signal.Signals(-code).name}{said})"
@@ -431,8 +645,8 @@ class BotProcess:
         return self.returncode
 
     def close(self, grace: float = 1.0) -> int | None:
-        """End the bot: close its input, give it ``grace`` seconds to exit, then kill the whole
-        process group. Safe to call more than once.
+        """End the bot: close its input, give it ``grace`` seconds to exit, then kill every
+        process it started. Safe to call more than once.
         """
         with contextlib.suppress(OSError):
             self._stdin.close()
@@ -442,19 +656,31 @@ class BotProcess:
         return self.returncode
 
     def kill(self) -> None:
-        """Kill the bot's whole process group at once and reap every process of it."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pgid, signal.SIGKILL)
+        """Kill every process of the bot at once and reap them. Safe to call more than once.
+
+        In a sandbox, killing bubblewrap ends the bot's PID namespace, and the control group's
+        processes are killed too. Unsandboxed: the process group, every descendant (frozen
+        first, so that none forks away), and the orphans bots left to this subreaper.
+        """
+        if self.returncode is None or self._popen.returncode is None:
+            if self.sandbox is None:
+                _kill_tree(self.pid)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signal.SIGKILL)
+            if self.cgroup is not None:
+                self.cgroup.kill()
         with contextlib.suppress(OSError):
             self._stdin.close()
         with contextlib.suppress(OSError):
             self._popen.stdout.close()  # type: ignore[union-attr]
         self.returncode = self._popen.wait()
+        _OWN_CHILDREN.discard(self.pid)
         self._reap_group()
-        if self._stderr_file is not None:
-            with contextlib.suppress(OSError):
-                self._stderr_file.close()
-            self._stderr_file = None
+        _reap_orphans()
+        self._stderr.close()
+        if self.cgroup is not None:
+            self.cgroup.remove()
+            self.cgroup = None
 
     def _reap_group(self) -> None:
         """Reap the group's other processes, which the subreaper made our children."""
@@ -476,16 +702,6 @@ class BotProcess:
                 os.killpg(self.pgid, signal.SIGKILL)
             time.sleep(0.005)  # a killed process is being handed to us; try again
         LOGGER.warning("bot process group %d did not go away", self.pgid)
-
-    def group_alive(self) -> bool:
-        """Whether any process of the bot's group exists (a zombie counts)."""
-        try:
-            os.killpg(self.pgid, 0)
-        except ProcessLookupError:
-            return False
-        except OSError as exc:
-            return exc.errno == errno.EPERM
-        return True
 
     def __enter__(self) -> BotProcess:
         return self

@@ -8,6 +8,18 @@ from.
 
 from __future__ import annotations
 
+import re
+from typing import Final
+
+#: Characters a terminal acts on (C0 and C1 controls, DEL): bot text never reaches the
+#: organizer's terminal with them (an escape sequence could rewrite the screen or the title).
+_CONTROLS: Final = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` from a bot, safe to show: every control character becomes ``?`` (tabs stay)."""
+    return _CONTROLS.sub("?", text)
+
 
 class ZoleError(Exception):
     """Base class of every error zole-arena raises on purpose."""
@@ -36,8 +48,8 @@ class BotError(ZoleError, RuntimeError):
     kind = "error"
 
     def __init__(self, message: str, line: str | None = None) -> None:
-        super().__init__(message)
-        self.line = line
+        super().__init__(printable(message))
+        self.line = printable(line) if line is not None else None
 
 
 class BotStartupError(BotError):

@@ -85,6 +85,9 @@ class HumanSession:
     def idle_seconds(self) -> float:
         return 0.0
 
+    def check_limits(self) -> None:
+        """A person has no limits to check."""
+
     def send_lines(self, lines: Sequence[str]) -> None:
         for line in lines:
             self._show_event(line)

@@ -10,6 +10,7 @@ finished deal is in the log, and :func:`resume_match` continues from the log alo
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from zole_arena.actions import Contract
-from zole_arena.botproc import Limits
+from zole_arena.botproc import Limits, limits_in_force, split_command
 from zole_arena.errors import ZoleError
 from zole_arena.records import (
     LogProblem,
@@ -32,6 +33,7 @@ from zole_arena.records import (
 )
 from zole_arena.referee import DealOutcome, FaultPolicy, Referee
 from zole_arena.rules import Rules
+from zole_arena.sandbox import Sandbox, readable_paths
 from zole_arena.scoresheet import ScoreSheet
 from zole_arena.scoring import Pules
 from zole_arena.session import BotConfig, BotSession, PlayerSession
@@ -95,6 +97,8 @@ class MatchSettings:
     ping_ms: int = 5000
     policy: FaultPolicy = dataclasses.field(default_factory=FaultPolicy)
     limits: Limits = dataclasses.field(default_factory=Limits)
+    sandbox: Sandbox | None = None
+    """Every bot runs in this sandbox; None: bots run unsandboxed (trusted)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The settings other than rules, seed, deals and duplicate, for the header."""
@@ -108,7 +112,17 @@ class MatchSettings:
             "max_faults": self.policy.max_faults,
             "memory_mb": self.limits.memory_mb,
             "cpu_seconds": self.limits.cpu_seconds,
+            "processes": self.limits.processes,
+            "stderr_bytes": self.limits.stderr_bytes,
+            "sandbox": None if self.sandbox is None else self.sandbox.to_dict(),
         }
+
+    def isolation(self) -> str:
+        """One line for people and headers: whether the bots are sandboxed, and how the
+        limits hold (per process, or for the whole bot)."""
+        if self.sandbox is None:
+            return "unsandboxed: the bots run as this user and are trusted; limits per process"
+        return f"sandboxed (bubblewrap); limits: {limits_in_force(True)}"
 
     @classmethod
     def from_header(cls, header: dict[str, Any]) -> MatchSettings:
@@ -129,7 +143,13 @@ class MatchSettings:
             policy=FaultPolicy(
                 on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
             ),
-            limits=Limits(memory_mb=s["memory_mb"], cpu_seconds=s["cpu_seconds"]),
+            limits=Limits(
+                memory_mb=s["memory_mb"],
+                cpu_seconds=s["cpu_seconds"],
+                processes=s.get("processes", Limits.processes),
+                stderr_bytes=s.get("stderr_bytes", Limits.stderr_bytes),
+            ),
+            sandbox=None if s.get("sandbox") is None else Sandbox.from_dict(s["sandbox"]),
         )
 
     @property
@@ -300,8 +320,8 @@ class Match:
         if len(players) != 3:
             raise MatchError(f"a match needs 3 bots, not {len(players)}")
         self.settings = settings
-        self.players = list(players)
         self.log_path = Path(log_path) if log_path is not None else None
+        self.players = _seal(list(players), settings.sandbox, self.log_path)
         self.match_id = match_id or uuid.uuid4().hex[:12]
         self.sheets = [ScoreSheet(settings.rules, settings.seed) for _ in range(6)]
         self.stats = [
@@ -318,7 +338,7 @@ class Match:
         self._paused = False
         self.referee = Referee(
             settings.rules,
-            players,
+            self.players,
             time_ms=settings.movetime_ms,
             margin_ms=settings.margin_ms,
             policy=settings.policy,
@@ -353,6 +373,7 @@ class Match:
             duplicate=self.settings.duplicate,
             settings=self.settings.to_dict(),
         )
+        header["isolation"] = self.settings.isolation()
         header.update(self.header_extra)
         return header
 
@@ -427,7 +448,15 @@ class Match:
         try:
             if writer is None and self.log_path is not None and not self._header_written:
                 check_log_path(self.log_path)  # a bad path fails before any bot starts
-            self.referee.start()
+            made = self._make_hidden()
+            try:
+                self.referee.start()
+            except BaseException:
+                for path in made:  # files made only to be hidden from the sandboxes
+                    with contextlib.suppress(OSError):
+                        if path.stat().st_size == 0:
+                            path.unlink()
+                raise
             # Players without a given name take the name they announce, told apart.
             names = unique_names([player.name for player in self.referee.players])
             for index, player in enumerate(self.referee.players):
@@ -471,6 +500,22 @@ class Match:
         final = self.summary()
         final.stopped = stopped
         return final
+
+    def _make_hidden(self) -> list[Path]:
+        """Make the files the sandboxes hide that do not exist yet (the log, the stderr files):
+        a file made after a sandbox was built inside a folder the bot may read would be
+        visible to it. The files it made, so that a failed start can remove them again."""
+        made: list[Path] = []
+        if self.settings.sandbox is None:
+            return made
+        for config in self.players:
+            for text in config.sandbox.hidden if config.sandbox is not None else ():
+                path = Path(text)
+                if not path.exists() and path.parent.is_dir() and not _special(path):
+                    with contextlib.suppress(OSError):
+                        path.touch()
+                        made.append(path)
+        return made
 
     def close(self) -> None:
         """End a match that :meth:`run` left paused (``until``): stop its bots and close its
@@ -546,6 +591,35 @@ class Match:
         )
 
 
+def _special(path: Path) -> bool:
+    """A path under /dev or /proc (``--log /dev/null``): nothing to make or hide there."""
+    return path.is_absolute() and path.parts[1:2] in (("dev",), ("proc",))
+
+
+def _seal(configs: list[BotConfig], sandbox: Sandbox | None, log: Path | None) -> list[BotConfig]:
+    """The players' configurations with the match's sandbox, each hiding what no bot may
+    see even where it lies in a folder the bot may read: the log, the stderr files, and the
+    other bots' programs."""
+    if sandbox is None:
+        return configs
+    shared = [*sandbox.hidden]
+    if log is not None and not _special(log):
+        shared.append(str(log.absolute()))
+    shared += [c.stderr_path for c in configs if c.stderr_path is not None]
+    programs = []
+    for config in configs:
+        argv = split_command(config.command)
+        programs.append(readable_paths(argv, config.cwd or os.getcwd())[1])
+    sealed = []
+    for index, config in enumerate(configs):
+        others = [p for i, own in enumerate(programs) if i != index for p in own]
+        hidden = tuple(dict.fromkeys([*shared, *others]))  # its own program stays visible
+        sealed.append(
+            dataclasses.replace(config, sandbox=dataclasses.replace(sandbox, hidden=hidden))
+        )
+    return sealed
+
+
 def _by_player(seating: tuple[int, int, int], scores: Sequence[int]) -> tuple[int, int, int]:
     by_player = [0, 0, 0]
     for seat, player in enumerate(seating):
@@ -601,6 +675,7 @@ def resume_match(log_path: str | Path) -> Match:
             ping_ms=settings.ping_ms,
             limits=settings.limits,
             stderr_path=stderr_path(Path(log_path), p["name"]),
+            sandbox=settings.sandbox,
         )
         for p in header["players"]
     ]

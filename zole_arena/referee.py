@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from typing import Final, Literal, NamedTuple
@@ -20,7 +21,13 @@ from typing import Final, Literal, NamedTuple
 from zole_arena.actions import Action, Bury
 from zole_arena.botproc import program_name, split_command
 from zole_arena.cards import CARDS, Card
-from zole_arena.errors import BotError, BotStartupError, IllegalActionError, NotationError
+from zole_arena.errors import (
+    BotError,
+    BotStartupError,
+    IllegalActionError,
+    NotationError,
+    printable,
+)
 from zole_arena.protocol import (
     CARD_EVENTS,
     GoWriter,
@@ -188,7 +195,8 @@ class Referee:
         self._rng: random.Random | None = None
         self._rng_seed = ""
         """Seeds the random actions of the current deal (made only when one is needed)."""
-        self._next_id = 0
+        self._used_ids: set[int] = set()
+        """The request ids of the current deal."""
         self._on_fault = on_fault
         self._start_session = start_session
         self._writer: GoWriter | None = None
@@ -257,7 +265,8 @@ class Referee:
         request: str | None = None,
         reply: str | None = None,
     ) -> Fault:
-        fault = Fault(deal_no, seat.index, seat.number, seat.name, kind, message, request, reply)
+        fault = Fault(deal_no, seat.index, seat.number, seat.name, kind, printable(message),
+                      request, None if reply is None else printable(reply))  # fmt: skip
         self.faults.append(fault)
         seat.faults += 1
         LOGGER.info("fault: %s", fault.describe())
@@ -296,9 +305,7 @@ class Referee:
         self._by_seat = [self.players[p] for p in seating]
         for seat, player in enumerate(self._by_seat):
             player.index = seat
-        # Request ids are unique in the match and the same in a resumed one: a late answer
-        # from an earlier deal can never match a request of this one.
-        self._next_id = deal_no * 100
+        self._used_ids.clear()
         self._rng = None
         self._rng_seed = f"{sheet.seed}/{deal_no}"
         scores = tuple(sheet.totals)
@@ -321,8 +328,10 @@ class Referee:
             try:
                 if seat.session is None:
                     self._start(seat)
-                elif seat.session.idle_seconds() > self.PING_AFTER_IDLE_S:
-                    seat.session.ping()
+                else:
+                    seat.session.check_limits()
+                    if seat.session.idle_seconds() > self.PING_AFTER_IDLE_S:
+                        seat.session.ping()
             except BotError as exc:
                 self._bot_fault(deal_no, seat, exc)
                 raise _Forfeit(seat.index) from None
@@ -334,8 +343,7 @@ class Referee:
     def _turn(self, deal: DealState, deal_no: int, moves: list[Move]) -> None:
         index: int = deal.turn  # type: ignore[assignment]
         seat = self._by_seat[index]
-        self._next_id += 1
-        request_id = self._next_id
+        request_id = self._new_id()
         assert self._writer is not None
         line = self._writer.go(request_id, self.time_ms)
         session = seat.session
@@ -366,6 +374,15 @@ class Referee:
                     return
         seat_done, action_done = deal.history[-1]
         self._announce(deal, seat_done, action_done)
+
+    def _new_id(self) -> int:
+        """A request id no other player can guess (so none can answer for the bot whose turn
+        it is), positive and below 2**31 so that every bot can parse it, new in the deal."""
+        while True:
+            request_id = secrets.randbits(31)
+            if request_id and request_id not in self._used_ids:
+                self._used_ids.add(request_id)
+                return request_id
 
     def _substitute(self, deal: DealState, deal_no: int, seat: _Player, moves: list[Move]) -> None:
         """After a fault: forfeit, or play a random legal action for the bot."""

@@ -26,6 +26,7 @@ from zole_arena.errors import (
     BotStallError,
     BotStartupError,
     BotTimeoutError,
+    printable,
 )
 from zole_arena.protocol import (
     PROTOCOL_VERSION,
@@ -38,6 +39,7 @@ from zole_arena.protocol import (
     ZoleOk,
     parse_bot_line,
 )
+from zole_arena.sandbox import Sandbox
 
 __all__ = ["BotConfig", "BotSession", "PlayerSession", "Reply"]
 
@@ -71,6 +73,8 @@ class BotConfig:
     """File for the bot's stderr (appended); None discards it."""
     log_path: str | None = None
     """File for a transcript of every protocol line, with times (appended); None: none."""
+    sandbox: Sandbox | None = None
+    """Run the bot in this sandbox (:mod:`zole_arena.sandbox`); None: an ordinary process."""
 
 
 class Reply(NamedTuple):
@@ -95,6 +99,8 @@ class PlayerSession(Protocol):
     def ping(self, timeout_ms: int | None = None) -> float: ...
 
     def idle_seconds(self) -> float: ...
+
+    def check_limits(self) -> None: ...
 
     def request(
         self,
@@ -141,6 +147,7 @@ class BotSession:
                 env=config.env,
                 stderr_path=config.stderr_path,
                 limits=config.limits,
+                sandbox=config.sandbox,
             )
         except BaseException:
             self._close_log()
@@ -165,7 +172,7 @@ class BotSession:
         return self.ids.get("name") or os.path.basename(self.process.argv[0])
 
     def _note(self, text: str) -> None:
-        self.notes.append(text)
+        self.notes.append(printable(text))
         if len(self.notes) > MAX_KEPT_NOTES:
             del self.notes[: len(self.notes) - MAX_KEPT_NOTES]
 
@@ -219,7 +226,7 @@ class BotSession:
                     )
                 return
             if isinstance(message, IdLine):
-                self.ids[message.key] = message.value
+                self.ids[message.key] = printable(message.value)[:200]
             elif isinstance(message, OptionDecl):
                 self.options[message.name] = message
             elif isinstance(message, InfoLine | UnknownLine):
@@ -315,6 +322,8 @@ class BotSession:
         lines = 0
         size = 0
         expected = str(request_id)
+        for stale in self.process.stale_lines():  # written before the request: no answer
+            self._note(stale)
         try:
             if self._log is None:
                 text = self.process.exchange(line, deadline)
@@ -354,6 +363,13 @@ class BotSession:
             raise BotTimeoutError(
                 f"no answer to request {request_id} within {time_ms} ms (+{margin_ms} ms margin)"
             ) from None
+
+    def check_limits(self) -> None:
+        """Between deals: is the whole bot within its limits (:meth:`BotProcess.check`)?
+
+        :raises BotCrashedError: it is not, and was killed.
+        """
+        self.process.check()
 
     def quit(self, grace_ms: int = 1000) -> int | None:
         """Send ``quit``, give the bot ``grace_ms`` to exit, then kill whatever is left."""

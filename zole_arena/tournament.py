@@ -112,6 +112,7 @@ class Entrant:
             ping_ms=match.ping_ms,
             limits=match.limits,
             stderr_path=stderr_path,
+            sandbox=match.sandbox,
         )
 
 
@@ -398,6 +399,7 @@ def tournament_header(tournament_id: str, settings: TournamentSettings) -> dict[
         "duplicate": match.duplicate,
         "concurrency": settings.concurrency,
         "settings": match.to_dict(),
+        "isolation": match.isolation(),
     }
 
 
@@ -610,6 +612,8 @@ class Tournament:
         self._error = None
         self._stopping_since = None
         writer = LogWriter(self.log_path)
+        if self.settings.match.sandbox is not None:  # hidden from the sandboxes: made first
+            self.stderr_folder().mkdir(exist_ok=True)
         if not self._header_written:
             writer.write(tournament_header(self.tournament_id, self.settings))
             self._header_written = True
@@ -752,8 +756,14 @@ def check_entrants(
             )
 
     def start(entrant: Entrant) -> str | None:
+        config = entrant.config(match)
+        if config.sandbox is not None:  # the log is not made yet: nothing to hide there
+            existing = tuple(p for p in config.sandbox.hidden if os.path.exists(p))
+            config = dataclasses.replace(
+                config, sandbox=dataclasses.replace(config.sandbox, hidden=existing)
+            )
         try:
-            session = BotSession(entrant.config(match))
+            session = BotSession(config)
         except BotError as exc:
             return f"bot {entrant.name} cannot play: {exc}"
         session.quit()
@@ -772,10 +782,11 @@ def read_config(path: str | Path) -> dict[str, Any]:
     Keys: ``bots`` (a list of tables with ``command``, and optional ``name`` and ``options``),
     ``format``, ``gauntlet``, ``blocks``, ``deals``, ``duplicate``, ``rules``, ``seed``,
     ``movetime``, ``timemargin``, ``startup_ms``, ``ping_ms``, ``on_fault``,
-    ``forfeit_penalty``, ``max_faults``, ``max_memory_mb``, ``max_cpu_s``, ``concurrency``,
-    ``affinity``, ``log`` (a ``-`` in a key may be written ``_``, and the other way round). A
-    relative ``log`` or ``rules`` file, and a bot ``command`` whose program is a relative path
-    (``./mybot``), are taken from the config's folder.
+    ``forfeit_penalty``, ``max_faults``, ``max_memory_mb``, ``max_cpu_s``, ``max_processes``,
+    ``max_stderr_mb``, ``sandbox``, ``concurrency``, ``affinity``, ``log`` (a ``-`` in a key
+    may be written ``_``, and the other way round). A relative ``log`` or ``rules`` file, and
+    a bot ``command`` whose program is a relative path (``./mybot``), are taken from the
+    config's folder.
 
     :raises TournamentError: the file cannot be read, is not TOML, or has a bad key or value.
     """
@@ -809,6 +820,9 @@ def read_config(path: str | Path) -> dict[str, Any]:
         "concurrency": (int,),
         "affinity": (bool,),
         "log": (str,),
+        "sandbox": (bool,),
+        "max_processes": (int,),
+        "max_stderr_mb": (int,),
     }
     kind_names = {str: "a string", int: "a whole number", bool: "true or false", list: "a list"}
     folder = Path(path).parent

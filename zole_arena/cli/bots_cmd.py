@@ -13,6 +13,7 @@ from zole_arena.bundled import BUNDLED, describe_command, parse_bot_arg
 from zole_arena.check import CheckItem, run_check
 from zole_arena.cli.console import check_times, fail, out
 from zole_arena.referee import FaultPolicy
+from zole_arena.sandbox import Sandbox, SandboxUnavailable, check_available
 from zole_arena.session import BotConfig
 
 StartupOption = Annotated[
@@ -26,10 +27,51 @@ PingOption = Annotated[
     int, typer.Option("--ping-ms", help="Time for a bot to answer isready with readyok.")
 ]
 MemoryOption = Annotated[
-    int, typer.Option("--max-memory-mb", help="Address-space limit per bot, MiB; 0: none.")
+    int,
+    typer.Option(
+        "--max-memory-mb",
+        help="Memory limit, MiB: the address space of each bot process, and with --sandbox "
+        "the memory of the whole bot (all its processes); 0: none.",
+    ),
 ]
 CpuOption = Annotated[
-    int, typer.Option("--max-cpu-s", help="CPU-time limit per bot process, s; 0: none.")
+    int,
+    typer.Option(
+        "--max-cpu-s",
+        help="CPU-time limit, s: of each bot process, and with --sandbox of the whole bot; "
+        "0: none.",
+    ),
+]
+ProcessesOption = Annotated[
+    int,
+    typer.Option(
+        "--max-processes",
+        help="With --sandbox: processes and threads a bot may have at once, all together; 0: none.",
+    ),
+]
+StderrOption = Annotated[
+    int,
+    typer.Option(
+        "--max-stderr-mb",
+        help="A bot's stderr file is cut at this size (MiB), with a marker line; 0: no limit.",
+    ),
+]
+SandboxOption = Annotated[
+    bool,
+    typer.Option(
+        "--sandbox",
+        help="Run every bot in a bubblewrap sandbox: it sees no other process, no network, no "
+        "file but the system's and its own program's (read-only) and a private /tmp; limits "
+        "hold for the whole bot; nothing it starts outlives it (docs/competitions.md).",
+    ),
+]
+SandboxReadOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--sandbox-read",
+        help="With --sandbox: a further file or folder every bot may read (repeatable).",
+        show_default=False,
+    ),
 ]
 OnFaultOption = Annotated[
     str,
@@ -63,6 +105,41 @@ class Conduct(NamedTuple):
     limits: Limits
 
 
+def make_limits(
+    *, max_memory_mb: int, max_cpu_s: int, max_processes: int = 128, max_stderr_mb: int = 10
+) -> Limits:
+    """The limits the options ask for (0: none); a negative one ends the command with a
+    one-line error naming it."""
+    for flag, value in (
+        ("--max-memory-mb", max_memory_mb),
+        ("--max-cpu-s", max_cpu_s),
+        ("--max-processes", max_processes),
+        ("--max-stderr-mb", max_stderr_mb),
+    ):
+        if value < 0:
+            fail(f"{flag} must not be negative, not {value}")
+    return Limits(
+        memory_mb=max_memory_mb or None,
+        cpu_seconds=max_cpu_s or None,
+        processes=max_processes or None,
+        stderr_bytes=max_stderr_mb * 1024 * 1024 or None,
+    )
+
+
+def sandbox_setting(enabled: bool, readable: list[str] | None = None) -> Sandbox | None:
+    """The sandbox the options ask for, after checking that bubblewrap works here; a machine
+    where it cannot ends the command with one line saying what to do."""
+    if not enabled:
+        if readable:
+            fail("--sandbox-read goes with --sandbox")
+        return None
+    try:
+        check_available()
+    except SandboxUnavailable as exc:
+        fail(str(exc))
+    return Sandbox(readable=tuple(readable or ()))
+
+
 def conduct(
     *,
     movetime: int,
@@ -74,19 +151,22 @@ def conduct(
     max_faults: int,
     max_memory_mb: int,
     max_cpu_s: int,
+    max_processes: int = 128,
+    max_stderr_mb: int = 10,
 ) -> Conduct:
     """Check the time, fault and limit options that match, tournament and sprt share, and
     build their policy and limits; a bad one ends the command with a one-line error naming it.
     """
     check_times(movetime, timemargin, startup_ms, ping_ms)
-    for flag, value in (
-        ("--forfeit-penalty", forfeit_penalty),
-        ("--max-faults", max_faults),
-        ("--max-memory-mb", max_memory_mb),
-        ("--max-cpu-s", max_cpu_s),
-    ):
+    for flag, value in (("--forfeit-penalty", forfeit_penalty), ("--max-faults", max_faults)):
         if value is not None and value < 0:
             fail(f"{flag} must not be negative, not {value}")
+    limits = make_limits(
+        max_memory_mb=max_memory_mb,
+        max_cpu_s=max_cpu_s,
+        max_processes=max_processes,
+        max_stderr_mb=max_stderr_mb,
+    )
     if on_fault not in ("forfeit", "random"):
         fail(f"--on-fault must be forfeit or random, not {on_fault!r}")
     return Conduct(
@@ -95,7 +175,7 @@ def conduct(
             penalty=forfeit_penalty,
             max_faults=max_faults,
         ),
-        Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None),
+        limits,
     )
 
 
@@ -157,22 +237,28 @@ def check_command(
     ping_ms: PingOption = 5000,
     max_memory_mb: MemoryOption = 2048,
     max_cpu_s: CpuOption = 600,
+    max_processes: ProcessesOption = 128,
+    sandbox: SandboxOption = False,
+    sandbox_read: SandboxReadOption = None,
 ) -> None:
     """Check a bot against protocol v1: handshake, options, ping, decisions from every phase
     and contract of both presets, a restart mid-deal, full deals, quit. Exits 1 on any FAIL.
     """
     check_times(movetime, timemargin, startup_ms, ping_ms)
-    if max_memory_mb < 0 or max_cpu_s < 0:
-        fail("--max-memory-mb and --max-cpu-s must not be negative")
+    limits = make_limits(
+        max_memory_mb=max_memory_mb, max_cpu_s=max_cpu_s, max_processes=max_processes
+    )
     spec = parse_bot_arg(bot)
     config = BotConfig(
         command=spec.argv,
         name=spec.name,
         startup_ms=startup_ms,
         ping_ms=ping_ms,
-        limits=Limits(memory_mb=max_memory_mb or None, cpu_seconds=max_cpu_s or None),
+        limits=limits,
+        sandbox=sandbox_setting(sandbox, sandbox_read),
     )
-    out.print(f"checking {' '.join(spec.argv)}", highlight=False, markup=False)
+    where = " in a sandbox" if config.sandbox is not None else ""
+    out.print(f"checking {' '.join(spec.argv)}{where}", highlight=False, markup=False)
     items = run_check(config, time_ms=movetime, margin_ms=timemargin, report=_print_item)
     failed = [item for item in items if not item.passed]
     if failed:

@@ -27,9 +27,14 @@ from zole_arena.cli.bots_cmd import (
     PenaltyOption,
     PingOption,
     PinOption,
+    ProcessesOption,
+    SandboxOption,
+    SandboxReadOption,
     StartupOption,
+    StderrOption,
     bot_options,
     conduct,
+    sandbox_setting,
 )
 from zole_arena.cli.console import (
     check_new_log,
@@ -139,6 +144,10 @@ def match_command(
         Path | None, typer.Option(help="Continue an interrupted match from its log.")
     ] = None,
     cpu: PinOption = None,
+    sandbox: SandboxOption = False,
+    sandbox_read: SandboxReadOption = None,
+    max_processes: ProcessesOption = 128,
+    max_stderr_mb: StderrOption = 10,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")
     ] = False,
@@ -153,6 +162,7 @@ def match_command(
             for flag, value in (
                 ("bots", bots), ("--games", games), ("--deals", deals), ("--seed", seed),
                 ("--log", log), ("--option", option), ("--duplicate", duplicate or None),
+                ("--sandbox", sandbox or None), ("--sandbox-read", sandbox_read),
             )
             if value
         ]  # fmt: skip
@@ -171,6 +181,7 @@ def match_command(
                 f"resuming {resume}: {match.done} of {match.settings.total_deals} deals "
                 "already played" + (f"; arena and bots on CPU {cpu}" if cpu is not None else "")
             )
+            out.print(f"bots: {match.settings.isolation()}", highlight=False, markup=False)
         _run(match, json_output)
         return
     demo = not bots
@@ -189,8 +200,10 @@ def match_command(
     policy, limits = conduct(
         movetime=movetime, timemargin=timemargin, startup_ms=startup_ms, ping_ms=ping_ms,
         on_fault=on_fault, forfeit_penalty=forfeit_penalty, max_faults=max_faults,
-        max_memory_mb=max_memory_mb, max_cpu_s=max_cpu_s,
+        max_memory_mb=max_memory_mb, max_cpu_s=max_cpu_s, max_processes=max_processes,
+        max_stderr_mb=max_stderr_mb,
     )  # fmt: skip
+    isolation = sandbox_setting(sandbox, sandbox_read)
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     elif not 0 <= seed <= MAX_SEED:
@@ -213,6 +226,7 @@ def match_command(
             ping_ms=ping_ms,
             limits=limits,
             stderr_path=stderr_path(log, name),
+            sandbox=isolation,
         )
         for spec, name, opts in zip(specs, names, options, strict=True)
     ]
@@ -227,6 +241,7 @@ def match_command(
         ping_ms=ping_ms,
         policy=policy,
         limits=limits,
+        sandbox=isolation,
     )
     match = Match(configs, settings, log)
     if not json_output:
@@ -239,6 +254,7 @@ def match_command(
             + (f", log {log}" if log else "")
             + (f"; arena and bots on CPU {cpu}" if cpu is not None else "")
         )
+        out.print(f"bots: {settings.isolation()}", highlight=False, markup=False)
         if demo:
             out.print(
                 "(run 'zole-arena match BOT BOT BOT' for your own; 'zole-arena bots' "

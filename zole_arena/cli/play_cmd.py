@@ -12,6 +12,7 @@ import typer
 
 from zole_arena.botproc import program_name
 from zole_arena.bundled import parse_bot_arg
+from zole_arena.cli.bots_cmd import SandboxOption, sandbox_setting
 from zole_arena.cli.console import check_new_log, fail, out
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.human import HUMAN_COMMAND, HumanSession
@@ -40,6 +41,7 @@ def play_command(
         typer.Option(help="The game log (default: play-YYYYMMDD-HHMMSS.jsonl here)."),
     ] = None,
     name: Annotated[str, typer.Option(help="Your name in the log.")] = "you",
+    sandbox: SandboxOption = False,
 ) -> None:
     """Play Zole against two bots: you sit in seat 0, the deal passes to the left, every
     deal is logged (replay and verify it like any match). Ctrl-C ends the session."""
@@ -59,6 +61,7 @@ def play_command(
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         log = Path(f"play-{stamp}.jsonl")
     check_new_log(log)
+    isolation = sandbox_setting(sandbox)
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in opponents]
     names = unique_names([name] + [s.name or program_name(s.argv) for s in specs])
@@ -68,6 +71,7 @@ def play_command(
             name=bot_name,
             startup_ms=10_000,
             stderr_path=stderr_path(log, bot_name),
+            sandbox=isolation,
         )
         for spec, bot_name in zip(specs, names[1:], strict=True)
     ]
@@ -78,7 +82,9 @@ def play_command(
             return human
         return BotSession(config)
 
-    settings = MatchSettings(rules=resolved, seed=seed, deals=deals, movetime_ms=movetime)
+    settings = MatchSettings(
+        rules=resolved, seed=seed, deals=deals, movetime_ms=movetime, sandbox=isolation
+    )
     match = Match(configs, settings, log, start_session=start)
     human.seat_names = lambda: [player.name for player in match.referee.seats]
     out.print(

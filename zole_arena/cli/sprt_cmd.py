@@ -27,9 +27,14 @@ from zole_arena.cli.bots_cmd import (
     PenaltyOption,
     PingOption,
     PinOption,
+    ProcessesOption,
+    SandboxOption,
+    SandboxReadOption,
     StartupOption,
+    StderrOption,
     bot_options,
     conduct,
+    sandbox_setting,
 )
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.rules_cmd import RulesOption
@@ -175,6 +180,10 @@ def sprt_command(
         typer.Option(help="Write the deals to this new file (a normal match log)."),
     ] = None,
     cpu: PinOption = None,
+    sandbox: SandboxOption = False,
+    sandbox_read: SandboxReadOption = None,
+    max_processes: ProcessesOption = 128,
+    max_stderr_mb: StderrOption = 10,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the result as JSON on stdout.")
     ] = False,
@@ -211,8 +220,10 @@ def sprt_command(
     policy, limits = conduct(
         movetime=movetime, timemargin=timemargin, startup_ms=startup_ms, ping_ms=ping_ms,
         on_fault=on_fault, forfeit_penalty=forfeit_penalty, max_faults=max_faults,
-        max_memory_mb=max_memory_mb, max_cpu_s=max_cpu_s,
+        max_memory_mb=max_memory_mb, max_cpu_s=max_cpu_s, max_processes=max_processes,
+        max_stderr_mb=max_stderr_mb,
     )  # fmt: skip
+    isolation = sandbox_setting(sandbox, sandbox_read)
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     elif not 0 <= seed <= MAX_SEED:
@@ -232,6 +243,7 @@ def sprt_command(
             startup_ms=startup_ms,
             ping_ms=ping_ms,
             limits=limits,
+            sandbox=isolation,
         )
         for spec, name, opts in zip(specs, names, options, strict=True)
     ]
@@ -246,6 +258,7 @@ def sprt_command(
         ping_ms=ping_ms,
         policy=policy,
         limits=limits,
+        sandbox=isolation,
     )
     test = HeadToHead(
         configs[0],

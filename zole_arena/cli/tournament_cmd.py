@@ -24,10 +24,11 @@ from rich.table import Table
 from zole_arena.affinity import allowed_cpus
 from zole_arena.botproc import program_name, split_command
 from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg
-from zole_arena.cli.bots_cmd import bot_options, conduct
+from zole_arena.cli.bots_cmd import SandboxReadOption, bot_options, conduct, sandbox_setting
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.match import MatchSettings, unique_names
 from zole_arena.rules import load_rules
+from zole_arena.sandbox import Sandbox, SandboxUnavailable, check_available, readable_paths
 from zole_arena.shuffle import MAX_SEED
 from zole_arena.tournament import (
     FORMATS,
@@ -271,10 +272,39 @@ def tournament_command(
         int | None,
         typer.Option(
             "--max-cpu-s",
-            help="CPU-time limit per bot process, s; 0: none [default: 600].",
+            help="CPU-time limit, s: of each bot process, and sandboxed of the whole bot; "
+            "0: none [default: 600].",
             show_default=False,
         ),
     ] = None,
+    max_processes: Annotated[
+        int | None,
+        typer.Option(
+            "--max-processes",
+            help="Sandboxed: processes and threads a bot may have at once, all together; "
+            "0: none [default: 128].",
+            show_default=False,
+        ),
+    ] = None,
+    max_stderr_mb: Annotated[
+        int | None,
+        typer.Option(
+            "--max-stderr-mb",
+            help="A bot's stderr file is cut at this size, MiB; 0: no limit [default: 10].",
+            show_default=False,
+        ),
+    ] = None,
+    sandbox: Annotated[
+        bool | None,
+        typer.Option(
+            "--sandbox/--no-sandbox",
+            help="Run every bot in a bubblewrap sandbox (docs/competitions.md). On by default: "
+            "--no-sandbox trusts the bots with your files, processes and the log "
+            "[default: sandbox].",
+            show_default=False,
+        ),
+    ] = None,
+    sandbox_read: SandboxReadOption = None,
     option: Annotated[
         list[str] | None,
         typer.Option(help="A bot option, BOT:NAME=VALUE (repeatable).", show_default=False),
@@ -335,6 +365,8 @@ def tournament_command(
                 ("--on-fault", on_fault), ("--forfeit-penalty", forfeit_penalty),
                 ("--max-faults", max_faults), ("--ping-ms", ping_ms),
                 ("--max-memory-mb", max_memory_mb), ("--max-cpu-s", max_cpu_s),
+                ("--max-processes", max_processes), ("--max-stderr-mb", max_stderr_mb),
+                ("--sandbox/--no-sandbox", sandbox), ("--sandbox-read", sandbox_read),
             )
             if value is not None
         ]  # fmt: skip
@@ -429,6 +461,7 @@ def tournament_command(
             ("startup_ms", startup_ms, 10_000), ("ping_ms", ping_ms, 5000),
             ("max_faults", max_faults, 3), ("max_memory_mb", max_memory_mb, 2048),
             ("max_cpu_s", max_cpu_s, 600), ("forfeit_penalty", forfeit_penalty, None),
+            ("max_processes", max_processes, 128), ("max_stderr_mb", max_stderr_mb, 10),
         )
     }  # fmt: skip
     policy, limits = conduct(
@@ -437,6 +470,7 @@ def tournament_command(
         on_fault=pick(on_fault, "on_fault", "forfeit"),
         forfeit_penalty=number["forfeit_penalty"], max_faults=number["max_faults"],
         max_memory_mb=number["max_memory_mb"], max_cpu_s=number["max_cpu_s"],
+        max_processes=number["max_processes"], max_stderr_mb=number["max_stderr_mb"],
     )  # fmt: skip
     chosen_concurrency = pick(concurrency, "concurrency", 1)
     if chosen_concurrency < 1:
@@ -447,6 +481,7 @@ def tournament_command(
         Path(chosen_log) if chosen_log is not None else Path(f"tournament-{tournament_id}.jsonl")
     )
     check_new_log(log_path)
+    isolation = _isolation(pick(sandbox, "sandbox", None), sandbox_read, entrants, log_path, config)
     match_settings = MatchSettings(
         rules=load_rules(pick(rules, "rules", "wpt")),
         seed=chosen_seed,
@@ -458,8 +493,10 @@ def tournament_command(
         ping_ms=number["ping_ms"],
         policy=policy,
         limits=limits,
+        sandbox=isolation,
     )
     if not json_output:
+        out.print(f"bots: {match_settings.isolation()}", highlight=False, markup=False)
         out.print(f"checking that the {len(entrants)} bots start …", highlight=False)
     check_entrants(entrants, match_settings)
     settings = TournamentSettings(
@@ -485,6 +522,30 @@ def tournament_command(
             markup=False,
         )
     _run(tournament, bootstrap, json_output)
+
+
+def _isolation(
+    wanted: bool | None,
+    readable: list[str] | None,
+    entrants: Sequence[Entrant],
+    log: Path,
+    config: Path | None,
+) -> Sandbox | None:
+    """The tournament's sandbox: on unless ``--no-sandbox`` (a machine that cannot build one
+    ends the command with one line saying how to install bubblewrap, or to trust the bots).
+    It hides the log, the stderr folder, the config file and every entrant's program."""
+    if wanted is False:
+        return sandbox_setting(False, readable)
+    try:
+        check_available()
+    except SandboxUnavailable as exc:
+        fail(f"{exc}; or play with --no-sandbox, trusting the bots with your files and the log")
+    hidden = [str(log.absolute()), str(log.absolute()) + ".stderr"]
+    if config is not None:
+        hidden.append(str(config.absolute()))
+    for entrant in entrants:
+        hidden += readable_paths(list(entrant.command), entrant.cwd or os.getcwd())[1]
+    return Sandbox(readable=tuple(readable or ()), hidden=tuple(dict.fromkeys(hidden)))
 
 
 def _pinning(cpus: Sequence[int] | None, concurrency: int) -> str:

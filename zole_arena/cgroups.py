@@ -1,0 +1,286 @@
+"""Limits for a whole bot, all its processes together: a control group (Linux cgroups) per bot.
+
+Resource limits (``setrlimit``) hold per process: a bot of eight processes may use eight times
+the memory. A control group holds every process its first member starts, whatever they do
+(``setsid``, double forks), so its limits are the whole bot's: memory (with swap), the number of
+processes and threads, and the CPU time used, which the arena reads between deals. Killing the
+group kills every process in it.
+
+Two layouts exist. **cgroup v2** (one tree, ``/sys/fs/cgroup/cgroup.controllers``): the bot's
+group is made under the arena's own group when that one hands the ``memory`` and ``pids``
+controllers down to its children (systemd's delegation, or the root group when the arena runs as
+root). **cgroup v1** (a tree per controller, ``/sys/fs/cgroup/memory`` …; also the *hybrid*
+layout): a group is made in the ``memory``, ``pids`` and ``cpuacct`` trees, under the arena's
+own group in each. Where neither can be written (an unprivileged user without delegation), no
+group is made and :func:`probe` says why: the bot then has per-process limits only.
+
+The bot joins its group in the child process, before ``exec``, so that nothing of it ever runs
+outside (:meth:`BotCgroup.join`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import errno
+import itertools
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Final
+
+__all__ = ["BotCgroup", "CgroupError", "Layout", "Probe", "probe"]
+
+_ROOT: Final = Path("/sys/fs/cgroup")
+#: The folder, under the arena's own group, that holds the bots' groups.
+_PARENT_NAME: Final = "zole-arena"
+_V1_CONTROLLERS: Final = ("memory", "pids", "cpuacct")
+_counter = itertools.count(1)
+
+
+class CgroupError(OSError):
+    """A bot's control group could not be made or set."""
+
+
+class Layout(enum.Enum):
+    """Which cgroup hierarchy the bots' groups live in."""
+
+    V2 = "cgroup v2"
+    V1 = "cgroup v1"
+    NONE = "none"
+
+
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    """What this machine offers for whole-bot limits."""
+
+    layout: Layout
+    parents: dict[str, Path]
+    """Where bot groups are made, by controller: ``{"": folder}`` for v2, one folder for each
+    v1 controller (``memory``, ``pids``, ``cpuacct``); empty with :attr:`Layout.NONE`."""
+    reason: str
+    """Why there are no groups (empty when there are)."""
+
+    def describe(self) -> str:
+        """One line for a match header: which limits hold for the whole bot."""
+        if self.layout is Layout.NONE:
+            return f"per process only ({self.reason})"
+        return f"whole bot ({self.layout.value})"
+
+
+def _own_groups() -> dict[str, str]:
+    """The arena's own group in each hierarchy: ``{"": path}`` for v2, controller names for
+    v1 (from ``/proc/self/cgroup``)."""
+    groups: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            for name in controllers.split(",") if controllers else [""]:
+                groups[name] = path
+    return groups
+
+
+def _writable_parent(base: Path) -> Path:
+    """``base/zole-arena``, made if missing.
+
+    :raises OSError: it cannot be made or written.
+    """
+    parent = base / _PARENT_NAME
+    with contextlib.suppress(FileExistsError):
+        parent.mkdir()
+    if not os.access(parent, os.W_OK):
+        raise PermissionError(errno.EACCES, "not writable", str(parent))
+    return parent
+
+
+def _probe_v2(own: str) -> Path:
+    base = _ROOT / own.lstrip("/")
+    wanted = {"memory", "pids"}
+    available = set((base / "cgroup.controllers").read_text().split())
+    if not wanted <= available:
+        raise PermissionError(
+            errno.EACCES, f"the controllers {' '.join(sorted(wanted - available))} are missing"
+        )
+    parent = _writable_parent(base)
+    enabled = set((parent / "cgroup.subtree_control").read_text().split())
+    if not wanted <= enabled:
+        (parent / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in wanted))
+    return parent
+
+
+_probed: Probe | None = None
+
+
+def probe() -> Probe:
+    """Find out (once per process) whether bots can get groups of their own, and where."""
+    global _probed
+    if _probed is not None:
+        return _probed
+    own = _own_groups()
+    try:
+        if (_ROOT / "cgroup.controllers").exists():  # pure v2
+            _probed = Probe(Layout.V2, {"": _probe_v2(own.get("", "/"))}, "")
+        elif all((_ROOT / name).is_dir() for name in _V1_CONTROLLERS):
+            parents = {
+                name: _writable_parent(_ROOT / name / own.get(name, "/").lstrip("/"))
+                for name in _V1_CONTROLLERS
+            }
+            _probed = Probe(Layout.V1, parents, "")
+        else:
+            _probed = Probe(Layout.NONE, {}, "this system has no memory and pids cgroups")
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        _probed = Probe(Layout.NONE, {}, f"cgroups cannot be written here: {why}")
+    if _probed.layout is not Layout.NONE:
+        for parent in _probed.parents.values():
+            _remove_stale(parent)
+    return _probed
+
+
+def _remove_stale(parent: Path) -> None:
+    """Remove the empty groups of arenas that died without removing them (``kill -9``)."""
+    with contextlib.suppress(OSError):
+        for entry in parent.iterdir():
+            owner = entry.name.split("-", 1)[0]
+            if entry.is_dir() and owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                with contextlib.suppress(OSError):
+                    entry.rmdir()
+
+
+class BotCgroup:
+    """The control group of one bot: made with its limits, joined by the bot's first process,
+    read for CPU time, killed and removed at the end."""
+
+    def __init__(
+        self,
+        *,
+        memory_mb: int | None,
+        processes: int | None,
+        found: Probe | None = None,
+    ) -> None:
+        """Make the group and set its limits.
+
+        :raises CgroupError: the machine has no usable groups, or one cannot be made.
+        """
+        found = found or probe()
+        if found.layout is Layout.NONE:
+            raise CgroupError(errno.ENOTSUP, found.reason)
+        self.layout = found.layout
+        name = f"{os.getpid()}-{next(_counter)}"
+        self.dirs = {key: parent / name for key, parent in found.parents.items()}
+        self.paths: tuple[Path, ...] = tuple(self.dirs.values())
+        try:
+            for path in self.paths:
+                path.mkdir()
+            if memory_mb is not None:
+                size = str(memory_mb * 1024 * 1024)
+                if self.layout is Layout.V2:
+                    self._write("memory.max", size)
+                    self._write("memory.swap.max", "0", optional=True)
+                else:
+                    self._write("memory.limit_in_bytes", size)
+                    self._write("memory.memsw.limit_in_bytes", size, optional=True)
+            if processes is not None:
+                self._write("pids.max", str(processes))
+        except OSError as exc:
+            self.remove()
+            why = f"cannot set up a bot's cgroup: {exc}"
+            raise CgroupError(exc.errno or errno.EIO, why) from None
+        self._procs = [str(path / "cgroup.procs") for path in self.paths]
+
+    def _file(self, name: str) -> Path | None:
+        """The group's file ``name`` (``memory.max``), in its controller's tree; None if the
+        kernel does not have it."""
+        folder = self.dirs.get("" if self.layout is Layout.V2 else name.split(".", 1)[0])
+        if folder is None or not (folder / name).exists():
+            return None
+        return folder / name
+
+    def _write(self, name: str, value: str, optional: bool = False) -> None:
+        target = self._file(name)
+        if target is None:
+            if optional:
+                return
+            raise CgroupError(errno.ENOENT, f"no {name} in the bot's cgroup")
+        try:
+            target.write_text(value)
+        except OSError:
+            if not optional:
+                raise
+
+    def join(self) -> None:
+        """Move the calling process into the group (run in the child before ``exec``)."""
+        for procs in self._procs:
+            fd = os.open(procs, os.O_WRONLY)
+            try:
+                os.write(fd, b"0")
+            finally:
+                os.close(fd)
+
+    def pids(self) -> list[int]:
+        """Every process in the group."""
+        found: set[int] = set()
+        for path in self.paths:
+            with contextlib.suppress(OSError):
+                found.update(int(p) for p in (path / "cgroup.procs").read_text().split())
+        return sorted(found)
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time used by all the bot's processes so far, living and dead."""
+        with contextlib.suppress(OSError, ValueError):
+            if self.layout is Layout.V2:
+                for line in (self.dirs[""] / "cpu.stat").read_text().splitlines():
+                    key, _, value = line.partition(" ")
+                    if key == "usage_usec":
+                        return int(value) / 1e6
+            else:
+                usage = self._file("cpuacct.usage")
+                if usage is not None:
+                    return int(usage.read_text()) / 1e9
+        return None
+
+    def oom_kills(self) -> int:
+        """How often the kernel killed a process of the bot for memory."""
+        with contextlib.suppress(OSError, ValueError):
+            if self.layout is Layout.V2:
+                for line in (self.dirs[""] / "memory.events").read_text().splitlines():
+                    key, _, value = line.partition(" ")
+                    if key == "oom_kill":
+                        return int(value)
+            else:
+                control = self._file("memory.oom_control")
+                if control is not None:
+                    for line in control.read_text().splitlines():
+                        key, _, value = line.partition(" ")
+                        if key == "oom_kill":
+                            return int(value)
+        return 0
+
+    def kill(self) -> None:
+        """Kill every process in the group, including the ones it starts meanwhile."""
+        if self.layout is Layout.V2:
+            with contextlib.suppress(OSError):
+                (self.dirs[""] / "cgroup.kill").write_text("1")
+        for _ in range(1000):  # each round kills what the last one missed (a fork bomb)
+            pids = self.pids()
+            if not pids:
+                return
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+
+    def remove(self) -> None:
+        """Kill what is left and remove the group (a group empties as its processes are
+        reaped: this waits up to two seconds for that)."""
+        deadline = time.monotonic() + 2.0
+        for path in self.paths:
+            while path.exists():
+                try:
+                    path.rmdir()
+                except OSError as exc:
+                    if exc.errno != errno.EBUSY or time.monotonic() > deadline:
+                        break
+                    self.kill()
+                    time.sleep(0.002)  # the killed processes are being reaped

