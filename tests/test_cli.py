@@ -128,7 +128,8 @@ def test_bench_match_compares_with_raw_round_trips() -> None:
 
 def test_bench_modes_exclude_each_other() -> None:
     assert_one_line_error(run("bench", "--match", "--tournament"), "--match, --tournament")
-    assert_one_line_error(run("bench", "--protocol", "--match", "--tournament"), "all three")
+    assert_one_line_error(run("bench", "--protocol", "--match", "--tournament"), "3 of them")
+    assert_one_line_error(run("bench", "--sandbox", "--match"), "--match, --sandbox")
 
 
 def test_bench_rejects_bad_counts() -> None:

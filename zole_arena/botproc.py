@@ -575,7 +575,7 @@ class BotProcess:
         """Take the whole lines the bot has written and the arena has not read yet, without
         waiting: called before a request is written, so that nothing written before it (a late
         answer, or a line forged into the bot's output by another process) can pass for the
-        answer to it. A line still being written stays for later."""
+        answer to it. A line still being written is dropped too, whatever comes to end it."""
         with contextlib.suppress(BlockingIOError, OSError):
             chunk = os.read(self._stdout_fd, _READ_SIZE)
             if chunk:
@@ -584,9 +584,16 @@ class BotProcess:
                 self._eof = True
         lines: list[str] = []
         buffer = self._buffer
-        while (end := buffer.find(b"\n")) >= 0 and not self._skipping:
-            lines.append(bytes(buffer[: min(end, 200)]).decode("ascii", "replace"))
+        while (end := buffer.find(b"\n")) >= 0:
+            if self._skipping:  # the rest of an over-long or early line
+                self._skipping = False
+            else:
+                lines.append(bytes(buffer[: min(end, 200)]).decode("ascii", "replace"))
             del buffer[: end + 1]
+        if buffer:
+            lines.append(bytes(buffer[:200]).decode("ascii", "replace"))
+            buffer.clear()
+            self._skipping = True
         return lines
 
     # -- limits of the whole bot -----------------------------------------------------------

@@ -327,7 +327,9 @@ def bwrap_argv(
     here = os.path.abspath(cwd)
     if not any(_inside(here, b) for b in binds) and not _is_system(here) and here != "/tmp":
         args += ["--dir", here]  # an empty current folder: the organizer's files stay out
-    args += ["--chdir", here, "--clearenv"]
+    # The root bubblewrap builds is writable memory: read-only, so that /tmp (a mount of its
+    # own, with its size) is the only place a bot may write.
+    args += ["--remount-ro", "/", "--chdir", here, "--clearenv"]
     for name, value in _environment(env).items():
         args += ["--setenv", name, value]
     args += ["--", *argv]

@@ -9,6 +9,7 @@ import typer
 
 from zole_arena.bench import run_bench, run_protocol_bench
 from zole_arena.bench_match import MATCH_TARGET_SHARE, run_match_bench
+from zole_arena.bench_sandbox import run_sandbox_bench
 from zole_arena.bench_tournament import run_tournament_bench
 from zole_arena.cli.console import fail, out, print_json
 from zole_arena.cli.rules_cmd import RulesOption
@@ -54,6 +55,14 @@ def bench_command(
             "fastest wake-ups, so the hardest comparison), beside the free placement.",
         ),
     ] = True,
+    sandbox: Annotated[
+        bool,
+        typer.Option(
+            "--sandbox",
+            help="Instead: time a bot's start and a decision's round trip with and without "
+            "--sandbox (the bundled Python bot, and the C bot with a C compiler).",
+        ),
+    ] = False,
     concurrency: Annotated[int, typer.Option(help="With --tournament: the parallel setting.")] = 2,
     blocks: Annotated[
         int, typer.Option(help="With --tournament: duplicate blocks per table.")
@@ -66,9 +75,12 @@ def bench_command(
     --concurrency. See docs/performance.md.
     """
     modes = [flag for flag, on in (("--protocol", protocol), ("--match", match),
-             ("--tournament", tournament)) if on]  # fmt: skip
+             ("--tournament", tournament), ("--sandbox", sandbox)) if on]  # fmt: skip
     if len(modes) > 1:
-        fail(f"give one of {', '.join(modes)}, not {'both' if len(modes) == 2 else 'all three'}")
+        fail(f"give one of {', '.join(modes)}, not {len(modes)} of them")
+    if sandbox:
+        _sandbox_bench(decisions if decisions != 3000 else 1000, json_output)
+        return
     if protocol:
         _protocol_bench(decisions, json_output)
         return
@@ -92,6 +104,27 @@ def bench_command(
         f"{result.deals:,} random {result.rules} deals, "
         f"{result.actions_per_deal:.1f} actions per deal, {result.seconds:.1f} s"
     )
+
+
+def _sandbox_bench(decisions: int, json_output: bool) -> None:
+    if decisions < 100:
+        fail(f"--decisions must be at least 100, not {decisions}")
+    if not json_output:
+        out.print(f"starting each bot 10 times and timing {decisions:,} decisions, plain and "
+                  "sandboxed, alternately …")  # fmt: skip
+    rows = run_sandbox_bench(decisions=decisions)
+    if json_output:
+        print_json([row.to_dict() for row in rows])
+        return
+    out.print(f"  {'bot':<8} {'start plain':>12} {'sandboxed':>10}   "
+              f"{'decision plain':>15} {'sandboxed':>10}")  # fmt: skip
+    for row in rows:
+        out.print(
+            f"  {row.bot:<8} {row.start_ms:9.1f} ms {row.sandboxed_start_ms:7.1f} ms   "
+            f"{row.decision_us:12.1f} µs {row.sandboxed_decision_us:7.1f} µs",
+            highlight=False,
+        )
+    out.print("  (medians; a sandbox is built once per bot start, its pipes are plain pipes)")
 
 
 def _protocol_bench(decisions: int, json_output: bool) -> None:

@@ -1,0 +1,268 @@
+"""The sandbox's contract and the always-on defences, through real matches of real bots.
+
+The probe bot (tests/sandbox_bots/probe.py) plays legal moves and reports on its stderr what it
+could see and do (``FACT name value``); the tests read its stderr file beside the log. The
+hostile bots of tests/test_fair_play.py attack; these tests pin down the sandbox's shape: what
+a bot sees, what it may write, its limits, and what the arena does with what it says.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from clihelp import PY, ok, one_line_error, zole
+
+from zole_arena.botproc import BotProcess
+from zole_arena.cgroups import Layout, probe
+from zole_arena.sandbox import Sandbox, check_available
+from zole_arena.session import BotConfig, BotSession
+
+TESTS = Path(__file__).resolve().parent
+PROBE = TESTS / "sandbox_bots" / "probe.py"
+FAST = ("--movetime", "1000")
+
+
+def facts(stderr_file: Path) -> dict[str, list[str]]:
+    """The probe's ``FACT`` lines: name -> values, in order."""
+    found: dict[str, list[str]] = {}
+    for line in stderr_file.read_text(errors="replace").splitlines():
+        if line.startswith("FACT "):
+            _, name, value = [*line.split(" ", 2), ""][:3]
+            found.setdefault(name, []).append(value)
+    return found
+
+
+@pytest.fixture
+def organizer() -> Iterator[Path]:
+    """A folder of the organizer's outside /tmp (a sandbox's /tmp is its own anyway), where
+    the matches are run from and logged."""
+    folder = Path.home() / ".cache" / "zole-arena-tests" / uuid.uuid4().hex
+    folder.mkdir(parents=True)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def probe_match(
+    tmp_path: Path, *probe_args: str, sandbox: bool = True, extra: tuple[str, ...] = ()
+) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
+    """A 3-deal match of the probe against two bundled bots, logged in ``tmp_path/logs``:
+    the finished command, the log and the probe's stderr file."""
+    logs = tmp_path / "logs"
+    logs.mkdir(exist_ok=True)
+    # Paths go as --read=PATH: a path given as an argument of its own the sandbox lets the
+    # bot read (a bot's data file on its command line).
+    command = f"probe={PY} {PROBE} " + " ".join(probe_args)
+    args = ["match", command, "random", "rulebot", "--deals", "3", "--seed", "5", *FAST,
+            "--log", str(logs / "m.jsonl"), *extra]  # fmt: skip
+    if sandbox:
+        args.append("--sandbox")
+    return zole(*args, cwd=tmp_path), logs / "m.jsonl", logs / "m.jsonl.probe.stderr"
+
+
+def needs_cgroups() -> None:
+    """Whole-bot limits need writable cgroups: CI has them (root), so there the test runs;
+    elsewhere it is skipped, saying why."""
+    if probe().layout is Layout.NONE:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must have writable cgroups: {probe().reason}")
+        pytest.skip(f"no writable cgroups here: {probe().reason}")
+
+
+def test_bubblewrap_works_here() -> None:
+    # CI installs bubblewrap: the sandbox tests must run, never be skipped.
+    assert check_available()
+
+
+def test_a_sandboxed_bot_sees_only_itself_and_a_clean_environment(organizer: Path) -> None:
+    tmp_path = organizer
+    secret = tmp_path / "organizer-notes.txt"
+    secret.write_text("seed 5\n")
+    proc, log, stderr = probe_match(
+        tmp_path, "--read=" + str(secret), "--read=" + str(tmp_path / "logs" / "m.jsonl"),
+        "--read=" + "/etc/hostname", "--read=" + str(PROBE),
+    )  # fmt: skip
+    ok(proc)
+    found = facts(stderr)
+    assert found["pids"] == ["1,2"]  # bubblewrap's init and the bot: no arena, no other bot
+    assert found["network"] == ["no"]
+    assert found["hostname"] == ["zole-bot"]
+    assert found["home"] == ["/tmp"]
+    assert set(found["env"][0].split(",")) <= {"PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ",
+                                               "HOME", "TMPDIR", "PYTHONDONTWRITEBYTECODE",
+                                               "PWD"}  # fmt: skip
+    reads = dict(v.split(" ", 1) for v in found["read"])
+    assert reads[str(secret)].startswith("no")  # the organizer's folder is not there
+    assert reads[str(log)] in ("empty",) or reads[str(log)].startswith("no")  # the log: masked
+    assert reads["/etc/hostname"] == "yes"  # the system is readable
+    assert reads[str(PROBE)] == "yes"  # and its own program
+    assert "bots: sandboxed (bubblewrap)" in proc.stdout
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["isolation"].startswith("sandboxed")
+    assert header["settings"]["sandbox"] is not None
+
+
+def test_unsandboxed_the_same_bot_sees_everything(tmp_path: Path) -> None:
+    # The trust model of a plain match: the bot runs as the organizer.
+    secret = tmp_path / "organizer-notes.txt"
+    secret.write_text("seed 5\n")
+    proc, _, stderr = probe_match(tmp_path, "--read=" + str(secret), sandbox=False)
+    ok(proc)
+    found = facts(stderr)
+    assert dict(v.split(" ", 1) for v in found["read"])[str(secret)] == "yes"
+    assert len(found["pids"][0].split(",")) > 3
+    assert "unsandboxed" in proc.stdout
+
+
+def test_a_sandboxed_bot_writes_only_its_private_bounded_tmp(organizer: Path) -> None:
+    tmp_path = organizer
+    target = tmp_path / "planted.txt"
+    proc, _, stderr = probe_match(
+        tmp_path, "--write=" + str(target), "--write=" + str(PROBE.parent / "planted.txt"),
+        "--write=" + "/tmp/mine.txt", "--fill-tmp", "100",
+    )  # fmt: skip
+    ok(proc)
+    found = facts(stderr)
+    writes = dict(v.split(" ", 1) for v in found["write"])
+    assert writes["/tmp/mine.txt"] == "yes"
+    assert writes[str(target)].startswith("no")
+    assert writes[str(PROBE.parent / "planted.txt")].startswith("no")
+    assert not target.exists() and not (PROBE.parent / "planted.txt").exists()
+    assert not Path("/tmp/mine.txt").exists()  # its /tmp is its own
+    assert int(found["tmp_mb"][0]) < 64  # the private /tmp holds 64 MiB
+
+
+def test_sandbox_read_adds_a_readable_folder(tmp_path: Path) -> None:
+    shared = tmp_path / "book"
+    shared.mkdir()
+    (shared / "openings.txt").write_text("lead trumps\n")
+    proc, _, stderr = probe_match(
+        tmp_path, "--read=" + str(shared / "openings.txt"), extra=("--sandbox-read", str(shared))
+    )
+    ok(proc)
+    assert facts(stderr)["read"] == [f"{shared / 'openings.txt'} yes"]
+
+
+def test_the_cpu_time_of_all_a_bots_processes_counts(tmp_path: Path) -> None:
+    # Four children each use a CPU: each stays within the per-process limit of 1 s (the
+    # kernel kills a child past it), the whole bot's CPU time does not.
+    needs_cgroups()
+    proc, log, _ = probe_match(
+        tmp_path, "--burn", "4",
+        extra=("--max-cpu-s", "1", "--deals", "400", "--max-faults", "99"),
+    )  # fmt: skip
+    assert proc.returncode in (0, 3), proc.stderr
+    faults = [f for line in log.read_text().splitlines()[1:] for f in json.loads(line)["faults"]]
+    assert faults, "the bot was never stopped"
+    assert {f["bot"] for f in faults} == {"probe"}
+    assert any("CPU time" in f["message"] for f in faults), faults
+
+
+def test_the_cgroups_of_a_match_are_removed(tmp_path: Path) -> None:
+    needs_cgroups()
+    found = probe()
+    before = {p.name for parent in found.parents.values() for p in parent.iterdir() if p.is_dir()}
+    proc, _, _ = probe_match(tmp_path)
+    ok(proc)
+    after = {p.name for parent in found.parents.values() for p in parent.iterdir() if p.is_dir()}
+    assert after <= before
+
+
+def test_stderr_is_cut_at_the_limit_with_one_marker(tmp_path: Path) -> None:
+    proc, _, stderr = probe_match(
+        tmp_path, "--stderr-mb", "5", sandbox=False, extra=("--max-stderr-mb", "1")
+    )
+    ok(proc)
+    data = stderr.read_bytes()
+    assert 1024 * 1024 <= len(data) < 1024 * 1024 + 400
+    assert data.count(b"stderr limit") == 1
+    assert data.rstrip().endswith(b"discarded]")
+
+
+def test_bot_text_reaches_the_terminal_without_control_characters(tmp_path: Path) -> None:
+    proc, log, _ = probe_match(tmp_path, "--controls", sandbox=False)
+    shown = proc.stdout + proc.stderr
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "dying" in shown  # the crash is reported, its text cleaned
+    faults = [f for line in log.read_text().splitlines()[1:] for f in json.loads(line)["faults"]]
+    assert faults and all("\x1b" not in f["message"] for f in faults)
+
+
+def test_request_ids_are_random_and_an_early_answer_is_never_taken(tmp_path: Path) -> None:
+    # The probe answers each request, then writes an answer for "the next id" at once: with
+    # guessable ids (deal*100+n, as before) that answer would be taken for the next request.
+    proc, log, _ = probe_match(tmp_path, "--ahead", sandbox=False)
+    ok(proc)
+    records = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    assert all(not r["faults"] for r in records)
+    ids = [m["request_id"] for r in records for m in r["moves"]]
+    assert all(0 < i < 2**31 for i in ids)
+    assert len(set(ids)) == len(ids)
+    consecutive = sum(1 for a, b in itertools.pairwise(ids) if b == a + 1)
+    assert consecutive < 3
+    assert all("AHEAD" not in m["action"] for r in records for m in r["moves"])
+
+
+def test_a_line_written_before_the_request_is_not_its_answer() -> None:
+    # At the session level, with ids chosen here: the probe answers request 7 and, at once,
+    # "action 8 AHEAD". Request 8 must get the probe's real answer, not the early line.
+    session = BotSession(BotConfig(command=(sys.executable, str(PROBE), "--ahead")))
+    try:
+        line = "go id {} time 1000 phase play legal QC,9H"
+        first = session.request(line.format(7), 7, 1000, 100)
+        assert first.words[0] in ("QC", "9H")
+        second = session.request(line.format(8), 8, 1000, 100)
+        assert second.words[0] in ("QC", "9H"), second
+    finally:
+        session.quit()
+
+
+def test_a_machine_without_a_working_bubblewrap_gets_one_line(tmp_path: Path) -> None:
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "bwrap").write_text(
+        "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n"
+    )
+    (fake / "bwrap").chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}"}
+    line = one_line_error(
+        zole("match", "random", "random", "random", "--sandbox", cwd=tmp_path, env=env),
+        "bubblewrap",
+    )
+    assert "namespace" in line
+    line = one_line_error(
+        zole("tournament", "random", "random", "random", "--blocks", "1", cwd=tmp_path, env=env),
+        "--no-sandbox",
+    )
+    assert re.search("bubblewrap", line)
+    ok(zole("tournament", "random", "random", "random", "--blocks", "1", "--no-sandbox",
+            *FAST, cwd=tmp_path, env=env))  # fmt: skip
+
+
+def test_a_tournament_is_sandboxed_by_default(tmp_path: Path) -> None:
+    proc = ok(zole("tournament", "random", "rulebot", "random", "--blocks", "1", "--log",
+                   "t.jsonl", *FAST, cwd=tmp_path))  # fmt: skip
+    assert "bots: sandboxed (bubblewrap)" in proc.stdout
+    header = json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])
+    assert header["isolation"].startswith("sandboxed")
+
+
+def test_a_sandboxed_bot_process_leaves_no_cgroup_and_no_process() -> None:
+    needs_cgroups()
+    bot = BotProcess([sys.executable, str(PROBE)], sandbox=Sandbox())
+    assert bot.cgroup is not None
+    folders = bot.cgroup.paths
+    assert all(folder.is_dir() for folder in folders)
+    pid = bot.pid
+    bot.kill()
+    assert not Path(f"/proc/{pid}").exists()
+    assert not any(folder.exists() for folder in folders)
