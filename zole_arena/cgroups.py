@@ -95,18 +95,43 @@ def _writable_parent(base: Path) -> Path:
     return parent
 
 
+def _controllers(folder: Path, name: str = "cgroup.controllers") -> set[str]:
+    return set((folder / name).read_text().split())
+
+
+def _enable(folder: Path, wanted: set[str]) -> None:
+    """Hand the ``wanted`` controllers down to ``folder``'s children.
+
+    :raises OSError: they cannot be (not delegated; or, but in the root group, the folder
+        holds processes: cgroup v2 lets only a group without processes hand them down).
+    """
+    missing = wanted - _controllers(folder, "cgroup.subtree_control")
+    if missing:
+        (folder / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in missing))
+
+
 def _probe_v2(own: str) -> Path:
-    base = _ROOT / own.lstrip("/")
+    """The folder for the bots' groups in a cgroup v2 tree.
+
+    In the root group (the arena runs as root on a machine or in a container of its own) it
+    is ``/sys/fs/cgroup/zole-arena``. Elsewhere the arena's group must have been delegated to
+    its user (``systemd-run --user --scope -p Delegate=yes``): the arena then moves itself into
+    a leaf of that group, so that the group may hand its controllers down, and makes the bots'
+    folder beside the leaf.
+    """
     wanted = {"memory", "pids"}
-    available = set((base / "cgroup.controllers").read_text().split())
-    if not wanted <= available:
-        raise PermissionError(
-            errno.EACCES, f"the controllers {' '.join(sorted(wanted - available))} are missing"
-        )
+    base = _ROOT / own.lstrip("/")
+    if not wanted <= _controllers(base):
+        missing = " ".join(sorted(wanted - _controllers(base)))
+        raise PermissionError(errno.EACCES, f"the controllers {missing} are not delegated here")
+    if base != _ROOT and not wanted <= _controllers(base, "cgroup.subtree_control"):
+        leaf = base / "zole-arena-self"
+        with contextlib.suppress(FileExistsError):
+            leaf.mkdir()
+        (leaf / "cgroup.procs").write_text(str(os.getpid()))
+    _enable(base, wanted)
     parent = _writable_parent(base)
-    enabled = set((parent / "cgroup.subtree_control").read_text().split())
-    if not wanted <= enabled:
-        (parent / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in wanted))
+    _enable(parent, wanted)
     return parent
 
 
