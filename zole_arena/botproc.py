@@ -576,14 +576,16 @@ class BotProcess:
         waiting: called before a request is written, so that nothing written before it (a late
         answer, or a line forged into the bot's output by another process) can pass for the
         answer to it. A line still being written is dropped too, whatever comes to end it."""
+        buffer = self._buffer
+        if not buffer and not self._poll.poll(0):  # the usual case: nothing (one system call)
+            return []
         with contextlib.suppress(BlockingIOError, OSError):
             chunk = os.read(self._stdout_fd, _READ_SIZE)
             if chunk:
-                self._buffer += chunk
+                buffer += chunk
             else:
                 self._eof = True
         lines: list[str] = []
-        buffer = self._buffer
         while (end := buffer.find(b"\n")) >= 0:
             if self._skipping:  # the rest of an over-long or early line
                 self._skipping = False

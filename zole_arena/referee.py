@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import random
-import secrets
 import time
 from collections.abc import Callable, Sequence
 from typing import Final, Literal, NamedTuple
@@ -197,6 +197,7 @@ class Referee:
         """Seeds the random actions of the current deal (made only when one is needed)."""
         self._used_ids: set[int] = set()
         """The request ids of the current deal."""
+        self._random_ids: list[int] = []
         self._on_fault = on_fault
         self._start_session = start_session
         self._writer: GoWriter | None = None
@@ -377,9 +378,14 @@ class Referee:
 
     def _new_id(self) -> int:
         """A request id no other player can guess (so none can answer for the bot whose turn
-        it is), positive and below 2**31 so that every bot can parse it, new in the deal."""
+        it is), positive and below 2**31 so that every bot can parse it, new in the deal.
+
+        The ids come from the operating system's random source, 64 at a time (one system call
+        for two deals' decisions)."""
         while True:
-            request_id = secrets.randbits(31)
+            if not self._random_ids:
+                self._random_ids = [n & 0x7FFFFFFF for n in memoryview(os.urandom(256)).cast("I")]
+            request_id = self._random_ids.pop()
             if request_id and request_id not in self._used_ids:
                 self._used_ids.add(request_id)
                 return request_id
