@@ -280,3 +280,16 @@ def test_the_bubblewrap_that_pip_installs_works_alone(organizer: Path) -> None:
     )  # fmt: skip
     ok(proc)
     assert facts(logs / "m.jsonl.probe.stderr")["pids"] == ["1,2"]
+
+
+def test_what_only_root_may_read_stays_hidden(organizer: Path) -> None:
+    # An arena run as root runs its bots as root's stand-in in a user namespace: the files of
+    # /etc that other users may not read (password hashes, private keys) are masked.
+    if os.geteuid() != 0:
+        pytest.skip("only an arena run as root shows these files to a bot")
+    private = [p for p in ("/etc/shadow", "/etc/gshadow") if os.path.exists(p)]
+    assert private, "a Linux system has /etc/shadow"
+    proc, _, stderr = probe_match(organizer, *(f"--read={p}" for p in private))
+    ok(proc)
+    reads = dict(v.split(" ", 1) for v in facts(stderr)["read"])
+    assert all(reads[p] != "yes" for p in private), reads

