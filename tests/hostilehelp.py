@@ -153,7 +153,6 @@ def arena_env(tmp: Path, secret: str) -> dict[str, str]:
     home.mkdir(exist_ok=True)
     cache.mkdir(exist_ok=True)
     env.update({"HOME": str(home), "XDG_CACHE_HOME": str(cache), SECRET_NAME: secret})
-    env.pop("ZOLE_TEST_RUN", None)
     return env
 
 

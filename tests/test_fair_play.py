@@ -206,8 +206,17 @@ def memory_bounded(run: Run, tmp: Path) -> None:
 
 def processes_bounded(run: Run, tmp: Path) -> None:
     attack = run.outcomes()["process-count"][0]
-    count = int(re.search(r"after (\d+) processes", attack.detail).group(1))  # type: ignore[union-attr]
-    assert count < PROCESS_LIMIT, attack
+    count = re.search(r"after (\d+) processes", attack.detail)
+    assert count is not None and int(count.group(1)) < PROCESS_LIMIT, attack
+
+
+def escapes_started(run: Run, tmp: Path) -> None:
+    """The escapes were made (the sandbox does not forbid them: it outlives none of them).
+    An escaped process reports its success itself, once the bot is dead: sandboxed, none
+    lives to."""
+    notes = run.stderr()
+    for role in ESCAPES:
+        assert f"escape-{role}: started" in notes, notes
 
 
 SANDBOX_CASES = [
@@ -220,7 +229,7 @@ SANDBOX_CASES = [
         args=planter_args,
         others=lambda tmp: (player("victim", [PY, str(victim(tmp))]), "random"),
     ),
-    Case("escaper"),
+    Case("escaper", reports=False, check=escapes_started),
     Case(
         "memory_hog_family",
         args=lambda tmp: ["--over", str(MEMORY_LIMIT_MB)],
@@ -390,9 +399,7 @@ def test_escaper_unsandboxed_leaves_nothing(tmp_path: Path, mark: str) -> None:
     called ``setsid`` or ``setpgid``, a double fork, and a fork bomb's 255 processes."""
     run = run_match(tmp_path, bot_command("escaper", mark), sandbox=False)
     assert run.proc.returncode == 0, run.describe()
-    notes = run.stderr()
-    for role in ESCAPES:
-        assert f"escape-{role}: started" in notes, notes
+    escapes_started(run, tmp_path)
     assert not survivors(mark), survivors(mark)
 
 
