@@ -17,14 +17,16 @@ hand) and the organizer's environment, read and answer another bot's pipes, kill
 bots or the arena, overwrite any file the organizer can, and spread its memory over many
 processes. The unsandboxed tests assert that truth, so that it is known and shown; and they
 assert what the arena stops even then: answers written ahead of their requests (random request
-ids), processes that leave the bot's group, a stderr flood, edits of the log (caught by
-``verify``'s hash chain), and a bot whose arena was killed with ``kill -9``.
+ids), processes that leave the bot's group, a stderr flood, edits of the log made without
+recomputing its hash chain (caught by ``verify``), and a bot whose arena was killed with
+``kill -9``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import re
 import shlex
 import shutil
@@ -358,7 +360,9 @@ def test_log_rewriter_unsandboxed_is_caught_by_verify(tmp_path: Path, mark: str)
     favour with every total re-added, and one forged deal appended, both legal deals that a
     re-play alone cannot tell from real ones).
 
-    Always: ``verify`` catches it (the log's hash chain)."""
+    Always: ``verify`` catches it (the log's hash chain). This bot does not recompute the
+    chain; one that did (it can import zole_arena, or copy it) would not be caught: without a
+    sandbox, a hash chain only catches edits made without it (and damage)."""
     run = run_match(tmp_path, bot_command("log_rewriter", mark), sandbox=False)
     assert run.proc.returncode == 0, run.describe()
     outcomes = run.outcomes()
@@ -516,19 +520,20 @@ def test_tournament_is_sandboxed_by_default(tmp_path: Path, mark: str) -> None:
     """A tournament sandboxes its bots unless told ``--no-sandbox``: the seed thief learns
     nothing by default, and (trust model) reads the seed with ``--no-sandbox``."""
     thief = player(ATTACKER, bot_command("seed_thief", mark))
+    seed = int.from_bytes(os.urandom(7), "big")
     seen: dict[tuple[str, ...], str] = {}
     for sandbox_flag in ((), ("--no-sandbox",)):
         log = tmp_path / "arena" / f"t{len(seen)}.jsonl"
         proc = zole(
             tmp_path, "tournament", thief, "random", "random", "--deals", "2",
-            "--no-duplicate", "--seed", "4242", "--movetime", "3000", "--log", str(log),
+            "--no-duplicate", "--seed", str(seed), "--movetime", "3000", "--log", str(log),
             *sandbox_flag,
         )  # fmt: skip
         assert proc.returncode == 0, proc.stdout + proc.stderr
         text = (log.parent / f"{log.name}.stderr" / f"table-1.{ATTACKER}.stderr").read_text()
         seen[sandbox_flag] = text
-    assert "SUCCEEDED" not in seen[()] and "4242" not in seen[()], seen[()]
-    assert "ATTACK cmdline-go SUCCEEDED seed=4242 " in seen[("--no-sandbox",)]
+    assert "SUCCEEDED" not in seen[()] and str(seed) not in seen[()], seen[()]
+    assert f"ATTACK cmdline-go SUCCEEDED seed={seed} " in seen[("--no-sandbox",)]
 
 
 def test_check_and_sprt_sandbox_their_bots(tmp_path: Path, mark: str) -> None:
