@@ -236,8 +236,27 @@ def register_child(pid: int) -> None:
     _OWN_CHILDREN.add(pid)
 
 
+_HAS_CHILDREN_FILES: Final = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
+
+
+def _children_by_scan(pid: int) -> list[int]:
+    """The children of ``pid`` from every process's ``stat`` (kernels without the
+    ``children`` files)."""
+    found: list[int] = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
 def _children(pid: int) -> list[int]:
     """The children of process ``pid`` (every thread's), from /proc."""
+    if not _HAS_CHILDREN_FILES:
+        return _children_by_scan(pid)
     found: list[int] = []
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
