@@ -311,6 +311,13 @@ def _load(line: bytes, kinds: Mapping[str, Any]) -> Any:
         raise MessageError(f"a line that is not JSON ({one_line(str(exc), 80)})") from None
     if not isinstance(data, dict):
         raise MessageError(f"a line that is {_what(data)}, not a JSON object")
+    if b"\\u" in line:  # an escape: it may be half a surrogate pair, which no log can hold
+        try:
+            _ENCODER.encode(data).encode()
+        except UnicodeEncodeError:
+            raise MessageError(
+                "a line with text that is not Unicode (half a surrogate pair)"
+            ) from None
     kind = data.get("kind")
     if not isinstance(kind, str) or kind not in kinds:
         raise MessageError(f"a message of unknown kind {_what(kind)}")
@@ -687,7 +694,8 @@ def from_plain(kind: Any, data: Any, where: str = "value") -> Any:
     else:
         raise TypeError(f"{where}: cannot build a {kind!r} from plain data")
     name = "null" if kind is type(None) else kind.__name__
-    raise MessageError(f"{where}: a {name} was due, not {_what(data)}")
+    article = "an" if name[0] in "aeiou" else "a"
+    raise MessageError(f"{where}: {article} {name} was due, not {_what(data)}")
 
 
 def _rules(data: Any, where: str) -> Rules:
