@@ -38,7 +38,7 @@ import threading
 import time
 import tomllib
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -540,31 +540,57 @@ class _Worker:
         return f"table {self.table.table.number} ({', '.join(self.table.names)})"
 
 
-@contextlib.contextmanager
-def _signals_deferred() -> Iterator[None]:
-    """Ctrl-C and SIGTERM wait until the block ends, then act as they would have (the command
-    line's handler raises KeyboardInterrupt): a stop never falls between reading a worker's
-    messages and acting on them, which would lose one of them."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[signal.Signals] = []
+class _SignalGate:
+    """Ctrl-C and SIGTERM wait while the gate is shut (``with gate:``), then act as they would
+    have (the command line's handler raises KeyboardInterrupt): a stop never falls between
+    reading a worker's messages and acting on them, which would lose one of them.
 
-    def defer(signum: int, frame: object) -> None:
-        caught.append(signal.Signals(signum))
+    Installed for a run (a handler that passes each signal on to the one it replaced, or keeps
+    it while shut), so that shutting and opening costs nothing per message. Only the main
+    thread can install handlers; elsewhere the gate does nothing.
+    """
 
-    old = {number: signal.signal(number, defer) for number in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for number, handler in old.items():
-            signal.signal(number, signal.SIG_DFL if handler is None else handler)
-        if caught:
-            handler = old[caught[0]]
-            if callable(handler):
-                handler(caught[0], None)
-            elif handler == signal.SIG_DFL:
-                signal.raise_signal(caught[0])
+    def __init__(self) -> None:
+        self._shut = False
+        self._caught: signal.Signals | None = None
+        self._old: dict[signal.Signals, Any] = {}
+
+    def install(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            for number in (signal.SIGINT, signal.SIGTERM):
+                self._old[number] = signal.signal(number, self._handle)
+
+    def uninstall(self) -> None:
+        """Put the replaced handlers back (unless one of them has changed its own since, as the
+        command line's does to ignore a second Ctrl-C)."""
+        for number, handler in self._old.items():
+            if signal.getsignal(number) == self._handle:
+                signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        self._old.clear()
+
+    def _handle(self, signum: int, frame: object) -> None:
+        number = signal.Signals(signum)
+        if self._shut:
+            self._caught = self._caught or number
+        else:
+            self._pass_on(number)
+
+    def _pass_on(self, number: signal.Signals) -> None:
+        handler = self._old.get(number)
+        if callable(handler):
+            handler(number, None)
+        elif handler == signal.SIG_DFL:
+            signal.signal(number, signal.SIG_DFL)
+            signal.raise_signal(number)
+
+    def __enter__(self) -> None:
+        self._shut = True
+
+    def __exit__(self, *exc: object) -> None:
+        self._shut = False
+        caught, self._caught = self._caught, None
+        if caught is not None:
+            self._pass_on(caught)
 
 
 # -- the tournament -----------------------------------------------------------------------------
@@ -612,6 +638,7 @@ class Tournament:
         self._error: str | None = None
         self._stopping_since: float | None = None
         self._live: list[_Worker] = []
+        self._gate = _SignalGate()
         # (block, seating) of each deal of a table, in order: what a worker must send next.
         self._plan = [(block, seating) for _, block, _, seating in _schedule(settings.match)]
 
@@ -695,6 +722,7 @@ class Tournament:
             writer.write(tournament_header(self.tournament_id, self.settings))
             self._header_written = True
         workers: list[_Worker] = []
+        self._gate.install()
         try:
             for index in range(min(self.settings.concurrency, len(self._pending))):
                 worker = _start_worker()
@@ -718,6 +746,7 @@ class Tournament:
                     worker.process.wait()
                 os.close(worker.fd)
             self._live = []
+            self._gate.uninstall()
             writer.close()
         if self._error is not None:
             self.stopped = f"error: {self._error}"
@@ -750,7 +779,7 @@ class Tournament:
         readable, _, _ = select.select(list(by_fd), [], [], timeout)
         for fd in readable:
             worker = by_fd[fd]
-            with _signals_deferred():
+            with self._gate:
                 self._read(worker, writer)
             if worker.reader.eof:
                 self._ended(worker)

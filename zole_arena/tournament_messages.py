@@ -80,8 +80,9 @@ MAX_MESSAGE_BYTES: Final = 4 * 1024 * 1024
 #: The longest task a worker reads (it carries the records of a table to resume: a few KB a
 #: deal); the bound only stops a runaway, the parent is the worker's own.
 MAX_TASK_BYTES: Final = 1024 * 1024 * 1024
-#: Bytes asked of the operating system per read.
-_CHUNK: Final = 256 * 1024
+#: Bytes asked of the operating system per read (a deal record or two; under the size at which
+#: the allocator maps fresh memory for each read's buffer).
+_CHUNK: Final = 64 * 1024
 
 
 class MessageError(ZoleError):
