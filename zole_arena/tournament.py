@@ -14,9 +14,12 @@ the log is an ordinary zole-arena log for ``verify``, ``replay`` and ``ratings``
 
 With ``concurrency`` N, N worker processes each play one table at a time (a table at a time is
 also what a worker asks for next). Only the parent process writes the log: a worker sends each
-record, already encoded as its one line, through its own pipe, and the parent appends it in one
-write and counts it in the standings. Ctrl-C (or SIGTERM) reaches the parent, which tells the
-workers to stop; each stops its bots, and every deal finished by then is in the log.
+record as a line of JSON through its own socket (:mod:`zole_arena.tournament_messages`), and
+the parent checks it against what that worker's table must send next, appends it and counts it
+in the standings. A worker that sends anything else — its bots run as the same user and may
+write into its socket — is broken: the tournament stops as when a worker dies. Ctrl-C (or
+SIGTERM) reaches the parent, which tells the workers to stop; each stops its bots, and every
+deal finished by then is in the log.
 """
 
 from __future__ import annotations

@@ -18,6 +18,17 @@ that can reach its worker's socket can write into it. It cannot open it through
 every line as coming from someone who may have it (see :func:`check_header` and
 :func:`check_deal` for what it checks of a record).
 
+What that promises, and what it cannot: nothing a worker sends runs, crashes the tournament or
+reaches the log malformed; a stream of messages that departs from what the worker's table must
+send next stops the tournament; and since the parent writes a record only once the worker's next
+message confirms it, a record forged in before the worker's own is never written (the worker's
+own then comes where the next one was due). A bot that forges the whole rest of its table's
+stream, records and end, gets those records written before the worker's own messages give it
+away and stop the tournament; but the right to do that is the right to trace the worker, which
+is the right to make the worker itself send anything, so no check of messages can do better.
+That is a sandbox's job: a bot in a process namespace of its own (bubblewrap's
+``--unshare-pid``) cannot see the worker, let alone take its socket.
+
 The bot configurations and match settings in a task go as plain data built from their
 dataclass fields (:func:`to_plain` and :func:`from_plain`, guided by the field types), so that a
 field added to :class:`~zole_arena.session.BotConfig`, :class:`~zole_arena.botproc.Limits`,
