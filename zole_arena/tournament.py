@@ -14,9 +14,12 @@ the log is an ordinary zole-arena log for ``verify``, ``replay`` and ``ratings``
 
 With ``concurrency`` N, N worker processes each play one table at a time (a table at a time is
 also what a worker asks for next). Only the parent process writes the log: a worker sends each
-record, already encoded as its one line, through its own pipe, and the parent appends it in one
-write and counts it in the standings. Ctrl-C (or SIGTERM) reaches the parent, which tells the
-workers to stop; each stops its bots, and every deal finished by then is in the log.
+record as a line of JSON through its own socket (:mod:`zole_arena.tournament_messages`), and
+the parent checks it against what that worker's table must send next, appends it and counts it
+in the standings. A worker that sends anything else — its bots run as the same user and may
+write into its socket — is broken: the tournament stops as when a worker dies. Ctrl-C (or
+SIGTERM) reaches the parent, which tells the workers to stop; each stops its bots, and every
+deal finished by then is in the log.
 """
 
 from __future__ import annotations
@@ -28,16 +31,17 @@ import datetime
 import itertools
 import json
 import math
-import multiprocessing
 import os
+import select
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -48,13 +52,35 @@ from zole_arena.match import (
     Match,
     MatchSettings,
     PlayerStats,
+    _schedule,
     result_from_record,
     stderr_path,
 )
 from zole_arena.ratings import RatingError, RatingList, Unit, fit_elo, rate, units_from_records
-from zole_arena.records import FORMAT, FORMAT_VERSION, LogWriter, encode, read_log
+from zole_arena.records import FORMAT, FORMAT_VERSION, LogWriter, read_log
 from zole_arena.rules import PRESETS
 from zole_arena.session import BotConfig, BotSession
+from zole_arena.tournament_messages import (
+    MAX_MESSAGE_BYTES,
+    MAX_TASK_BYTES,
+    LineReader,
+    MessageError,
+    NoMoreTables,
+    ParentMessage,
+    Ready,
+    RecordMessage,
+    TableDone,
+    TableFailed,
+    Task,
+    WorkerExit,
+    WorkerMessage,
+    check_deal,
+    check_header,
+    decode_parent_message,
+    decode_worker_message,
+    one_line,
+    send,
+)
 
 __all__ = [
     "FORMATS",
@@ -406,37 +432,19 @@ def tournament_header(tournament_id: str, settings: TournamentSettings) -> dict[
 # -- worker processes ---------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class _Task:
-    """A table for a worker to play (or to finish, with the records it already has)."""
+class _RecordSink:
+    """A worker's record sink: each record goes to the parent as a message of its own."""
 
-    number: int
-    match_id: str
-    configs: tuple[BotConfig, ...]
-    settings: MatchSettings
-    header_extra: dict[str, Any]
-    started: bool
-    records: tuple[dict[str, Any], ...]
-
-
-class _PipeSink:
-    """A worker's record sink: each record goes to the parent as its encoded line."""
-
-    def __init__(self, conn: Connection, number: int) -> None:
-        self.conn = conn
+    def __init__(self, fd: int, number: int) -> None:
+        self.fd = fd
         self.number = number
 
     def write(self, record: dict[str, Any]) -> None:
-        line = encode(record)
-        # A stop request (SIGTERM) must not cut a message in half: it waits for the send.
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-        try:
-            self.conn.send(("line", self.number, line))
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        # SIGTERM (a stop request) waits for the whole line: a stop never cuts a message.
+        send(self.fd, RecordMessage(self.number, record))
 
     def close(self) -> None:
-        """Nothing to close: the pipe is the worker's."""
+        """Nothing to close: the socket is the worker's."""
 
 
 def _worker_env() -> dict[str, str]:
@@ -451,49 +459,143 @@ def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def serve_tables(conn: Connection) -> None:
-    """A worker process's life: ask for tables and play them until told there are no more.
+def serve_tables(fd: int) -> None:
+    """A worker process's life: ask for tables over the socket ``fd`` and play them until told
+    there are no more (see :mod:`zole_arena.tournament_messages`).
 
     The worker runs in a process group of its own, so Ctrl-C in a terminal reaches only the
     tournament, which decides; SIGTERM from the tournament stops the current table the way
     Ctrl-C stops a match: the bots are stopped and the finished deals are kept.
+
+    :raises MessageError: the tournament sent something that is not a task.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _raise_interrupt)
+    reader = LineReader(fd, MAX_TASK_BYTES)
     try:
         while True:
-            conn.send(("ready",))
-            task: _Task | None = conn.recv()
-            if task is None:
+            send(fd, Ready())
+            line = reader.next_line()
+            if line is None:
                 break
-            stopped = _play_table(conn, task)
-            if stopped == "interrupted":
+            task = decode_parent_message(line)
+            if isinstance(task, NoMoreTables):
                 break
-    except (KeyboardInterrupt, EOFError, BrokenPipeError):
+            if _play_table(fd, task) == "interrupted":
+                break
+    except (KeyboardInterrupt, BrokenPipeError, ConnectionResetError):
         pass
     finally:
         with contextlib.suppress(OSError):
-            conn.send(("exit",))
-        conn.close()
+            send(fd, WorkerExit())
+        os.close(fd)
 
 
-def _play_table(conn: Connection, task: _Task) -> str | None:
+def _play_table(fd: int, task: Task) -> str | None:
     match = Match(
         list(task.configs),
         task.settings,
         match_id=task.match_id,
-        sink=_PipeSink(conn, task.number),
+        sink=_RecordSink(fd, task.table),
         header_extra=task.header_extra,
     )
-    if task.started:
-        match.replay_records([r for r in task.records if r.get("type") == "deal"])
     try:
+        if task.started:
+            match.replay_records(task.records)
         summary = match.run()
     except ZoleError as exc:
-        conn.send(("error", task.number, str(exc)))
+        send(fd, TableFailed(task.table, str(exc)))
         return "error"
-    conn.send(("done", task.number, summary.stopped))
+    send(fd, TableDone(task.table, summary.stopped))
     return summary.stopped
+
+
+@dataclasses.dataclass(eq=False)
+class _Worker:
+    """The tournament's side of one worker process: its socket, and what it may send next.
+
+    What a worker sends is checked as it comes (see :meth:`Tournament._take`), but a record is
+    written to the log only when the worker's next message for the table shows that its stream
+    goes on as it should (a next record, or the table's end): a record a bot forged into the
+    socket before the worker's own one is caught by the one that follows, and never reaches the
+    log.
+    """
+
+    process: subprocess.Popen[bytes]
+    fd: int
+    reader: LineReader
+    table: TableState | None = None
+    """The table it plays now."""
+    header_due: bool = False
+    """Its table's match header is the record it must send next."""
+    next_deal: int = 1
+    """The number of the deal record it must send next."""
+    held: dict[str, Any] | None = None
+    """Its last record, checked but not yet written."""
+    outbox: ParentMessage | None = None
+    """The answer to its ``ready``, sent once the messages read with it are handled."""
+    broken: bool = False
+    """It sent something the tournament does not accept: the rest is read and dropped."""
+    exited: bool = False
+
+    def where(self) -> str:
+        """The worker, for people: by its table when it has one."""
+        if self.table is None:
+            return f"a worker process (pid {self.process.pid})"
+        return f"table {self.table.table.number} ({', '.join(self.table.names)})"
+
+
+class _SignalGate:
+    """Ctrl-C and SIGTERM wait while the gate is shut (``with gate:``), then act as they would
+    have (the command line's handler raises KeyboardInterrupt): a stop never falls between
+    reading a worker's messages and acting on them, which would lose one of them.
+
+    Installed for a run (a handler that passes each signal on to the one it replaced, or keeps
+    it while shut), so that shutting and opening costs nothing per message. Only the main
+    thread can install handlers; elsewhere the gate does nothing.
+    """
+
+    def __init__(self) -> None:
+        self._shut = False
+        self._caught: signal.Signals | None = None
+        self._old: dict[signal.Signals, Any] = {}
+
+    def install(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            for number in (signal.SIGINT, signal.SIGTERM):
+                self._old[number] = signal.signal(number, self._handle)
+
+    def uninstall(self) -> None:
+        """Put the replaced handlers back (unless one of them has changed its own since, as the
+        command line's does to ignore a second Ctrl-C)."""
+        for number, handler in self._old.items():
+            if signal.getsignal(number) == self._handle:
+                signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        self._old.clear()
+
+    def _handle(self, signum: int, frame: object) -> None:
+        number = signal.Signals(signum)
+        if self._shut:
+            self._caught = self._caught or number
+        else:
+            self._pass_on(number)
+
+    def _pass_on(self, number: signal.Signals) -> None:
+        handler = self._old.get(number)
+        if callable(handler):
+            handler(number, None)
+        elif handler == signal.SIG_DFL:
+            signal.signal(number, signal.SIG_DFL)
+            signal.raise_signal(number)
+
+    def __enter__(self) -> None:
+        self._shut = True
+
+    def __exit__(self, *exc: object) -> None:
+        self._shut = False
+        caught, self._caught = self._caught, None
+        if caught is not None:
+            self._pass_on(caught)
 
 
 # -- the tournament -----------------------------------------------------------------------------
@@ -540,6 +642,10 @@ class Tournament:
         self._on_event: Callable[[Event], None] | None = None
         self._error: str | None = None
         self._stopping_since: float | None = None
+        self._live: list[_Worker] = []
+        self._gate = _SignalGate()
+        # (block, seating) of each deal of a table, in order: what a worker must send next.
+        self._plan = [(block, seating) for _, block, _, seating in _schedule(settings.match)]
 
     # -- resuming -----------------------------------------------------------------------------
 
@@ -574,21 +680,25 @@ class Tournament:
         (``table-3.rulebot.stderr``), so that parallel tables do not mix their lines."""
         return self.log_path.with_name(self.log_path.name + ".stderr")
 
-    def _task(self, table: TableState) -> _Task:
+    def _header_extra(self, table: TableState) -> dict[str, Any]:
+        """The keys a table's match header has besides a match's: which tournament and table."""
+        return {"tournament": {"id": self.tournament_id, "table": table.table.number}}
+
+    def _task(self, table: TableState) -> Task:
         match = self.settings.match
         folder = self.stderr_folder() / f"table-{table.table.number}"
         configs = tuple(
             entrant.config(match, stderr_path(folder, entrant.name))
             for entrant in (self.settings.entrants[p] for p in table.table.players)
         )
-        return _Task(
-            number=table.table.number,
+        return Task(
+            table=table.table.number,
             match_id=table.match_id,
             configs=configs,
             settings=match,
-            header_extra={"tournament": {"id": self.tournament_id, "table": table.table.number}},
+            header_extra=self._header_extra(table),
             started=table.started,
-            records=tuple(self._records[table.match_id]),
+            records=tuple(r for r in self._records[table.match_id] if r.get("type") == "deal"),
         )
 
     def summary(self) -> TournamentSummary:
@@ -604,8 +714,9 @@ class Tournament:
     def run(self, on_event: Callable[[Event], None] | None = None) -> TournamentSummary:
         """Play every unfinished table, ``concurrency`` at a time; stop on Ctrl-C.
 
-        :raises TournamentError: a table could not be played (a bot that does not start, say);
-            the other tables are stopped first, and every finished deal is in the log.
+        :raises TournamentError: a table could not be played (a bot that does not start, say),
+            or a worker process died or sent what the tournament does not accept; the other
+            tables are stopped first, and every finished deal is in the log.
         """
         self._pending = [table for table in self.tables if not table.finished]
         self._on_event = on_event
@@ -617,39 +728,32 @@ class Tournament:
         if not self._header_written:
             writer.write(tournament_header(self.tournament_id, self.settings))
             self._header_written = True
-        workers: dict[Connection, subprocess.Popen[bytes]] = {}
+        workers: list[_Worker] = []
+        self._gate.install()
         try:
             for index in range(min(self.settings.concurrency, len(self._pending))):
-                parent_end, child_end = multiprocessing.Pipe()
-                fd = child_end.fileno()
-                worker = workers[parent_end] = subprocess.Popen(
-                    # -P: the current folder does not go first on the worker's path, so a
-                    # zole_arena folder there (a clone) never shadows the arena's own copy.
-                    [sys.executable, "-P", "-m", "zole_arena.tournament_worker", str(fd)],
-                    pass_fds=[fd],
-                    stdin=subprocess.DEVNULL,
-                    env=_worker_env(),
-                    process_group=0,
-                )
-                child_end.close()
+                worker = _start_worker()
+                workers.append(worker)
                 if self.cpus:  # before its first table: the bots it starts inherit it
-                    pin(self.cpus[index % len(self.cpus)], worker.pid)
-            live = dict(workers)
-            while live:
+                    pin(self.cpus[index % len(self.cpus)], worker.process.pid)
+            self._live = list(workers)
+            while self._live:
                 try:
-                    self._serve(live, writer)
+                    self._serve(writer)
                 except KeyboardInterrupt:
                     if self._stopping_since is None:
                         self.stopped = "interrupted"
-                        self._stop(live)
+                        self._stop()
         finally:
-            for conn, worker in workers.items():
+            for worker in workers:
                 try:
-                    worker.wait(timeout=_STOP_GRACE_S)
+                    worker.process.wait(timeout=_STOP_GRACE_S)
                 except subprocess.TimeoutExpired:
-                    worker.kill()
-                    worker.wait()
-                conn.close()
+                    worker.process.kill()
+                    worker.process.wait()
+                os.close(worker.fd)
+            self._live = []
+            self._gate.uninstall()
             writer.close()
         if self._error is not None:
             self.stopped = f"error: {self._error}"
@@ -663,7 +767,7 @@ class Tournament:
                 self.stopped = f"{len(unfinished)} table(s) unfinished"
         return self.summary()
 
-    def _serve(self, live: dict[Connection, subprocess.Popen[bytes]], writer: LogWriter) -> None:
+    def _serve(self, writer: LogWriter) -> None:
         """Wait for the workers' next messages and act on them; drop the workers that ended.
 
         Once stopping, the workers get a grace period to stop their bots and send their last
@@ -673,67 +777,200 @@ class Tournament:
         if self._stopping_since is not None:
             timeout = self._stopping_since + _STOP_GRACE_S - time.monotonic()
             if timeout <= 0:
-                for process in live.values():
-                    process.kill()
-                live.clear()
+                for worker in self._live:
+                    worker.process.kill()
+                self._live.clear()
                 return
-        for conn in wait(list(live), timeout):
-            assert isinstance(conn, Connection)
+        self._send_answers()
+        by_fd = {worker.fd: worker for worker in self._live}
+        readable, _, _ = select.select(list(by_fd), [], [], timeout)
+        for fd in readable:
+            worker = by_fd[fd]
+            with self._gate:
+                self._read(worker, writer)
+            if worker.reader.eof:
+                self._ended(worker)
+        self._send_answers()
+
+    def _read(self, worker: _Worker, writer: LogWriter) -> None:
+        """Read what a worker sent and act on each whole message; a worker that sends what the
+        tournament does not accept is broken: the tournament stops."""
+        if worker.broken:  # drained, so that it never waits on a full socket, and dropped
             try:
-                message = conn.recv()
-            except (EOFError, OSError):
-                code = live.pop(conn).wait()
-                if code and self._stopping_since is None:
-                    self._fail(f"a worker process died (exit code {code})", live)
-                continue
-            kind = message[0]
-            if kind == "ready":
-                task = None
-                if self._stopping_since is None and self._pending:
-                    task = self._task(self._pending.pop(0))
-                try:
-                    conn.send(task)
-                except OSError:  # the worker is gone (stopped): its end of file comes next
-                    if task is not None:
-                        self._pending.insert(0, self._table(task.number))
-            elif kind == "line":
-                self._take_line(message[1], message[2], writer)
-            elif kind == "done":
-                table = self._table(message[1])
-                table.stopped = message[2]
-                if self._on_event is not None:
-                    self._on_event(("table", table))
-            elif kind == "error":
-                table = self._table(message[1])
-                self._fail(
-                    f"table {table.table.number} ({', '.join(table.names)}): {message[2]}", live
+                data = os.read(worker.fd, 1 << 16)
+            except OSError:
+                data = b""
+            worker.reader.eof = not data
+            return
+        try:
+            lines = worker.reader.read()
+        except OSError:  # reset by a worker that went: its end
+            worker.reader.eof = True
+            return
+        except MessageError as exc:
+            self._broken(worker, str(exc))
+            return
+        for line in lines:
+            try:
+                self._take(worker, decode_worker_message(line), writer)
+            except MessageError as exc:
+                self._broken(worker, str(exc))
+                return
+
+    def _take(self, worker: _Worker, message: WorkerMessage, writer: LogWriter) -> None:
+        """Act on one message of a worker.
+
+        :raises MessageError: it is not a message this worker may send now.
+        """
+        if worker.exited:
+            raise MessageError(f"a {message.KIND} message after its exit message")
+        if isinstance(message, Ready):
+            if worker.table is not None:
+                raise MessageError(
+                    f"a ready message while it plays table {worker.table.table.number}"
                 )
+            worker.outbox = NoMoreTables()
+            if self._stopping_since is None and self._pending:
+                given = self._pending.pop(0)
+                worker.outbox = self._task(given)
+                worker.table = given
+                worker.header_due = not given.started
+                worker.next_deal = given.deals + 1
+            return
+        if isinstance(message, WorkerExit):
+            worker.exited = True
+            return
+        if worker.table is None or message.table != worker.table.table.number:
+            playing = "no table" if worker.table is None else f"table {worker.table.table.number}"
+            raise MessageError(
+                f"a {message.KIND} message of table {message.table} (it plays {playing})"
+            )
+        table = worker.table
+        if isinstance(message, RecordMessage):
+            self._check(worker, table, message.record)
+            self._keep(worker, table, writer)
+            worker.held = message.record
+            return
+        if isinstance(message, TableDone) and message.stopped is None:
+            played = worker.next_deal - 1
+            if played < table.planned:
+                raise MessageError(
+                    f"table {table.table.number} done after {played} of {table.planned} deals"
+                )
+        self._keep(worker, table, writer)
+        worker.table = None
+        if isinstance(message, TableDone):
+            table.stopped = None if message.stopped is None else one_line(message.stopped)
+            if self._on_event is not None:
+                self._on_event(("table", table))
+        else:
+            names = ", ".join(table.names)
+            self._fail(f"table {table.table.number} ({names}): {one_line(message.message)}")
+
+    def _check(self, worker: _Worker, table: TableState, record: dict[str, Any]) -> None:
+        """Check a record of a worker's table against what the table must send next.
+
+        :raises MessageError: it is not that record.
+        """
+        if worker.header_due:
+            check_header(record, table.match_id, table.names, self._header_extra(table))
+            worker.header_due = False
+            return
+        number = worker.next_deal
+        if number > table.planned:
+            raise MessageError(f"a deal record after the last of the table's {table.planned}")
+        block, seating = self._plan[number - 1]
+        check_deal(record, table.match_id, table.names, number, block, seating)
+        worker.next_deal += 1
+
+    def _keep(self, worker: _Worker, table: TableState, writer: LogWriter) -> None:
+        """Write a worker's held record to the log, then count it."""
+        record, worker.held = worker.held, None
+        if record is None:
+            return
+        writer.write(record)
+        self._count(table, record)
+        if self._on_event is not None and record["type"] == "deal":
+            self._on_event(("deal", table))
+
+    def _broken(self, worker: _Worker, problem: str) -> None:
+        """A worker sent what the tournament does not accept: nothing more of it is taken (not
+        its held record either), and the tournament stops."""
+        worker.broken = True
+        worker.held = None
+        self._fail(
+            f"{worker.where()}: its worker process sent {one_line(problem)} (the tournament "
+            "does not accept it; a bot may be writing into the worker's socket)"
+        )
+
+    def _ended(self, worker: _Worker) -> None:
+        """A worker's socket is closed: it has exited (or is about to)."""
+        self._live.remove(worker)
+        code = worker.process.wait()
+        if self._stopping_since is not None or worker.broken:
+            return
+        if code:
+            self._fail(f"a worker process died (exit code {code})")
+        elif worker.reader.partial:
+            self._broken(worker, "a last message cut short")
+
+    def _send_answers(self) -> None:
+        """Send the workers that asked for a table their answer (after the messages read with
+        the question are handled: a write to a worker may wait, and Ctrl-C must not)."""
+        for worker in self._live:
+            message, worker.outbox = worker.outbox, None
+            if message is None:
+                continue
+            if isinstance(message, Task) and self._stopping_since is not None:
+                self._pending.insert(0, self._table(message.table))
+                worker.table = None
+                message = NoMoreTables()
+            try:
+                send(worker.fd, message, hold_sigterm=False)
+            except OSError:  # the worker is gone (stopped): its end of file comes next
+                if isinstance(message, Task):
+                    self._pending.insert(0, self._table(message.table))
+                    worker.table = None
 
     def _table(self, number: int) -> TableState:
         return self.tables[number - 1]
 
-    def _take_line(self, number: int, line: bytes, writer: LogWriter) -> None:
-        """Append a worker's record to the log, then count it."""
-        writer.write_line(line)
-        table = self._table(number)
-        record = json.loads(line)
-        self._count(table, record)
-        if self._on_event is not None and record.get("type") == "deal":
-            self._on_event(("deal", table))
-
-    def _fail(self, message: str, live: Mapping[Connection, subprocess.Popen[bytes]]) -> None:
+    def _fail(self, message: str) -> None:
         if self._error is None:
             self._error = message
-            self._stop(live)
+            self._stop()
 
-    def _stop(self, live: Mapping[Connection, subprocess.Popen[bytes]]) -> None:
+    def _stop(self) -> None:
         """Ask every worker to stop its table; the records they send meanwhile are kept."""
         if self._stopping_since is None:
             self._stopping_since = time.monotonic()
-        for process in live.values():
-            if process.poll() is None:
+        for worker in self._live:
+            if worker.process.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
-                    process.send_signal(signal.SIGTERM)
+                    worker.process.send_signal(signal.SIGTERM)
+
+
+def _start_worker() -> _Worker:
+    """Start a worker process with one end of a new socket pair (see
+    :mod:`zole_arena.tournament_messages` for why a socket, not a pipe)."""
+    parent_end, worker_end = socket.socketpair()
+    try:
+        with worker_end:
+            fd = worker_end.fileno()
+            process = subprocess.Popen(
+                # -P: the current folder does not go first on the worker's path, so a
+                # zole_arena folder there (a clone) never shadows the arena's own copy.
+                [sys.executable, "-P", "-m", "zole_arena.tournament_worker", str(fd)],
+                pass_fds=[fd],
+                stdin=subprocess.DEVNULL,
+                env=_worker_env(),
+                process_group=0,
+            )
+    except BaseException:
+        parent_end.close()
+        raise
+    fd = parent_end.detach()
+    return _Worker(process, fd, LineReader(fd, MAX_MESSAGE_BYTES))
 
 
 def check_entrants(

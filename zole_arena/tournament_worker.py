@@ -1,26 +1,36 @@
-"""The worker process of a tournament: ``python -m zole_arena.tournament_worker FD``.
+"""The worker process of a tournament: ``python -P -m zole_arena.tournament_worker FD``.
 
 A tournament starts its workers as plain subprocesses of the running Python (not through
-:mod:`multiprocessing`'s spawn, which would re-run the caller's main script), each with one end
-of a pipe as file descriptor ``FD``; the worker then plays the tables the tournament sends it
-(see :mod:`zole_arena.tournament`).
+:mod:`multiprocessing`'s spawn, which would re-run the caller's main script), each with its end
+of a Unix socket pair as file descriptor ``FD``; the worker then plays the tables the tournament
+sends it, one message a line of JSON each way (see :mod:`zole_arena.tournament` and
+:mod:`zole_arena.tournament_messages`).
 """
 
 from __future__ import annotations
 
+import os
 import sys
-from multiprocessing.connection import Connection
 
 from zole_arena.tournament import serve_tables
+from zole_arena.tournament_messages import MessageError
 
 
 def main(argv: list[str]) -> int:
-    """Serve tables over the connection on the file descriptor given as the one argument."""
-    if len(argv) != 1 or not argv[0].isdigit():
+    """Serve tables over the socket on the file descriptor given as the one argument."""
+    fd = int(argv[0]) if len(argv) == 1 and argv[0].isdigit() else -1
+    try:
+        # Not inherited by the bots the worker starts, whatever starts them.
+        os.set_inheritable(fd, False)
+    except OSError:
         print("usage: python -m zole_arena.tournament_worker FD (started by a tournament)",
               file=sys.stderr)  # fmt: skip
         return 2
-    serve_tables(Connection(int(argv[0])))
+    try:
+        serve_tables(fd)
+    except MessageError as exc:
+        print(f"zole-arena tournament worker: the tournament sent {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
