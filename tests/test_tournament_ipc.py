@@ -205,9 +205,13 @@ def test_to_plain_names_a_field_it_cannot_carry() -> None:
 @pytest.mark.parametrize(
     ("kind", "data", "needle"),
     [
-        (Limits, {"memory_mb": "512", "cpu_seconds": None}, "v.memory_mb: an int was due"),
+        (
+            Limits,
+            {"memory_mb": "512", "cpu_seconds": None, "processes": 1, "stderr_bytes": 1},
+            "v.memory_mb: an int was due",
+        ),
         (Limits, {"memory_mb": True, "cpu_seconds": None}, "memory_mb"),
-        (Limits, {"memory_mb": 1}, "the keys memory_mb, cpu_seconds were due"),
+        (Limits, {"memory_mb": 1}, "the keys memory_mb, cpu_seconds, processes, stderr_bytes"),
         (Limits, {"memory_mb": 1, "cpu_seconds": 1, "run": "rm -rf /"}, "were due"),
         (FaultPolicy, {"on_fault": "explode", "penalty": None, "max_faults": 3}, "not one of"),
         (tuple[str, ...], ["a", 1], "[1]: a str was due"),
@@ -355,22 +359,27 @@ def test_a_worker_started_wrong_says_how_to_start_it() -> None:
 # -- hostile bots in real tournaments -------------------------------------------------------------
 
 
-def _tournament(tmp_path: Path, *injector: str) -> tuple[subprocess.CompletedProcess[str], str]:
+def _tournament(
+    tmp_path: Path, *injector: str, sandbox: bool = False
+) -> tuple[subprocess.CompletedProcess[str], str]:
     """A round-robin of three rulebots and the injector (4th: its first table is table 2, so
     that table 1's records are in the log when it acts), one table at a time; what the
-    injector said on stderr."""
+    injector said on stderr. Unsandboxed unless asked: what is tested is the channel's own
+    defence (a sandboxed bot cannot even see its worker)."""
     mark = uuid.uuid4().hex
     env = dict(os.environ, ZOLE_TEST_RUN=mark)
     bot = f"injector={PY} {INJECTOR} {' '.join(injector)}"
     proc = run_zole(
         "tournament", "rulebot", "rulebot", "rulebot", bot, "--blocks", "1", "--seed", "9",
-        "--log", "t.jsonl", "--concurrency", "1", *FAST, cwd=tmp_path, timeout=120, env=env,
+        "--log", "t.jsonl", "--concurrency", "1", *FAST,
+        *(() if sandbox else ("--no-sandbox",)), cwd=tmp_path, timeout=120, env=env,
     )  # fmt: skip
     assert marked_processes(mark) == []  # no worker, no bot left behind
     said = (tmp_path / "t.jsonl.stderr" / "table-2.injector.stderr").read_text()
-    assert "the channel is socket:" in said, said
-    # A socket cannot be opened through /proc (a pipe could, by any process of the user).
-    assert "cannot open /proc/" in said and "No such device or address" in said, said
+    if not sandbox:
+        assert "the channel is socket:" in said, said
+        # A socket cannot be opened through /proc (a pipe could, by any process of the user).
+        assert "cannot open /proc/" in said and "No such device or address" in said, said
     return proc, said
 
 
@@ -446,3 +455,14 @@ def test_other_writes_into_the_channel_stop_the_tournament(
     one_line_error(proc, "table 2 (rulebot, rulebot#2, injector)", needle, "--resume t.jsonl")
     records = _check_log(tmp_path)
     assert not [r for r in records if r.get("match_id", "").endswith("-t2") and r["type"] == "deal"]
+
+
+def test_a_sandboxed_injector_cannot_even_find_its_worker(tmp_path: Path) -> None:
+    # A tournament's default: in its own PID namespace the bot's parent is the sandbox's init,
+    # and no worker, no channel, no tournament process is there to be found.
+    marker = tmp_path / "pickled"
+    proc, said = _tournament(tmp_path, "pickle", str(marker), sandbox=True)
+    ok(proc)
+    assert "unreachable" in said and "injected" not in said, said
+    assert not marker.exists()
+    _check_log(tmp_path)

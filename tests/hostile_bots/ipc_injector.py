@@ -9,8 +9,8 @@ between its tournament worker (its parent process) and the tournament.
   tournament process when workers sent pickles.
 - ``forge``: a deal record of its own table made to pass every check a single message can:
   the table's match id, the number, block and seating of the deal due next, its players, a
-  real deal's result copied from the log (which it finds through its own stderr file,
-  ``LOG.stderr/table-N.NAME.stderr``), and ``"finished": "forged-by-ipc-injector"``. It is the
+  real deal's result copied from the log (which it finds on the command line of the
+  tournament, its worker's parent), and ``"finished": "forged-by-ipc-injector"``. It is the
   first decision of the table's first deal, so the forged deal 1 comes before the worker's.
 - ``other-table``: the same record, said to be of table 1 (not the table its worker plays).
 - ``unknown-kind``: ``{"kind":"exec","code":"..."}``.
@@ -79,13 +79,24 @@ def reach(worker: int, fd: int) -> int | None:
     return int(got)
 
 
+def tournament_log() -> Path:
+    """The tournament's log: ``--log`` on the command line of the worker's parent, from
+    that process's current folder."""
+    worker_stat = Path(f"/proc/{os.getppid()}/stat").read_text()
+    tournament = int(worker_stat.rsplit(")", 1)[1].split()[1])
+    argv = Path(f"/proc/{tournament}/cmdline").read_bytes().decode().split("\0")
+    log = Path(argv[argv.index("--log") + 1])
+    return log if log.is_absolute() else Path(os.readlink(f"/proc/{tournament}/cwd")) / log
+
+
 def forged_line(table_of_record: int | None) -> bytes:
     """A deal record of this bot's table, as the worker would send it."""
-    stderr_file = Path(os.readlink("/proc/self/fd/2"))  # LOG.stderr/table-N.NAME.stderr
-    table = int(stderr_file.name.split(".")[0].removeprefix("table-"))
-    log = stderr_file.parent.with_name(stderr_file.parent.name.removesuffix(".stderr"))
+    log = tournament_log()
     records = [json.loads(line) for line in log.read_text().splitlines()]
     header = records[0]
+    # Its table: the first one it sits at (the one being played when it first decides).
+    mine = next(i for i, e in enumerate(header["entrants"]) if e["name"] == "injector")
+    table = next(n for n, seats in enumerate(header["tables"], start=1) if mine in seats)
     names = [header["entrants"][i]["name"] for i in header["tables"][table - 1]]
     template = next(r for r in records if r["type"] == "deal")
     record = dict(template)
@@ -119,7 +130,11 @@ def payload(mode: str, arg: str | None) -> bytes:
 
 def inject(mode: str, arg: str | None) -> None:
     worker = os.getppid()
-    fd = reach(worker, channel_fd(worker))
+    try:
+        fd = reach(worker, channel_fd(worker))
+    except (OSError, ValueError, IndexError) as exc:  # sandboxed: the parent is the sandbox's
+        say(f"unreachable: no worker to be found ({exc})")
+        return
     if fd is None:
         return
     data = memoryview(payload(mode, arg))
