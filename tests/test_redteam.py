@@ -7,6 +7,7 @@ fail until the hole each one shows is closed: the bot's docstring says how the a
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -24,9 +25,11 @@ from hostilehelp import (
     bot_command,
     kill_marked,
     new_mark,
+    parse_attacks,
     player,
     run_match,
     verify,
+    zole,
 )
 
 
@@ -158,3 +161,32 @@ def test_the_payload_does_nothing_where_it_cannot_write(tmp_path: Path) -> None:
             assert not (site / "redteam_loot").exists()
     finally:
         site.chmod(0o755)
+
+
+def test_a_default_tournament_gives_no_bot_another_hand(tmp_path: Path, mark: str) -> None:
+    """Tournaments play duplicate blocks by default: the memory attack works in every one."""
+    bot = bot_command("redteam_duplicate_memory", mark)
+    config = tmp_path / "event.toml"
+    config.write_text(
+        f'deals = 1\nlog = "t.jsonl"\n[[bots]]\nname = "hostile"\ncommand = {json.dumps(bot)}\n'
+        '[[bots]]\ncommand = "random"\n[[bots]]\ncommand = "rulebot"\n'
+    )
+    done = zole(tmp_path, "tournament", "--config", str(config))
+    assert done.returncode == 0, done.stdout + done.stderr
+    log = tmp_path / "t.jsonl"
+    attacks = parse_attacks((tmp_path / "t.jsonl.stderr" / "table-1.hostile.stderr").read_text())
+    hands = {}
+    for line in log.read_text().splitlines():
+        record = json.loads(line)
+        if record.get("type") == "deal":
+            hands[record["deal"]] = record["hands"]
+    assert len(hands) == 6, "a tournament table of one deal is one duplicate block"
+    right = []
+    for attack in attacks:
+        found = re.search(r"deal (\d+) .*?seat (\d+) hand (\S+)$", attack.detail)
+        if attack.succeeded and found:
+            deal, seat, cards = int(found[1]), int(found[2]), found[3].split(",")
+            if sorted(hands[deal][seat]) == sorted(cards):
+                right.append(attack.detail)
+    assert attacks, "the bot reported nothing"
+    assert not right, right
