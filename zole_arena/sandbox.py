@@ -23,12 +23,11 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import json
 import os
-import re
 import shutil
 import stat
 import subprocess
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
@@ -48,6 +47,8 @@ __all__ = [
 SYSTEM_DIRS: Final = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 #: Environment variables a sandboxed bot inherits from the arena (when set).
 _KEPT_ENV: Final = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
+#: The size of a sandbox's /dev/shm (POSIX shared memory and semaphores of its processes).
+_SHM_BYTES: Final = 16 * 1024 * 1024
 #: The user a bot runs as when the arena runs as root: nobody.
 _NOBODY: Final = 65534
 #: How to install bubblewrap, for messages.
@@ -195,11 +196,16 @@ def _resolve_program(program: str, cwd: str, env_path: str | None) -> str | None
 
 
 def _with_prefix(path: str, into: list[str]) -> None:
-    """Add ``path``'s folder, and for a program in a ``bin`` folder the folder above (a
-    virtual environment or an interpreter's installation)."""
+    """Add ``path``'s folder, and for a program in the ``bin`` folder of an installation (a
+    virtual environment, an interpreter built in a home folder: a ``pyvenv.cfg`` or a ``lib``
+    folder beside ``bin``) that installation."""
     folder = os.path.dirname(path)
     if os.path.basename(folder) == "bin":
-        folder = os.path.dirname(folder)
+        above = os.path.dirname(folder)
+        if os.path.exists(os.path.join(above, "pyvenv.cfg")) or os.path.isdir(
+            os.path.join(above, "lib")
+        ):
+            folder = above
     if not _is_system(folder):
         into.append(folder)
 
@@ -221,75 +227,59 @@ def _shebang(path: str) -> str | None:
     return words[0]
 
 
-_PYTHON: Final = re.compile(r"^(python|pypy)[0-9.]*$")
+def _trusted(path: str) -> bool:
+    """A place the organizer's own setup owns: the system, or the installation the arena
+    itself runs from (its virtual environment and base interpreter)."""
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    return _is_system(path) or any(_inside(path, os.path.realpath(p)) for p in prefixes)
 
 
-@functools.cache
-def _python_layout(program: str, cwd: str, env_path: str | None) -> tuple[str, ...] | None:
-    """(the interpreter, its prefix, its base prefix) that ``program`` runs in ``cwd``: a
-    wrapper such as a pyenv shim execs another program, which only asking it tells."""
-    code = "import sys, json; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix]))"
-    env = {"PATH": env_path or os.defpath, "HOME": os.path.expanduser("~")}
-    for name in ("PYENV_ROOT", "PYENV_VERSION"):
-        if name in os.environ:
-            env[name] = os.environ[name]
-    try:
-        done = subprocess.run([program, "-c", code], cwd=cwd, env=env, capture_output=True,
-                              timeout=30, check=False)  # fmt: skip
-        found = json.loads(done.stdout)
-    except (OSError, ValueError, subprocess.TimeoutExpired):
-        return None
-    if not (isinstance(found, list) and len(found) == 3 and all(isinstance(p, str) for p in found)):
-        return None
-    return tuple(found)
+def _pyenv_root() -> str:
+    return os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
 
 
-def _is_wrapper(path: str) -> bool:
-    """A program that is a script (``#!``) rather than an interpreter itself."""
-    return _shebang(path) is not None
+@dataclasses.dataclass
+class _Plan:
+    binds: list[str] = dataclasses.field(default_factory=list)
+    own: list[str] = dataclasses.field(default_factory=list)
+    env: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
-def sandboxed_argv(argv: Sequence[str], cwd: str, env_path: str | None = None) -> list[str]:
-    """``argv`` as it runs in a sandbox: a Python interpreter reached through a wrapper script
-    (a pyenv shim, which needs the whole pyenv outside the sandbox) is replaced by the
-    interpreter the wrapper would run."""
-    program = _resolve_program(argv[0], cwd, env_path)
-    if program is None or not _PYTHON.match(os.path.basename(argv[0])):
-        return list(argv)
-    if not _is_wrapper(program):
-        return list(argv)
-    layout = _python_layout(program, cwd, env_path)
-    return [layout[0], *argv[1:]] if layout is not None and layout[0] else list(argv)
+def _plan(argv: Sequence[str], cwd: str, env_path: str | None) -> _Plan:
+    """What a bot needs to read, worked out from its command without running anything of it.
 
-
-def readable_paths(
-    argv: Sequence[str], cwd: str, env_path: str | None = None
-) -> tuple[list[str], list[str]]:
-    """What a bot started as ``argv`` in ``cwd`` needs to read, besides the system:
-    (folders and files to bind, the bot's own program files).
-
-    The own program files are those the other bots' sandboxes hide (:attr:`Sandbox.hidden`).
+    Paths as the organizer wrote them (the program, files and folders on the command line)
+    and programs found on the organizer's ``PATH`` are followed anywhere. A symbolic link or a
+    ``#!`` line inside the bot's own files is the competitor's, and is followed only to a
+    trusted place (:func:`_trusted`): a link to the organizer's folder exposes nothing.
     """
-    binds: list[str] = []
-    own: list[str] = []
+    plan = _Plan()
     program = _resolve_program(argv[0], cwd, env_path)
     if program is not None:
+        looked_up = "/" not in argv[0]  # found on the organizer's PATH: the organizer's own
         program = os.path.abspath(program)
-        for form in {program, os.path.realpath(program)}:
-            _with_prefix(form, binds)
-        if not _is_system(os.path.realpath(program)):
-            own.append(os.path.realpath(program))
-        if _PYTHON.match(os.path.basename(program)):
-            layout = _python_layout(program, cwd, env_path)
-            for prefix in layout[1:] if layout is not None else ():
-                if prefix and not _is_system(prefix):
-                    binds.append(prefix)
+        real = os.path.realpath(program)
+        _with_prefix(program, plan.binds)
+        if looked_up or _trusted(real):
+            _with_prefix(real, plan.binds)
+        if not _is_system(real):
+            plan.own.append(real)
+        shims = os.path.join(_pyenv_root(), "shims")
+        if looked_up and _inside(program, shims):
+            # A pyenv shim runs pyenv, which picks the interpreter: all of it, read-only.
+            plan.binds.append(_pyenv_root())
+            plan.env["PYENV_ROOT"] = _pyenv_root()
+            if "PYENV_VERSION" in os.environ:
+                plan.env["PYENV_VERSION"] = os.environ["PYENV_VERSION"]
         interpreter = _shebang(program)
         if interpreter is not None:
             found = _resolve_program(interpreter, cwd, env_path)
             if found is not None:
-                for form in {os.path.abspath(found), os.path.realpath(found)}:
-                    _with_prefix(form, binds)
+                found = os.path.abspath(found)
+                if "/" not in interpreter or _trusted(found):
+                    _with_prefix(found, plan.binds)
+                if _trusted(os.path.realpath(found)):
+                    _with_prefix(os.path.realpath(found), plan.binds)
     module_mode = False
     for arg in argv[1:]:
         if arg == "-m":
@@ -299,16 +289,31 @@ def readable_paths(
         candidate = os.path.abspath(os.path.join(cwd, arg))
         if os.path.isfile(candidate):
             real = os.path.realpath(candidate)
-            binds.append(os.path.dirname(candidate))
-            binds.append(os.path.dirname(real))
+            plan.binds.append(os.path.dirname(candidate))
+            if _trusted(real):
+                plan.binds.append(os.path.dirname(real))
             if not _is_system(real):
-                own.append(real)
+                plan.own.append(real)
         elif os.path.isdir(candidate) and candidate != "/":
-            binds.append(candidate)
+            plan.binds.append(candidate)
     if module_mode:  # python -m package: the package is found from the current folder
-        binds.append(os.path.abspath(cwd))
-    unique = sorted({b for b in binds if b and b != "/" and not _is_system(b)})
-    return unique, sorted(set(own))
+        plan.binds.append(os.path.abspath(cwd))
+    plan.binds = sorted({b for b in plan.binds if b and b != "/" and not _is_system(b)})
+    plan.own = sorted(set(plan.own))
+    return plan
+
+
+def readable_paths(
+    argv: Sequence[str], cwd: str, env_path: str | None = None
+) -> tuple[list[str], list[str]]:
+    """What a bot started as ``argv`` in ``cwd`` needs to read, besides the system:
+    (folders and files to bind, the bot's own program files).
+
+    The own program files are those the other bots' sandboxes hide (:attr:`Sandbox.hidden`).
+    Nothing of the bot is run to find them (:func:`_plan`).
+    """
+    plan = _plan(argv, cwd, env_path)
+    return plan.binds, plan.own
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -329,8 +334,8 @@ def bwrap_argv(
         may read (it would be visible once made), or a path the bot needs is missing.
     """
     path_var = env.get("PATH", os.environ.get("PATH"))
-    argv = sandboxed_argv(argv, cwd, path_var)
-    binds, own = readable_paths(argv, cwd, path_var)
+    plan = _plan(argv, cwd, path_var)
+    binds, own = plan.binds, plan.own
     binds = sorted({*binds, *(os.path.abspath(p) for p in sandbox.readable)})
     args = [bwrap, *_namespace_flags(), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
     if os.geteuid() == 0:  # what only root may read stays out of sight
@@ -358,10 +363,12 @@ def bwrap_argv(
     here = os.path.abspath(cwd)
     if not any(_inside(here, b) for b in binds) and not _is_system(here) and here != "/tmp":
         args += ["--dir", here]  # an empty current folder: the organizer's files stay out
-    # The root bubblewrap builds is writable memory: read-only, so that /tmp (a mount of its
-    # own, with its size) is the only place a bot may write.
+    # The root bubblewrap builds, and its /dev, are writable memory of no set size: read-only,
+    # so that /tmp and /dev/shm (mounts of their own, with their sizes) are the only places a
+    # bot may write.
+    args += ["--size", str(_SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     args += ["--remount-ro", "/", "--chdir", here, "--clearenv"]
-    for name, value in _environment(env).items():
+    for name, value in _environment({**plan.env, **env}).items():
         args += ["--setenv", name, value]
     args += ["--", *argv]
     return args
