@@ -254,6 +254,9 @@ def test_a_tournament_is_sandboxed_by_default(tmp_path: Path) -> None:
     assert "bots: sandboxed (bubblewrap)" in proc.stdout
     header = json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])
     assert header["isolation"].startswith("sandboxed")
+    # Duplicate blocks: every seating has processes of its own (no process meets a deal twice).
+    assert header["settings"]["process_per_seating"] is True
+    assert "every seating of a duplicate block has its own processes" in header["isolation"]
 
 
 def test_a_sandboxed_bot_process_leaves_no_cgroup_and_no_process() -> None:

@@ -99,6 +99,20 @@ class MatchSettings:
     limits: Limits = dataclasses.field(default_factory=Limits)
     sandbox: Sandbox | None = None
     """Every bot runs in this sandbox; None: bots run unsandboxed (trusted)."""
+    process_per_seating: bool | None = None
+    """In a duplicate match, whether each seating's deals are played by processes of their own
+    (six of each bot), so that no bot process meets the same cards twice: one process that
+    plays all six would know every hand of the block from its second deal on. None: yes when
+    the bots are sandboxed (:attr:`separate_seatings`)."""
+
+    @property
+    def separate_seatings(self) -> bool:
+        """Whether each seating of a duplicate block has processes of its own."""
+        if not self.duplicate:
+            return False
+        if self.process_per_seating is None:
+            return self.sandbox is not None
+        return self.process_per_seating
 
     def to_dict(self) -> dict[str, Any]:
         """The settings other than rules, seed, deals and duplicate, for the header."""
@@ -115,6 +129,7 @@ class MatchSettings:
             "processes": self.limits.processes,
             "stderr_bytes": self.limits.stderr_bytes,
             "sandbox": None if self.sandbox is None else self.sandbox.to_dict(),
+            "process_per_seating": self.separate_seatings,
         }
 
     def isolation(self) -> str:
@@ -122,7 +137,9 @@ class MatchSettings:
         limits hold (per process, or for the whole bot)."""
         if self.sandbox is None:
             return "unsandboxed: the bots run as this user and are trusted; limits per process"
-        return f"sandboxed (bubblewrap); limits: {limits_in_force(True)}"
+        seatings = "; every seating of a duplicate block has its own processes" if (
+            self.separate_seatings) else ""  # fmt: skip
+        return f"sandboxed (bubblewrap); limits: {limits_in_force(True)}{seatings}"
 
     @classmethod
     def from_header(cls, header: dict[str, Any]) -> MatchSettings:
@@ -150,6 +167,7 @@ class MatchSettings:
                 stderr_bytes=s.get("stderr_bytes", Limits.stderr_bytes),
             ),
             sandbox=None if s.get("sandbox") is None else Sandbox.from_dict(s["sandbox"]),
+            process_per_seating=bool(s.get("process_per_seating", False)),
         )
 
     @property
@@ -483,7 +501,8 @@ class Match:
                 if until is not None and number > until:
                     self._paused = True
                     break
-                outcome = self.referee.play_deal(self.sheets[sheet_index], seating, number)
+                slot = sheet_index if self.settings.separate_seatings else 0
+                outcome = self.referee.play_deal(self.sheets[sheet_index], seating, number, slot)
                 report = self._finish(outcome, number, block, sheet_index, seating, writer, rules)
                 if on_deal is not None:
                     on_deal(report, self.summary())

@@ -131,7 +131,10 @@ class _Player:
         self.number = number
         self.index = number  # its seat in the current deal (set by play_deal)
         self.config = config
-        self.session: PlayerSession | None = None
+        self.sessions: dict[int, PlayerSession] = {}
+        """The player's running processes, by slot (:meth:`Referee.play_deal`)."""
+        self.slot = 0
+        """The slot of the current deal: whose process plays it."""
         self.faults = 0
         argv = split_command(config.command) if config.command else []
         self.name = config.name or (program_name(argv) if argv else f"player{number + 1}")
@@ -141,6 +144,18 @@ class _Player:
         request, or at the deal's end."""
         self.seen = 0
         """How many of the deal's events (:attr:`Referee._events`) this bot has been sent."""
+
+    @property
+    def session(self) -> PlayerSession | None:
+        """The process that plays the current deal (None: not running)."""
+        return self.sessions.get(self.slot)
+
+    @session.setter
+    def session(self, session: PlayerSession | None) -> None:
+        if session is None:
+            self.sessions.pop(self.slot, None)
+        else:
+            self.sessions[self.slot] = session
 
 
 class _Forfeit(Exception):
@@ -239,21 +254,21 @@ class Referee:
         """Send ``quit`` to every bot, give them ``grace_ms`` together to exit, then kill
         whatever is left: none is left running.
         """
-        sessions = [p.session for p in self.players if p.session is not None]
+        sessions = [s for p in self.players for s in p.sessions.values()]
         for session in sessions:
             session.send_quit()
         deadline = time.monotonic() + grace_ms / 1000
         for session in sessions:
             session.finish_quit(deadline)
         for player in self.players:
-            player.session = None
+            player.sessions.clear()
 
     def kill(self) -> None:
         """Kill every bot at once (Ctrl-C)."""
         for player in self.players:
-            if player.session is not None:
-                player.session.kill()
-                player.session = None
+            for session in player.sessions.values():
+                session.kill()
+            player.sessions.clear()
 
     # -- faults -----------------------------------------------------------------------------
 
@@ -293,12 +308,16 @@ class Referee:
         sheet: ScoreSheet,
         seating: tuple[int, int, int] = (0, 1, 2),
         number: int | None = None,
+        slot: int = 0,
     ) -> DealOutcome:
         """Play the sheet's next deal to its end (or forfeit) and record it on the sheet.
 
         :param seating: ``seating[seat]`` is the player who sits in that seat.
         :param number: the deal's number in the match, for faults and request ids (default:
             the sheet's deal number).
+        :param slot: which of each player's processes play the deal: each slot has processes
+            of its own, started when first needed (a duplicate match gives each seating a slot,
+            so that no process meets the same cards twice).
         """
         deal = sheet.next_deal()
         deal_no = number if number is not None else sheet.next_deal_no
@@ -306,6 +325,7 @@ class Referee:
         self._by_seat = [self.players[p] for p in seating]
         for seat, player in enumerate(self._by_seat):
             player.index = seat
+            player.slot = slot
         self._used_ids.clear()
         self._rng = None
         self._rng_seed = f"{sheet.seed}/{deal_no}"
