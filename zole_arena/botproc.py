@@ -373,10 +373,12 @@ class BotProcess:
         argv = self.argv
         run_env: dict[str, str] | None = dict(env) if env is not None else None
         if sandbox is not None:
+            grouped = probe_cgroups().layout is not Layout.NONE
             argv = bwrap_argv(check_available(), self.argv, cwd=where, sandbox=sandbox,
-                              env=env or {})  # fmt: skip
+                              env=env or {},
+                              processes=None if grouped else limits.processes)  # fmt: skip
             run_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bubblewrap's own
-            if probe_cgroups().layout is not Layout.NONE:
+            if grouped:
                 try:
                     self.cgroup = BotCgroup(memory_mb=limits.memory_mb,
                                             processes=limits.processes)  # fmt: skip

@@ -66,7 +66,7 @@ class Probe:
     def describe(self) -> str:
         """One line for a match header: which limits hold for the whole bot."""
         if self.layout is Layout.NONE:
-            return f"per process only ({self.reason})"
+            return f"per process, and processes counted in the bot's user namespace ({self.reason})"
         return f"whole bot ({self.layout.value})"
 
 

@@ -327,8 +327,13 @@ def bwrap_argv(
     cwd: str,
     sandbox: Sandbox,
     env: Mapping[str, str],
+    processes: int | None = None,
 ) -> list[str]:
     """Bubblewrap's command line that runs ``argv`` in ``cwd`` inside ``sandbox``.
+
+    :param processes: limit the bot's processes and threads with ``RLIMIT_NPROC``, set inside
+        the sandbox, where the kernel counts them in the bot's own user namespace (for a bot
+        without a control group; an arena run as root is exempt from it).
 
     :raises BotStartupError: a hidden path that does not exist yet lies in a folder the bot
         may read (it would be visible once made), or a path the bot needs is missing.
@@ -370,6 +375,9 @@ def bwrap_argv(
     args += ["--remount-ro", "/", "--chdir", here, "--clearenv"]
     for name, value in _environment({**plan.env, **env}).items():
         args += ["--setenv", name, value]
+    prlimit = shutil.which("prlimit", path="/usr/bin:/bin")
+    if processes is not None and prlimit is not None:
+        argv = [prlimit, f"--nproc={processes}:{processes}", "--", *argv]
     args += ["--", *argv]
     return args
 
