@@ -51,9 +51,9 @@ def deals_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def comparable(record: dict[str, Any]) -> dict[str, Any]:
     """A deal record without what differs between two runs of the same tournament: ids and
-    times."""
+    times, and the hash of the line before it (which holds them)."""
     data = dict(record)
-    for key in ("match_id", "finished"):
+    for key in ("match_id", "finished", "prev"):
         data.pop(key)
     data["moves"] = [{k: v for k, v in m.items() if k != "think_ms"} for m in record["moves"]]
     data["faults"] = [{k: v for k, v in f.items() if k != "message"} for f in record["faults"]]

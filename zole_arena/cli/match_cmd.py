@@ -301,6 +301,8 @@ def _run(match: Match, json_output: bool) -> None:
             f"played {now} deal{'s' if now != 1 else ''} in {elapsed:.1f} s ({rate:.1f} deals/s)"
             + (f"; log: {summary.log}" if summary.log else "")
         )
+        if summary.log and summary.digest:  # what 'verify --digest' checks the log against
+            out.print(f"log {summary.log}  digest {summary.digest}", highlight=False, markup=False)
     if summary.stopped:
         err.print(
             f"[yellow]match stopped: {summary.stopped}[/]"

@@ -588,6 +588,8 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
             highlight=False,
             markup=False,
         )
+        if summary.digest:  # what 'verify --digest' checks the log against
+            out.print(f"log {summary.log}  digest {summary.digest}", highlight=False, markup=False)
     disqualified = [t for t in summary.tables if (t.stopped or "").startswith("disqualified")]
     if summary.stopped != "interrupted" and disqualified:
         raise typer.Exit(3)  # as 'match' does: the results stand, but a bot broke the rules
