@@ -82,7 +82,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from zole_arena.errors import ZoleError
-from zole_arena.record_checks import short
+from zole_arena.record_checks import check_header, short
 from zole_arena.records import LogReader
 
 __all__ = [
@@ -310,6 +310,12 @@ def read_logs(paths: Sequence[str | os.PathLike[str]]) -> RatingData:
                     if entry.problem is not None:
                         warnings.append(entry.problem.describe())
                     continue
+                if entry.record["type"] in ("match", "tournament"):
+                    found = check_header(entry.record)
+                    if found:  # its deals are rated as they stand ('verify' says more)
+                        warnings.append(
+                            f"{path}:{entry.line}: {entry.record['type']} header: {found[0]}"
+                        )
                 rules = entry.record.get("rules")
                 if isinstance(rules, dict):
                     preset = rules.get("preset")

@@ -266,9 +266,11 @@ def _common(header: Mapping[str, Any], problems: list[str]) -> None:
 def _bots(bots: object, key: str, least: int, most: int | None, problems: list[str]) -> int:
     """Check a header's list of bots (``players`` or ``entrants``); how many there are."""
     count = f"{least}" if most == least else f"at least {least}"
-    if not isinstance(bots, list) or len(bots) < least or (most is not None and len(bots) > most):
-        size = f"{len(bots)} " if isinstance(bots, list) else ""
-        problems.append(f"{key} is {size}{short(bots)}, not a list of {count} bots")
+    if not isinstance(bots, list):
+        problems.append(f"{key} is {short(bots)}, not a list of {count} bots")
+        return 0
+    if len(bots) < least or (most is not None and len(bots) > most):
+        problems.append(f"{key} has {len(bots)} bots, not {count}")
         return 0
     names = set()
     for number, bot in enumerate(bots, start=1):

@@ -469,37 +469,38 @@ class LogEntry:
     record's ``prev`` must be."""
 
 
-def _lines(handle: IO[bytes]) -> Iterator[tuple[bytes | None, int, bool, str]]:
-    """(bytes, size, ended with a newline, SHA-256) of each line; a line longer than
-    :data:`MAX_LINE_BYTES` comes with None for its bytes, read a block at a time and hashed
-    without being kept."""
-    while raw := handle.readline(MAX_LINE_BYTES + 1):
-        ended = raw.endswith(b"\n")
+def _rest_of_line(handle: IO[bytes], head: bytes) -> tuple[int, bool, str]:
+    """Read on to the end of a line longer than :data:`MAX_LINE_BYTES`, a block at a time,
+    hashing it without keeping it: (its size, ended with a newline, its SHA-256)."""
+    digest = hashlib.sha256(head)
+    size = len(head)
+    while block := handle.readline(1 << 16):
+        ended = block.endswith(b"\n")
         if ended:
-            raw = raw[:-1]
-        if ended or len(raw) <= MAX_LINE_BYTES:
-            yield raw, len(raw), ended, _sha256(raw)
-            continue
-        digest = hashlib.sha256(raw)
-        size = len(raw)
-        del raw
-        while block := handle.readline(1 << 16):
-            ended = block.endswith(b"\n")
-            if ended:
-                block = block[:-1]
-            digest.update(block)
-            size += len(block)
-            if ended:
-                break
-        yield None, size, ended, digest.hexdigest()
+            block = block[:-1]
+        digest.update(block)
+        size += len(block)
+        if ended:
+            return size, True, digest.hexdigest()
+    return size, False, digest.hexdigest()
+
+
+class _TooDeep:
+    """What :func:`_decode` gives for JSON nested too deep to read (no record is)."""
+
+
+_TOO_DEEP: Final = _TooDeep()
 
 
 def _decode(raw: bytes) -> Any:
-    """A line's JSON value, or None when it is not JSON (or nested too deep to read)."""
+    """A line's JSON value; None when it is not JSON, :data:`_TOO_DEEP` when it is nested too
+    deep for the reader."""
     try:
         return json.loads(raw)
-    except (ValueError, RecursionError):  # JSONDecodeError, UnicodeDecodeError
+    except ValueError:  # JSONDecodeError, UnicodeDecodeError
         return None
+    except RecursionError:
+        return _TOO_DEEP
 
 
 class LogReader:
@@ -542,49 +543,64 @@ class LogReader:
         previous: str | None = None
         seen = False
         number = 0
-        for raw, size, ended, sha in _lines(handle):
+        while head := handle.readline(MAX_LINE_BYTES + 1):
             number += 1
             self.lines = number
+            ended = head.endswith(b"\n")
+            raw = head[:-1] if ended else head
+            del head
+            if not ended and len(raw) > MAX_LINE_BYTES:
+                if not seen:  # not worth reading on: this is no log
+                    raise RecordError(f"{name}: not a zole-arena log (line {number} is longer "
+                                      "than any record)")  # fmt: skip
+                size, ended, sha = _rest_of_line(handle, raw)
+                del raw
+                before, previous = previous, sha
+                self.digest = f"sha256:{sha}"
+                why = f"a line of {size} bytes, longer than any record: skipped"
+                yield LogEntry(number, None, LogProblem(name, number, why), sha, before)
+                continue
+            sha = _sha256(raw)
             before, previous = previous, sha
             self.digest = f"sha256:{sha}"
-            if raw is not None and not raw.strip():
+            if not raw.strip():
                 continue
-            record = None if raw is None else _decode(raw)
-            problem = None
-            if not isinstance(record, dict) or record.get("format") != FORMAT:
-                if not seen:
-                    what = (
-                        "is longer than any record" if raw is None else "is not a zole-arena record"
-                    )
-                    raise RecordError(f"{name}: not a zole-arena log (line {number} {what})")
-                if raw is None:
-                    problem = f"a line of {size} bytes, longer than any record: skipped unread"
-                elif not ended:
-                    problem = "truncated last line (the arena stopped while writing it): skipped"
-                elif record is None and raw.startswith(_RECORD_START):
-                    problem = "truncated record (the arena stopped while writing it): skipped"
-                else:
-                    problem = "not a zole-arena record: skipped"
-            elif record.get("format_version") not in READABLE_VERSIONS:
-                problem = (
-                    f"record format version {short(record.get('format_version'))} is not "
-                    f"{' or '.join(map(str, READABLE_VERSIONS))}: skipped"
-                )
-            elif not isinstance(record.get("type"), str) or not isinstance(
-                record.get("match_id"), str
-            ):
-                problem = "a record without a type or match_id in text: skipped"
-            elif record["type"] == "deal":
-                why = deal_shape_problem(record)
-                if why is not None:
-                    problem = f"deal {short(record.get('deal'))}: {why}: skipped"
+            record, why, foreign = _read_record(raw, ended)
+            if foreign and not seen:
+                raise RecordError(f"{name}: not a zole-arena log (line {number} is not a "
+                                  "zole-arena record)")  # fmt: skip
             seen = True
-            if problem is not None:
-                yield LogEntry(number, None, LogProblem(name, number, problem), sha, before)
-            else:
+            if record is not None:
                 yield LogEntry(number, record, None, sha, before)
+            else:
+                yield LogEntry(number, None, LogProblem(name, number, why), sha, before)
         if not seen:
             raise RecordError(f"{name}: empty file, not a zole-arena log")
+
+
+def _read_record(raw: bytes, ended: bool) -> tuple[dict[str, Any] | None, str, bool]:
+    """(the line's record, "", False); or (None, why it cannot be used, whether it is no
+    zole-arena record at all: such a line cannot begin a log)."""
+    value = _decode(raw)
+    if not isinstance(value, dict) or value.get("format") != FORMAT:
+        if value is _TOO_DEEP:
+            return None, "nested too deep to be a record: skipped", True
+        if not ended:
+            return None, "truncated last line (the arena stopped while writing it): skipped", True
+        if value is None and raw.startswith(_RECORD_START):
+            return None, "truncated record (the arena stopped while writing it): skipped", True
+        return None, "not a zole-arena record: skipped", True
+    if value.get("format_version") not in READABLE_VERSIONS:
+        versions = " or ".join(map(str, READABLE_VERSIONS))
+        why = f"record format version {short(value.get('format_version'))} is not {versions}"
+    elif not isinstance(value.get("type"), str) or not isinstance(value.get("match_id"), str):
+        why = "a record without a type or match_id in text"
+    elif value["type"] == "deal" and (shape := deal_shape_problem(value)) is not None:
+        number = value["deal"] if type(value.get("deal")) is int else None
+        why = f"{'a deal record' if number is None else f'deal {number}'}: {shape}"
+    else:
+        return value, "", False
+    return None, f"{why}: skipped", False
 
 
 def read_log(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], list[LogProblem]]:

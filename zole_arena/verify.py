@@ -279,7 +279,7 @@ class _Verifier:
                 self.emit(
                     Finding(
                         Kind.NOTE,
-                        entry.line,
+                        0,
                         "format 1 (written before the hash chain): edits to this log cannot "
                         "be detected",
                         fails=False,
@@ -300,23 +300,25 @@ class _Verifier:
             return  # a part of a log (a deal on its own): nothing before it to check against
         if prev == entry.previous:
             return
+        shown = prev if isinstance(prev, str) and len(prev) <= 64 else short(prev)
         if entry.previous is None:
-            expected = "null (the first line of a log)"
+            self._chain_break(
+                entry.line,
+                f"prev is {shown}, but the first line of a log has prev null (the lines "
+                "before it were removed)",
+            )
         else:
-            expected = f"{entry.previous}, the SHA-256 of line {entry.line - 1}"
-        self._chain_break(entry.line, f"prev is {short(prev)}, not {expected}")
+            self._chain_break(
+                entry.line,
+                f"prev is {shown}, but line {entry.line - 1} hashes to {entry.previous} "
+                f"(line {entry.line - 1} was changed, or lines were removed, inserted or moved)",
+            )
 
     def _chain_break(self, line: int, why: str) -> None:
+        """Report the first break (the lines after it follow from it), count the others."""
         self.report.chain_breaks += 1
         if self.report.chain_breaks == 1:
-            self.emit(
-                Finding(
-                    Kind.CHAIN,
-                    line,
-                    f"the hash chain breaks here: {why} (a line before it was changed, "
-                    "removed, inserted or moved)",
-                )
-            )
+            self.emit(Finding(Kind.CHAIN, line, f"the hash chain breaks here: {why}"))
 
     # -- headers --------------------------------------------------------------------------------
 
@@ -573,7 +575,7 @@ def verify_log(
             Finding(
                 Kind.DIGEST,
                 0,
-                f"digest: the log's is {reader.digest}, not {short(digest)} (the log was "
+                f"digest: the log's is {reader.digest}, not {digest} (the log was "
                 "cut short or added to, or its last line changed)",
             )
         )

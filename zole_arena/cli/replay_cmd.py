@@ -68,7 +68,7 @@ def render_deal(record: dict[str, Any], seat: int | None, table: int | None = No
     bids = [m for m in record["moves"] if m["action"] in ("pass", "take", "zole", "smallzole")]
     if bids:
         out.print("  bids: " + ", ".join(f"{_who(record, m['seat'])} {m['action']}"
-                                         for m in bids))  # fmt: skip
+                                         for m in bids), markup=False)  # fmt: skip
     talon_seen = seat is None or (took and seat == soloist)
     if talon_seen:
         line = Text("  talon: ")
@@ -82,7 +82,9 @@ def render_deal(record: dict[str, Any], seat: int | None, table: int | None = No
             line.append_text(cards_text(_cards(record["buried"])))
             out.print(line)
     elif took:
-        out.print(f"  {_who(record, soloist)} takes the talon and buries two cards (hidden)")
+        out.print(
+            f"  {_who(record, soloist)} takes the talon and buries two cards (hidden)", markup=False
+        )
     for number, trick in enumerate(record["tricks"], start=1):
         line = Text(f"  {number}. ")
         for index, card in enumerate(trick["cards"]):
@@ -113,16 +115,17 @@ def render_deal(record: dict[str, Any], seat: int | None, table: int | None = No
                         f"{tricks} trick{'s' if tricks != 1 else ''} — {band}")  # fmt: skip
     if result.get("ended_early"):
         summary += " (stopped at the soloist's first trick)"
-    out.print(summary)
+    out.print(summary, markup=False)
     if record.get("culprit"):
         fault = record["culprit"]
-        out.print(f"  [red]forfeit[/] by {_who(record, fault['seat'])}: {fault['kind']}: "
-                  f"{escape(fault['message'])}", highlight=False)  # fmt: skip
+        out.print(f"  [red]forfeit[/] by {escape(_who(record, fault['seat']))}: "
+                  f"{escape(fault['kind'])}: {escape(fault['message'])}",
+                  highlight=False)  # fmt: skip
     scores = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(result["scores"]))
     totals = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record["totals"]))
     out.print(f"  scores: {scores}   totals: {totals}")
     if result.get("pule_event"):
-        out.print(f"  pules: {result['pule_event']}")
+        out.print(f"  pules: {result['pule_event']}", markup=False)
     if state is not None and replayed.problems:
         problems = escape("; ".join(replayed.problems))
         out.print(f"  [red]does not verify:[/] {problems}", highlight=False)
@@ -151,7 +154,7 @@ def replay_command(
             found = check_header(record)
             if found:
                 err.print(
-                    f"[yellow]warning:[/] {escape(str(log))}: {record['type']} header of "
+                    f"[yellow]warning:[/] {escape(str(log))}: {escape(record['type'])} header of "
                     f"{escape(short(record.get('match_id')))}: {escape(found[0])}: ignored",
                     highlight=False,
                 )
@@ -185,7 +188,8 @@ def replay_command(
     if header is not None and deal is None:  # a valid header (checked above)
         names = ", ".join(p.get("name", "?") for p in header.get("players", []))
         out.print(f"match {header.get('match_id')}: {names}; rules "
-                  f"{header['rules'].get('preset')}; seed {header.get('seed')}")  # fmt: skip
+                  f"{header['rules'].get('preset')}; seed {header.get('seed')}",
+                  markup=False)  # fmt: skip
     for record in deals:
         try:
             render_deal(record, seat, tables.get(record.get("match_id")))

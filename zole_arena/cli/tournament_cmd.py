@@ -63,7 +63,7 @@ def _standings_table(summary: TournamentSummary, title: str, final: bool) -> Tab
     for rank, name in enumerate(summary.ranking(), start=1):
         p = summary.standings.players[name]
         interval = "" if math.isinf(p.interval) else f"±{p.interval:.1f}"
-        row = [str(rank), name]
+        row = [str(rank), escape(name)]  # names may come from a log (--resume): never markup
         if name in rating:
             r = rating[name]
             los = "" if r.los_next is None else f"{100 * r.los_next:.0f}%"
@@ -97,13 +97,13 @@ def _head_to_head_table(summary: TournamentSummary) -> Table | None:
                   "(pairwise games as the ratings count them)", box=box.SIMPLE_HEAD)  # fmt: skip
     table.add_column("")
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(escape(name), justify="right")
     for a in names:
         cells = []
         for b in names:
             won, games = h2h.get(a, {}).get(b, (0.0, 0))
             cells.append("" if a == b or not games else f"{100 * won / games:.0f} ({games})")
-        table.add_row(a, *cells)
+        table.add_row(escape(a), *cells)
     return table
 
 
