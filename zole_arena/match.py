@@ -481,6 +481,8 @@ class Match:
         except RecordError as exc:
             if writer is None:
                 raise  # the log could not be opened: nothing was played
+            if not self._header_written:
+                raise MatchError(f"{exc}: the match did not start") from None
             resume = (
                 f"; continue with --resume {self.log_path} once it can be written"
                 if self.log_path is not None

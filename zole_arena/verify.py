@@ -462,7 +462,7 @@ def _against_header(record: Mapping[str, Any], header: _Header) -> list[str]:
         )
     number = record["deal"]
     if number > header.total:
-        problems.append(f"deal {number}: its match has {header.total} deals")
+        problems.append(f"beyond the {header.total} deals of its match")
     else:
         block, _sheet, seating = scheduled(number, header.duplicate)
         if record["block"] != block or tuple(record["seating"]) != seating:
