@@ -110,8 +110,21 @@ def _text_map(value: Any) -> bool:
     )
 
 
+def _argument(value: Any) -> bool:
+    return isinstance(value, str) and "\0" not in value
+
+
 def _command(value: Any) -> bool:
-    return _list_of(_text)(value) and len(value) > 0
+    return _list_of(_argument)(value) and len(value) > 0
+
+
+def _folder(value: Any) -> bool:
+    """A folder a bot could run in: an absolute path the system can take (what the arena
+    writes is ``os.getcwd()``)."""
+    if not isinstance(value, str) or not value.startswith("/") or "\0" in value:
+        return False
+    data = value.encode(errors="surrogateescape")
+    return len(data) < 4096 and all(len(part) <= 255 for part in data.split(b"/"))
 
 
 _INTS3: Final = _list_of(_whole, 3)
@@ -283,15 +296,16 @@ def _bots(bots: object, key: str, least: int, most: int | None, problems: list[s
             problems.append(f"{where}: name is {short(name)}, not a name")
         elif name in names:
             problems.append(f"{where}: the name {short(name)} is taken by another bot")
-        names.add(name)
+        else:
+            names.add(name)
         if not _command(bot.get("command")):
             problems.append(
                 f"{where}: command is {short(bot.get('command'))}, not an argument list"
             )
         if not _text_map(bot.get("options", {})):
             problems.append(f"{where}: options is {short(bot.get('options'))}, not text values")
-        if not _optional(_text)(bot.get("cwd")):
-            problems.append(f"{where}: cwd is {short(bot.get('cwd'))}, not a folder")
+        if not _optional(_folder)(bot.get("cwd")):
+            problems.append(f"{where}: cwd is {short(bot.get('cwd'))}, not an absolute path")
     return len(bots)
 
 
@@ -327,7 +341,10 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
             )
         entrants = _bots(header.get("entrants"), "entrants", 3, None, problems)
         gauntlet = header.get("gauntlet")
-        names = [b.get("name") for b in header.get("entrants") or [] if isinstance(b, dict)]
+        given = header.get("entrants")
+        names = (
+            [b.get("name") for b in given if isinstance(b, dict)] if isinstance(given, list) else []
+        )
         if gauntlet is not None and gauntlet not in names:
             problems.append(f"gauntlet {short(gauntlet)} is not one of the entrants")
         tables = header.get("tables")
