@@ -208,14 +208,39 @@ def _each(items: Sequence[Any], shape: Shape, where: str) -> str | None:
     return None
 
 
+def _moves_fit(moves: list[Any]) -> bool:
+    """The moves' shape at once (a deal has some 40; :func:`_each` then names the first bad
+    one): every reader of a log checks each record, so this is what it mostly costs."""
+    return all(
+        type(move) is dict
+        and type(move.get("seat")) is int
+        and 0 <= move["seat"] <= 2
+        and type(move.get("action")) is str
+        for move in moves
+    )
+
+
+def _tricks_fit(tricks: list[Any]) -> bool:
+    return all(
+        type(trick) is dict
+        and _seat(trick.get("leader"))
+        and _seat(trick.get("winner"))
+        and _whole(trick.get("points"))
+        and type(cards := trick.get("cards")) is list
+        and len(cards) == 3
+        and all(isinstance(card, str) and card in _CARD_NAMES for card in cards)
+        for trick in tricks
+    )
+
+
 def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
     """Why a deal record cannot be read (a key missing or of the wrong type), or None."""
     problem = _shape(record, _DEAL, "")
     if problem is None:
         problem = _shape(record["result"], _RESULT, "result.")
-    if problem is None:
+    if problem is None and not _moves_fit(record["moves"]):
         problem = _each(record["moves"], _MOVE, "move")
-    if problem is None:
+    if problem is None and not _tricks_fit(record["tricks"]):
         problem = _each(record["tricks"], _TRICK, "trick")
     if problem is None:
         problem = _each(record["faults"], _FAULT, "fault")
