@@ -332,6 +332,19 @@ def test_a_resumed_format_1_log_goes_on_in_format_1(dup: Played, tmp_path: Path)
     assert "12 of 12 deals verify — ok" in proc.stdout
 
 
+def test_a_resumed_format_1_tournament_goes_on_in_format_1(
+    tournament: Played, tmp_path: Path
+) -> None:
+    # The tournament's workers send format-2 lines: the one writer makes them format 1.
+    log = tmp_path / "old.jsonl"
+    log.write_bytes(b"".join(_as_format_1(line) + b"\n" for line in tournament.lines[:3]))
+    proc = ok(zole("tournament", "--resume", "old.jsonl", "--bootstrap", "10", cwd=tmp_path))
+    records = records_of(log)
+    assert [r["type"] for r in records] == ["tournament", "match", "deal", "deal"]
+    assert all(r["format_version"] == 1 and "prev" not in r for r in records)
+    ok(verify(tmp_path, "old.jsonl", "--digest", digest_printed(proc.stdout, "old.jsonl")))
+
+
 def test_a_format_2_record_in_a_format_1_log_breaks_the_chain(dup: Played, tmp_path: Path) -> None:
     mixed = [_as_format_1(line) for line in dup.lines[:4]] + dup.lines[4:]
     (tmp_path / "mixed.jsonl").write_bytes(b"\n".join(mixed) + b"\n")

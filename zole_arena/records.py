@@ -370,8 +370,8 @@ class LogWriter:
                 size += 1
             self._last = _last_line_hash(handle, size)
             handle.seek(0)
-            first = handle.readline(len(_VERSION_1_START))
-        if first == _VERSION_1_START:
+            first = _decode(handle.readline(MAX_LINE_BYTES + 1))
+        if isinstance(first, dict) and first.get("format_version") == 1:
             self.format_version = 1
 
     @property
