@@ -232,7 +232,8 @@ class _Sheet:
     """One seating's score sheet in a match, as its deal records have built it so far."""
 
     totals: list[int]
-    pules: object
+    pules: dict[str, Any]
+    """The pules the sheet's last deal left (as records write them)."""
     last: int
     """The number of its last deal."""
 
@@ -252,8 +253,7 @@ class _Header:
 class _Verifier:
     """The state of one log's verification: a little per match and per score sheet."""
 
-    def __init__(self, path: str, report: VerifyReport, emit: Callable[[Finding], None]) -> None:
-        self.path = path
+    def __init__(self, report: VerifyReport, emit: Callable[[Finding], None]) -> None:
         self.report = report
         self.emit = emit
         self.headers: dict[str, _Header | None] = {}
@@ -548,7 +548,7 @@ def verify_log(
     :raises RecordError: the file is not a zole-arena log.
     """
     report = VerifyReport(path)
-    verifier = _Verifier(path, report, on_finding or (lambda finding: None))
+    verifier = _Verifier(report, on_finding or (lambda finding: None))
     reader = LogReader(path)
     for entry in reader:
         record = entry.record
