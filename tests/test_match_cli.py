@@ -127,7 +127,8 @@ RESULT_KEYS = {
 MOVE_KEYS = {"seat", "action", "request_id", "think_ms"}
 FAULT_KEYS = {"deal_no", "seat", "player", "bot", "kind", "message", "request", "reply"}
 #: What differs between two runs of the same match: wall-clock times and the match's id.
-TIMING_KEYS = ("created", "finished", "match_id")
+# prev: the hash chain covers every byte of the lines before, times included.
+TIMING_KEYS = ("created", "finished", "match_id", "prev")
 CARD_RE = re.compile(r"^[AKQJT987][CSHD]$")
 SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 
@@ -198,8 +199,9 @@ def tokens_of(lines: list[str]) -> set[str]:
 
 
 def normalised(record: dict[str, Any]) -> dict[str, Any]:
-    """A record without what differs between runs: times, the match id, thinking times, and
-    request ids (random, so that no bot can guess another's), kept only as answered or not."""
+    """A record without what differs between runs: times, the match id, thinking times (and
+    the hash of the line before, which holds them), and request ids (random, so that no bot
+    can guess another's), kept only as answered or not."""
     copy = {k: v for k, v in record.items() if k not in TIMING_KEYS}
     if "moves" in copy:
         copy["moves"] = [
@@ -324,7 +326,8 @@ def test_log_header_has_the_documented_keys(
     header = played.header
     assert header.keys() >= HEADER_KEYS
     assert header["format"] == "zole-arena"
-    assert header["format_version"] == 1
+    assert header["format_version"] == 2
+    assert header["prev"] is None  # the first line of the hash chain
     assert header["type"] == "match"
     assert (header["deals"], header["duplicate"], header["seed"]) == (deals, dup, seed)
     rules = header["rules"]
@@ -354,7 +357,7 @@ def test_every_deal_record_is_complete_and_self_contained(
     for record in played.deals:
         assert record.keys() >= DEAL_KEYS, DEAL_KEYS - record.keys()
         assert record["type"] == "deal"
-        assert record["format"] == "zole-arena" and record["format_version"] == 1
+        assert record["format"] == "zole-arena" and record["format_version"] == 2
         assert record["match_id"] == header["match_id"]
         # Self-contained: the rules, the seed, the deal, the moves, the result, the players.
         assert record["rules"] == header["rules"]
@@ -847,10 +850,10 @@ def test_replay_of_a_malformed_record_gives_a_one_line_error(tmp_path: Path) -> 
 
 
 def test_resume_of_a_log_of_another_format_version(tmp_path: Path) -> None:
-    (tmp_path / "v2.jsonl").write_text(
-        '{"format": "zole-arena", "format_version": 2, "type": "match"}\n'
+    (tmp_path / "v3.jsonl").write_text(
+        '{"format": "zole-arena", "format_version": 3, "type": "match"}\n'
     )
-    proc = zole("match", "--resume", "v2.jsonl", cwd=tmp_path)
+    proc = zole("match", "--resume", "v3.jsonl", cwd=tmp_path)
     assert "Traceback" not in proc.stderr, proc.stderr[-300:]
     assert proc.returncode != 0
 

@@ -347,7 +347,7 @@ def test_json_output_has_the_documented_fields(tmp_path: Path) -> None:
     assert set(data) == {
         "new", "old", "third", "decision", "stopped", "llr", "lower", "upper", "elo0", "elo1",
         "alpha", "beta", "blocks", "deals", "deals_per_block", "deals_played", "games", "score",
-        "elo", "elo_low", "elo_high", "los", "seed", "log", "faults",
+        "elo", "elo_low", "elo_high", "los", "seed", "log", "digest", "faults",
     }  # fmt: skip
     assert data["alpha"] == 0.1 and data["upper"] == pytest.approx(math.log(0.95 / 0.1), abs=1e-3)
     assert data["seed"] == 5 and data["log"] is None and data["faults"] == []

@@ -51,9 +51,9 @@ def deals_of(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def comparable(record: dict[str, Any]) -> dict[str, Any]:
     """A deal record without what differs between two runs of the same tournament: ids and
-    times."""
+    times, and the hash of the line before it (which holds them)."""
     data = dict(record)
-    for key in ("match_id", "finished"):
+    for key in ("match_id", "finished", "prev"):
         data.pop(key)
     # Request ids are random (no bot can guess another's): kept only as answered or not.
     data["moves"] = [

@@ -23,12 +23,15 @@ from typing import Any, Final, Protocol
 from zole_arena.actions import Contract
 from zole_arena.botproc import Limits, limits_in_force, split_command
 from zole_arena.errors import ZoleError
+from zole_arena.record_checks import check_header
 from zole_arena.records import (
     LogProblem,
     LogWriter,
+    RecordError,
     check_log_path,
     deal_record,
     header_record,
+    is_regular_log,
     read_log,
 )
 from zole_arena.referee import DealOutcome, FaultPolicy, Referee
@@ -272,6 +275,9 @@ class Summary:
     """Why the match stopped early (interrupted, disqualified), or None."""
     log: str | None = None
     fault_lines: list[str] = dataclasses.field(default_factory=list)
+    digest: str | None = None
+    """The log's digest (``sha256:`` and the hash of its last line) so far, when the match
+    writes a log of its own: published, it pins every record (``verify --digest``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary."""
@@ -280,19 +286,26 @@ class Summary:
             "planned": self.planned,
             "stopped": self.stopped,
             "log": self.log,
+            "digest": self.digest,
             "players": [p.to_dict() for p in self.players],
             "faults": self.fault_lines,
         }
 
 
+def scheduled(number: int, duplicate: bool) -> tuple[int, int, tuple[int, int, int]]:
+    """(block, sheet index, seating) of deal ``number`` (from 1) of a match: a duplicate
+    match plays each block in the six :data:`SEATINGS` in turn, a plain one deal ``n`` as
+    block ``n`` in the first seating. The block is also the deal's ``deal_no`` on its sheet."""
+    if not duplicate:
+        return number, 0, SEATINGS[0]
+    block, sheet_index = divmod(number - 1, len(SEATINGS))
+    return block + 1, sheet_index, SEATINGS[sheet_index]
+
+
 def _schedule(settings: MatchSettings) -> Iterator[tuple[int, int, int, tuple[int, int, int]]]:
     """(number, block, sheet index, seating) of every deal of the match, in order."""
-    number = 0
-    seatings = SEATINGS if settings.duplicate else ((0, 1, 2),)
-    for block in range(1, settings.deals + 1):
-        for sheet_index, seating in enumerate(seatings):
-            number += 1
-            yield number, block, sheet_index, seating
+    for number in range(1, settings.total_deals + 1):
+        yield (number, *scheduled(number, settings.duplicate))
 
 
 def result_from_record(data: dict[str, Any]) -> DealResult:
@@ -354,6 +367,8 @@ class Match:
         self.header_extra = dict(header_extra or {})
         self._header_written = False
         self._paused = False
+        self._log: LogWriter | None = None
+        """The match's own log, once opened (for its digest)."""
         self.referee = Referee(
             settings.rules,
             self.players,
@@ -482,7 +497,7 @@ class Match:
                 player.config = dataclasses.replace(player.config, name=names[index])
                 self.stats[index].name = player.name
             if writer is None and self.log_path is not None:
-                writer = LogWriter(self.log_path)
+                writer = self._log = LogWriter(self.log_path)
             if writer is not None and not self._header_written:
                 writer.write(self.header())
                 self._header_written = True
@@ -511,6 +526,20 @@ class Match:
             summary = self.summary()
             summary.stopped = "interrupted"
             return summary
+        except RecordError as exc:
+            if writer is None:
+                raise  # the log could not be opened: nothing was played
+            if not self._header_written:
+                raise MatchError(f"{exc}: the match did not start") from None
+            resume = (
+                f"; continue with --resume {self.log_path} once it can be written"
+                if self.log_path is not None
+                else ""
+            )
+            raise MatchError(
+                f"{exc}: the match stopped after deal {self.done}, and the log keeps every "
+                f"deal before it whole{resume}"
+            ) from None
         finally:
             if not self._paused:
                 self.referee.close()
@@ -607,6 +636,7 @@ class Match:
             planned=self.settings.total_deals,
             log=str(self.log_path) if self.log_path is not None else None,
             fault_lines=list(self.fault_lines),
+            digest=self._log.digest if self._log is not None else None,
         )
 
 
@@ -647,8 +677,9 @@ def _by_player(seating: tuple[int, int, int], scores: Sequence[int]) -> tuple[in
 
 
 def stderr_path(log: Path | None, name: str) -> str | None:
-    """Where a bot's stderr goes beside a log: ``LOG.NAME.stderr`` (None without a log)."""
-    if log is None:
+    """Where a bot's stderr goes beside a log: ``LOG.NAME.stderr`` (None without a log, or
+    when the log is not a file, ``/dev/null`` say: nothing is written beside it)."""
+    if log is None or not is_regular_log(log):
         return None
     safe = "".join(c if c.isalnum() or c in "._-#+" else "_" for c in name)
     return str(log.with_name(f"{log.name}.{safe}.stderr"))
@@ -672,6 +703,13 @@ def resume_match(log_path: str | Path) -> Match:
         )
     if header.get("type") != "match":
         raise MatchError(f"{log_path}: the first record is not a match header")
+    problems_found = check_header(header)
+    if problems_found:
+        more = len(problems_found) - 1
+        raise MatchError(
+            f"{log_path}: cannot resume: its match header is not valid: {problems_found[0]}"
+            + (f" (and {more} more: 'zole-arena verify {log_path}' lists them)" if more else "")
+        )
     commands = [tuple(p.get("command", ())) for p in header.get("players", [])]
     if ("<human>",) in commands:
         raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")

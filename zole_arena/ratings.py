@@ -78,11 +78,12 @@ import math
 import os
 import random
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from zole_arena.errors import ZoleError
-from zole_arena.records import read_log
+from zole_arena.record_checks import check_header, short
+from zole_arena.records import LogReader
 
 __all__ = [
     "DEFAULT_BOOTSTRAP",
@@ -294,24 +295,39 @@ def units_from_records(records: Iterable[Mapping[str, Any]]) -> RatingData:
 def read_logs(paths: Sequence[str | os.PathLike[str]]) -> RatingData:
     """Read game logs (of any matches, duplicate or not) into rating data.
 
-    Lines that :func:`~zole_arena.records.read_log` skips become warnings.
+    The logs are streamed a record at a time (only what a rating needs of each deal is kept).
+    Lines that :class:`~zole_arena.records.LogReader` skips become warnings.
 
     :raises ~zole_arena.records.RecordError: a file is missing or not a zole-arena log.
     """
-    records: list[dict[str, Any]] = []
     warnings: list[str] = []
-    for path in paths:
-        found, problems = read_log(path)
-        records.extend(found)
-        warnings.extend(problem.describe() for problem in problems)
-    presets = sorted(
-        {str(r["rules"].get("preset")) for r in records if isinstance(r.get("rules"), dict)}
-    )
+    presets: set[str] = set()
+
+    def records() -> Iterator[dict[str, Any]]:
+        for path in paths:
+            for entry in LogReader(path):
+                if entry.record is None:
+                    if entry.problem is not None:
+                        warnings.append(entry.problem.describe())
+                    continue
+                if entry.record["type"] in ("match", "tournament"):
+                    found = check_header(entry.record)
+                    if found:  # its deals are rated as they stand ('verify' says more)
+                        warnings.append(
+                            f"{path}:{entry.line}: {entry.record['type']} header: {found[0]}"
+                        )
+                rules = entry.record.get("rules")
+                if isinstance(rules, dict):
+                    preset = rules.get("preset")
+                    presets.add(preset if isinstance(preset, str) else short(preset))
+                yield entry.record
+
+    data = units_from_records(records())
     if len(presets) > 1:
         warnings.append(
-            f"the logs play different rules ({', '.join(presets)}): rated together, as one pool"
+            f"the logs play different rules ({', '.join(sorted(presets))}): rated together, "
+            "as one pool"
         )
-    data = units_from_records(records)
     return RatingData(data.units, (*warnings, *data.warnings))
 
 

@@ -3,10 +3,19 @@
 The format is specified in ``protocol/records.md``. Writing is strict: each record is built
 from the engine's own objects, serialised to one line and appended with a single unbuffered
 write as the deal ends (synced to disk when the log is closed), so that a crash can at worst
-truncate the last line. Reading is lenient:
-:func:`read_log` returns the records it could read and a list of :class:`LogProblem` for
-the lines it could not (a truncated last line is reported and skipped, never fatal), and
-raises :class:`RecordError` only for a file that is not a zole-arena log at all.
+truncate the last line, and a write that fails part-way (a full disk) is cut back off, so that
+the log ends with its last whole record. Every line of a format-2 log names the SHA-256 of the
+line before it (``prev``), so that an edited, removed or reordered record shows, and the hash
+of the last line, the log's **digest**, pins the whole log.
+
+Reading is lenient and streams: :class:`LogReader` yields the records one line at a time (never
+holding more than one line, and never reading a line longer than :data:`MAX_LINE_BYTES` into
+memory) with a :class:`LogProblem` for each line it cannot use (a truncated last line is
+reported and skipped, never fatal); :func:`read_log` collects them. Deal records of the wrong
+shape are skipped too (:func:`~zole_arena.record_checks.deal_shape_problem`), so that readers
+meet only values of the types they expect; headers are passed on as they are, to be checked
+with :func:`~zole_arena.record_checks.check_header` before use. :class:`RecordError` is raised
+only for a file that is not a zole-arena log at all.
 """
 
 from __future__ import annotations
@@ -14,34 +23,48 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime
+import hashlib
 import json
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import IO, Any, Final
 
 from zole_arena import __version__
 from zole_arena.cards import CARDS, POINTS, cards_of
 from zole_arena.errors import ZoleError
+from zole_arena.record_checks import deal_shape_problem, short
 from zole_arena.state import DealResult, DealState
 
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MAX_LINE_BYTES",
+    "READABLE_VERSIONS",
+    "LogEntry",
     "LogProblem",
+    "LogReader",
     "LogWriter",
     "RecordError",
     "check_log_path",
     "deal_record",
     "encode",
     "header_record",
+    "is_regular_log",
+    "last_line_digest",
     "read_log",
 ]
 
 #: The ``format`` field of every record.
 FORMAT: Final = "zole-arena"
-#: The version of the record format.
-FORMAT_VERSION: Final = 1
+#: The version of the record format new logs are written in: 2, with the hash chain (``prev``).
+FORMAT_VERSION: Final = 2
+#: The versions readers accept (1: before the hash chain).
+READABLE_VERSIONS: Final = (1, 2)
+#: The longest line a reader reads: a deal record is a few KB, so a longer line is no record,
+#: and is skipped without being read into memory.
+MAX_LINE_BYTES: Final = 1 << 20
 #: How every record this writer writes begins (a line that begins so but does not parse was
 #: cut short by a crash, and was ended with a newline when the match was resumed).
 _RECORD_START: Final = b'{"format":"zole-arena"'
@@ -194,8 +217,22 @@ _ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, ch
 
 
 def encode(record: dict[str, Any]) -> bytes:
-    """A record as the one line a log holds for it (compact JSON, UTF-8, ending in a newline)."""
+    """A record as the one line a log holds for it (compact JSON, UTF-8, ending in a newline).
+
+    A record built here begins with ``format`` and ``format_version``; :class:`LogWriter`
+    adds ``prev`` after them as it writes the line.
+    """
     return (_ENCODER.encode(record) + "\n").encode()
+
+
+#: How every line :func:`encode` makes of a record of this module begins.
+_ENCODED_START: Final = f'{{"format":"{FORMAT}","format_version":{FORMAT_VERSION},'.encode()
+#: How a line of a format-1 log begins.
+_VERSION_1_START: Final = f'{{"format":"{FORMAT}","format_version":1,'.encode()
+
+
+def _sha256(data: bytes | memoryview) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _open_log(path: Path) -> int:
@@ -229,42 +266,174 @@ def check_log_path(path: str | os.PathLike[str]) -> None:
         target.unlink(missing_ok=True)
 
 
+def is_regular_log(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is (or would be created as) a regular file: not ``/dev/null``, a pipe
+    or another device, beside which nothing (a bot's stderr file, say) should be written."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
+def _last_line_start(handle: IO[bytes], end: int) -> int:
+    """Where the line that ends at ``end`` (its newline excluded) begins, reading back from it
+    a block at a time (a line may be a gigabyte long)."""
+    position = end
+    while position > 0:
+        step = min(1 << 16, position)
+        handle.seek(position - step)
+        block = handle.read(step)
+        newline = block.rfind(b"\n")
+        if newline >= 0:
+            return position - step + newline + 1
+        position -= step
+    return 0
+
+
+def _hash_range(handle: IO[bytes], start: int, end: int) -> str:
+    digest = hashlib.sha256()
+    handle.seek(start)
+    left = end - start
+    while left > 0:
+        block = handle.read(min(1 << 16, left))
+        if not block:
+            break
+        digest.update(block)
+        left -= len(block)
+    return digest.hexdigest()
+
+
+def _last_line_hash(handle: IO[bytes], size: int) -> str | None:
+    """The SHA-256 (hex) of a file's last line, without its newline; None for an empty file."""
+    if size == 0:
+        return None
+    handle.seek(size - 1)
+    end = size - 1 if handle.read(1) == b"\n" else size
+    return _hash_range(handle, _last_line_start(handle, end), end)
+
+
+def last_line_digest(path: str | os.PathLike[str]) -> str | None:
+    """A log's digest, ``sha256:<hex>`` of its last line, read from the end of the file;
+    None for an empty or unreadable file."""
+    try:
+        with open(path, "rb") as handle:
+            found = _last_line_hash(handle, os.fstat(handle.fileno()).st_size)
+    except OSError:
+        return None
+    return None if found is None else f"sha256:{found}"
+
+
 class LogWriter:
-    """Appends records to a log file, one whole line per write, flushed and synced."""
+    """Appends records to a log file, one whole line per write, flushed and synced, each line
+    (in a format-2 log) chained to the one before it by its ``prev`` hash.
+
+    A write that fails (a full disk, a file-size limit) is cut back off the file, so that the
+    log ends with its last whole record, and raises :class:`RecordError`; so does every
+    write after it.
+    """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        """Open the log for appending (its folder is made if missing).
+        """Open the log for appending (its folder is made if missing). An existing log is
+        continued: a cut-short last line is ended, the last line is hashed for the next
+        ``prev``, and a format-1 log goes on in format 1 (without the chain).
 
         :raises RecordError: the log cannot be written there.
         """
         self.path = Path(path)
         self._fd = _open_log(self.path)
-        self._repair_tail()
+        self._failed: str | None = None
+        self.format_version = FORMAT_VERSION
+        """The format the records are written in: 2, or 1 when continuing a format-1 log."""
+        self._last: str | None = None
+        """The SHA-256 (hex) of the file's last line, for the next record's ``prev``."""
+        info = os.fstat(self._fd)
+        self._regular = stat.S_ISREG(info.st_mode)
+        if self._regular and info.st_size > 0:
+            try:
+                self._continue(info.st_size)
+            except OSError as exc:
+                os.close(self._fd)
+                raise RecordError(
+                    f"cannot continue the log {self.path}: {exc.strerror or exc}"
+                ) from None
 
-    def _repair_tail(self) -> None:
-        """After a crash mid-write the file may end without a newline: end that line, so the
-        next record starts on a line of its own (the broken line is reported by readers)."""
-        size = os.fstat(self._fd).st_size
-        if size == 0:
-            return
+    def _continue(self, size: int) -> None:
+        """Take up an existing log: end a line cut short by a crash (readers report it), so
+        that the next record starts on a line of its own, hash the last line, and read the
+        format of the first."""
         with open(self.path, "rb") as handle:
             handle.seek(size - 1)
             if handle.read(1) != b"\n":
                 os.write(self._fd, b"\n")
+                size += 1
+            self._last = _last_line_hash(handle, size)
+            handle.seek(0)
+            first = _decode(handle.readline(MAX_LINE_BYTES + 1))
+        if isinstance(first, dict) and first.get("format_version") == 1:
+            self.format_version = 1
+
+    @property
+    def digest(self) -> str | None:
+        """The log's digest so far, ``sha256:<hex>`` of its last line (None: still empty)."""
+        return None if self._last is None else f"sha256:{self._last}"
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one record as one line, in one unbuffered write: once this returns, the
         record survives the arena's crash or kill (it is in the operating system's hands).
+
+        :raises RecordError: the line could not be written (the file is as it was before).
         """
         self.write_line(encode(record))
 
+    def _chained(self, data: bytes) -> bytes:
+        """The line to write for a line of :func:`encode`: with ``prev`` (format 2), or as
+        format 1 when continuing a format-1 log."""
+        if not data.startswith(_ENCODED_START) or not data.endswith(b"\n"):
+            raise ValueError("not a line that records.encode made of a record of this module")
+        rest = memoryview(data)[len(_ENCODED_START) :]
+        if self.format_version == 1:
+            return _VERSION_1_START + rest
+        prev = b"null" if self._last is None else b'"' + self._last.encode() + b'"'
+        return b"".join((_ENCODED_START, b'"prev":', prev, b",", rest))
+
     def write_line(self, data: bytes) -> None:
         """Append one record already encoded by :func:`encode` (one whole line), in one
-        unbuffered write."""
-        view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
+        unbuffered write, with its ``prev``.
+
+        :raises RecordError: the line could not be written (the file is as it was before).
+        """
+        if self._failed is not None:
+            raise RecordError(self._failed)
+        line = self._chained(data)
+        start = os.lseek(self._fd, 0, os.SEEK_END) if self._regular else -1
+        try:
+            view = memoryview(line)
+            while view:
+                written = os.write(self._fd, view)
+                if written == 0:
+                    raise OSError(28, os.strerror(28))  # ENOSPC: nothing more goes in
+                view = view[written:]
+        except OSError as exc:
+            self._failed = f"cannot write the log {self.path}: {exc.strerror or exc}"
+            if not self._cut_back(start):
+                self._failed += " (and a part of the record written could not be removed)"
+            raise RecordError(self._failed) from None
+        except BaseException:  # Ctrl-C between two parts of the line
+            self._cut_back(start)
+            raise
+        self._last = _sha256(memoryview(line)[:-1])
+
+    def _cut_back(self, start: int) -> bool:
+        """Remove what a failed write left of its line; whether the file is whole again."""
+        if start < 0:
+            return True  # not a file: nothing to cut (a pipe, /dev/null)
+        try:
+            os.ftruncate(self._fd, start)
+        except OSError:
+            return False
+        return True
 
     def close(self) -> None:
         """Sync the file to disk and close it."""
@@ -281,64 +450,171 @@ class LogWriter:
         self.close()
 
 
-def _iter_lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
-    """Lines with their numbers, and whether each ended with a newline."""
-    with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            yield number, raw.rstrip(b"\r\n"), raw.endswith(b"\n")
+# -- reading ------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One line of a log that is not blank: a record, or the problem that made it unusable."""
+
+    line: int
+    """Its number, from 1."""
+    record: dict[str, Any] | None
+    problem: LogProblem | None
+    """Why the line was skipped (``record`` is then None)."""
+    sha256: str
+    """The SHA-256 (hex) of the line's bytes, without its newline."""
+    previous: str | None
+    """The SHA-256 of the line before it, or None for the file's first line: what a format-2
+    record's ``prev`` must be."""
+
+
+def _rest_of_line(handle: IO[bytes], head: bytes) -> tuple[int, bool, str]:
+    """Read on to the end of a line longer than :data:`MAX_LINE_BYTES`, a block at a time,
+    hashing it without keeping it: (its size, ended with a newline, its SHA-256)."""
+    digest = hashlib.sha256(head)
+    size = len(head)
+    while block := handle.readline(1 << 16):
+        ended = block.endswith(b"\n")
+        if ended:
+            block = block[:-1]
+        digest.update(block)
+        size += len(block)
+        if ended:
+            return size, True, digest.hexdigest()
+    return size, False, digest.hexdigest()
+
+
+class _TooDeep:
+    """What :func:`_decode` gives for JSON nested too deep to read (no record is)."""
+
+
+_TOO_DEEP: Final = _TooDeep()
+
+
+def _decode(raw: bytes) -> Any:
+    """A line's JSON value; None when it is not JSON, :data:`_TOO_DEEP` when it is nested too
+    deep for the reader."""
+    try:
+        return json.loads(raw)
+    except ValueError:  # JSONDecodeError, UnicodeDecodeError
+        return None
+    except RecursionError:
+        return _TOO_DEEP
+
+
+class LogReader:
+    """The lines of a log, read one at a time: ``for entry in LogReader(path)``.
+
+    Memory does not grow with the file: one line is held at a time, and a line longer than
+    :data:`MAX_LINE_BYTES` is reported and skipped without being read into memory. After the
+    iteration, :attr:`digest` is the log's digest (the hash of its last line).
+
+    :raises RecordError: (while iterating) the file cannot be read, or is not a zole-arena
+        log (its first line that is not blank is not a zole-arena record), or is empty.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.digest: str | None = None
+        """``sha256:<hex>`` of the last line, once the log is read to its end."""
+        self.lines = 0
+        """Lines read so far."""
+
+    def __iter__(self) -> Iterator[LogEntry]:
+        name = str(self.path)
+        try:
+            handle = open(self.path, "rb")  # noqa: SIM115 (closed below, also on error)
+        except FileNotFoundError:
+            raise RecordError(f"{name}: no such file") from None
+        except IsADirectoryError:
+            raise RecordError(f"{name}: is a folder, not a log file") from None
+        except OSError as exc:
+            raise RecordError(f"{name}: cannot read it: {exc.strerror}") from None
+        with handle:
+            try:
+                yield from self._entries(handle, name)
+            except IsADirectoryError:
+                raise RecordError(f"{name}: is a folder, not a log file") from None
+            except OSError as exc:
+                raise RecordError(f"{name}: cannot read it: {exc.strerror}") from None
+
+    def _entries(self, handle: IO[bytes], name: str) -> Iterator[LogEntry]:
+        previous: str | None = None
+        seen = False
+        number = 0
+        while head := handle.readline(MAX_LINE_BYTES + 1):
+            number += 1
+            self.lines = number
+            ended = head.endswith(b"\n")
+            raw = head[:-1] if ended else head
+            del head
+            if not ended and len(raw) > MAX_LINE_BYTES:
+                if not seen:  # not worth reading on: this is no log
+                    raise RecordError(f"{name}: not a zole-arena log (line {number} is longer "
+                                      "than any record)")  # fmt: skip
+                size, ended, sha = _rest_of_line(handle, raw)
+                del raw
+                before, previous = previous, sha
+                self.digest = f"sha256:{sha}"
+                why = f"a line of {size} bytes, longer than any record: skipped"
+                yield LogEntry(number, None, LogProblem(name, number, why), sha, before)
+                continue
+            sha = _sha256(raw)
+            before, previous = previous, sha
+            self.digest = f"sha256:{sha}"
+            if not raw.strip():
+                continue
+            record, why, foreign = _read_record(raw, ended)
+            if foreign and not seen:
+                raise RecordError(f"{name}: not a zole-arena log (line {number} is not a "
+                                  "zole-arena record)")  # fmt: skip
+            seen = True
+            if record is not None:
+                yield LogEntry(number, record, None, sha, before)
+            else:
+                yield LogEntry(number, None, LogProblem(name, number, why), sha, before)
+        if not seen:
+            raise RecordError(f"{name}: empty file, not a zole-arena log")
+
+
+def _read_record(raw: bytes, ended: bool) -> tuple[dict[str, Any] | None, str, bool]:
+    """(the line's record, "", False); or (None, why it cannot be used, whether it is no
+    zole-arena record at all: such a line cannot begin a log)."""
+    value = _decode(raw)
+    if not isinstance(value, dict) or value.get("format") != FORMAT:
+        if value is _TOO_DEEP:
+            return None, "nested too deep to be a record: skipped", True
+        if not ended:
+            return None, "truncated last line (the arena stopped while writing it): skipped", True
+        if value is None and raw.startswith(_RECORD_START):
+            return None, "truncated record (the arena stopped while writing it): skipped", True
+        return None, "not a zole-arena record: skipped", True
+    if value.get("format_version") not in READABLE_VERSIONS:
+        versions = " or ".join(map(str, READABLE_VERSIONS))
+        why = f"record format version {short(value.get('format_version'))} is not {versions}"
+    elif not isinstance(value.get("type"), str) or not isinstance(value.get("match_id"), str):
+        why = "a record without a type or match_id in text"
+    elif value["type"] == "deal" and (shape := deal_shape_problem(value)) is not None:
+        number = value["deal"] if type(value.get("deal")) is int else None
+        why = f"{'a deal record' if number is None else f'deal {number}'}: {shape}"
+    else:
+        return value, "", False
+    return None, f"{why}: skipped", False
 
 
 def read_log(path: str | os.PathLike[str]) -> tuple[list[dict[str, Any]], list[LogProblem]]:
-    """Read a log: its records (header first) and the problems with lines it skipped.
+    """Read a whole log: its records (header first) and the problems with lines it skipped
+    (for the callers that need every record at once; :class:`LogReader` streams).
 
     :raises RecordError: the file cannot be read, or is not a zole-arena log (its first
         readable line is not a zole-arena record).
     """
-    path = Path(path)
-    name = str(path)
-    try:
-        lines = list(_iter_lines(path))
-    except FileNotFoundError:
-        raise RecordError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise RecordError(f"{name}: is a folder, not a log file") from None
-    except OSError as exc:
-        raise RecordError(f"{name}: cannot read it: {exc.strerror}") from None
     records: list[dict[str, Any]] = []
     problems: list[LogProblem] = []
-    for number, raw, ended in lines:
-        if not raw.strip():
-            continue
-        try:
-            record = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            record = None
-        if not isinstance(record, dict) or record.get("format") != FORMAT:
-            if not records and not problems:
-                raise RecordError(
-                    f"{name}: not a zole-arena log (line {number} is not a zole-arena record)"
-                )
-            last = number == len(lines)
-            cut_short = record is None and raw.startswith(_RECORD_START)
-            if last and not ended:
-                why = "truncated last line (the arena stopped while writing it): skipped"
-            elif cut_short:
-                why = "truncated record (the arena stopped while writing it): skipped"
-            else:
-                why = "not a zole-arena record: skipped"
-            problems.append(LogProblem(name, number, why))
-            continue
-        if record.get("format_version") != FORMAT_VERSION:
-            problems.append(
-                LogProblem(
-                    name,
-                    number,
-                    f"record format version {record.get('format_version')!r} is not "
-                    f"{FORMAT_VERSION}: skipped",
-                )
-            )
-            continue
-        records.append(record)
-    if not records and not problems:
-        raise RecordError(f"{name}: empty file, not a zole-arena log")
+    for entry in LogReader(path):
+        if entry.record is not None:
+            records.append(entry.record)
+        elif entry.problem is not None:
+            problems.append(entry.problem)
     return records, problems

@@ -57,7 +57,15 @@ from zole_arena.match import (
     stderr_path,
 )
 from zole_arena.ratings import RatingError, RatingList, Unit, fit_elo, rate, units_from_records
-from zole_arena.records import FORMAT, FORMAT_VERSION, LogWriter, read_log
+from zole_arena.record_checks import check_header as problems_of_header
+from zole_arena.records import (
+    FORMAT,
+    FORMAT_VERSION,
+    LogWriter,
+    RecordError,
+    is_regular_log,
+    read_log,
+)
 from zole_arena.rules import PRESETS
 from zole_arena.session import BotConfig, BotSession
 from zole_arena.tournament_messages import (
@@ -359,6 +367,8 @@ class TournamentSummary:
     log: str | None = None
     ratings: RatingList | None = None
     """The rating list with intervals (filled at the end)."""
+    digest: str | None = None
+    """The log's digest so far (``sha256:`` and the hash of its last line)."""
 
     @property
     def deals(self) -> int:
@@ -394,6 +404,7 @@ class TournamentSummary:
             "planned": self.planned,
             "stopped": self.stopped,
             "log": self.log,
+            "digest": self.digest,
             "standings": standings,
             "tables": [t.to_dict() for t in self.tables],
             "head_to_head": {
@@ -646,6 +657,8 @@ class Tournament:
         self._gate = _SignalGate()
         # (block, seating) of each deal of a table, in order: what a worker must send next.
         self._plan = [(block, seating) for _, block, _, seating in _schedule(settings.match)]
+        self._log: LogWriter | None = None
+        """The log while it is open (and after, for its digest)."""
 
     # -- resuming -----------------------------------------------------------------------------
 
@@ -675,9 +688,12 @@ class Tournament:
 
     # -- playing ------------------------------------------------------------------------------
 
-    def stderr_folder(self) -> Path:
+    def stderr_folder(self) -> Path | None:
         """Where the bots' stderr goes: ``LOG.stderr/``, one file per table and bot
-        (``table-3.rulebot.stderr``), so that parallel tables do not mix their lines."""
+        (``table-3.rulebot.stderr``), so that parallel tables do not mix their lines; None
+        when the log is not a file (``/dev/null``): nothing is written beside it."""
+        if not is_regular_log(self.log_path):
+            return None
         return self.log_path.with_name(self.log_path.name + ".stderr")
 
     def _header_extra(self, table: TableState) -> dict[str, Any]:
@@ -686,9 +702,10 @@ class Tournament:
 
     def _task(self, table: TableState) -> Task:
         match = self.settings.match
-        folder = self.stderr_folder() / f"table-{table.table.number}"
+        folder = self.stderr_folder()
+        table_folder = None if folder is None else folder / f"table-{table.table.number}"
         configs = tuple(
-            entrant.config(match, stderr_path(folder, entrant.name))
+            entrant.config(match, stderr_path(table_folder, entrant.name))
             for entrant in (self.settings.entrants[p] for p in table.table.players)
         )
         return Task(
@@ -709,6 +726,7 @@ class Tournament:
             self.settings.total_deals,
             self.stopped,
             str(self.log_path),
+            digest=self._log.digest if self._log is not None else None,
         )
 
     def run(self, on_event: Callable[[Event], None] | None = None) -> TournamentSummary:
@@ -722,9 +740,10 @@ class Tournament:
         self._on_event = on_event
         self._error = None
         self._stopping_since = None
-        writer = LogWriter(self.log_path)
-        if self.settings.match.sandbox is not None:  # hidden from the sandboxes: made first
-            self.stderr_folder().mkdir(exist_ok=True)
+        writer = self._log = LogWriter(self.log_path)
+        folder = self.stderr_folder()
+        if self.settings.match.sandbox is not None and folder is not None:
+            folder.mkdir(exist_ok=True)  # hidden from the sandboxes: made before they are
         if not self._header_written:
             writer.write(tournament_header(self.tournament_id, self.settings))
             self._header_written = True
@@ -744,6 +763,8 @@ class Tournament:
                     if self._stopping_since is None:
                         self.stopped = "interrupted"
                         self._stop()
+                except RecordError as exc:  # the log cannot be written (a full disk): stop
+                    self._fail(str(exc))
         finally:
             for worker in workers:
                 try:
@@ -759,7 +780,7 @@ class Tournament:
             self.stopped = f"error: {self._error}"
             raise TournamentError(
                 f"{self._error}; the tournament stopped (finished deals are in {self.log_path}; "
-                f"fix the bot and continue with 'zole-arena tournament --resume {self.log_path}')"
+                f"fix that and continue with 'zole-arena tournament --resume {self.log_path}')"
             )
         if self.stopped is None:
             unfinished = [t for t in self.tables if not t.finished]
@@ -1145,6 +1166,13 @@ def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> T
             else ""
         )
         raise TournamentError(f"{log_path}: not a tournament log{hint}")
+    problems_found = problems_of_header(header)
+    if problems_found:
+        more = len(problems_found) - 1
+        raise TournamentError(
+            f"{log_path}: cannot resume: its tournament header is not valid: {problems_found[0]}"
+            + (f" (and {more} more: 'zole-arena verify {log_path}' lists them)" if more else "")
+        )
     try:
         settings = TournamentSettings(
             entrants=tuple(

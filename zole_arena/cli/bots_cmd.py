@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated, NamedTuple
 
 import typer
@@ -137,7 +138,7 @@ def sandbox_setting(enabled: bool, readable: list[str] | None = None) -> Sandbox
         check_available()
     except SandboxUnavailable as exc:
         fail(str(exc))
-    return Sandbox(readable=tuple(readable or ()))
+    return Sandbox(readable=tuple(os.path.abspath(path) for path in readable or ()))
 
 
 def conduct(

@@ -120,7 +120,7 @@ def _log_kind(path: Path) -> str | None:
     try:
         with path.open("rb") as handle:
             kind = json.loads(handle.readline(1 << 20)).get("type")
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         return None
     return kind if kind in ("match", "tournament") else None
 

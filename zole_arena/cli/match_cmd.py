@@ -85,7 +85,7 @@ def _results_table(summary: Summary) -> Table:
         interval = "" if math.isinf(p.interval) else f"±{p.interval:.2f}"
         won = f"{p.soloist_won}" if p.soloist else "–"
         table.add_row(
-            p.name,
+            escape(p.name),  # names may come from a log (--resume): never markup
             f"{p.points:+d}",
             f"{p.mean:+.2f}{interval}",
             f"{p.soloist}/{won}",
@@ -98,7 +98,7 @@ def _results_table(summary: Summary) -> Table:
 
 
 def _scores_text(summary: Summary) -> str:
-    return "  ".join(f"{p.name} {p.points:+d}" for p in summary.players)
+    return "  ".join(f"{escape(p.name)} {p.points:+d}" for p in summary.players)
 
 
 def match_command(
@@ -317,9 +317,11 @@ def _run(match: Match, json_output: bool) -> None:
             f"played {now} deal{'s' if now != 1 else ''} in {elapsed:.1f} s ({rate:.1f} deals/s)"
             + (f"; log: {summary.log}" if summary.log else "")
         )
+        if summary.log and summary.digest:  # what 'verify --digest' checks the log against
+            out.print(f"log {summary.log}  digest {summary.digest}", highlight=False, markup=False)
     if summary.stopped:
         err.print(
-            f"[yellow]match stopped: {summary.stopped}[/]"
+            f"[yellow]match stopped: {escape(summary.stopped)}[/]"
             + (
                 f"; continue with --resume {summary.log}"
                 if summary.log and summary.stopped == "interrupted"

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from zole_arena.cli.console import err, fail, out, print_json
@@ -54,7 +55,7 @@ def _table(ratings: RatingList) -> Table:
         los = "" if rating.los_next is None else f"{100 * rating.los_next:.1f}%"
         table.add_row(
             str(rank),
-            rating.name,
+            escape(rating.name),  # a name from a log: never markup
             f"{rating.elo:+.0f}",
             f"{rating.low:+.0f} … {rating.high:+.0f}",
             los,
@@ -128,7 +129,7 @@ def ratings_command(
         check_plot_path(plot)  # before the work: no matplotlib, or nowhere to write it
     data = read_logs(logs)
     for warning in data.warnings:
-        err.print(f"[yellow]warning:[/] {warning}", highlight=False, markup=True)
+        err.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, markup=True)
     if not data.units:
         fail("the logs have no finished deal: nothing to rate")
     ratings = rate(data.units, anchor=pinned, bootstrap=bootstrap, seed=seed)

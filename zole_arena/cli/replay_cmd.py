@@ -12,9 +12,10 @@ from rich.text import Text
 from zole_arena.cards import CARDS, Card
 from zole_arena.cli.console import err, fail, out
 from zole_arena.errors import ZoleError
+from zole_arena.record_checks import check_header, short
 from zole_arena.records import read_log
 from zole_arena.render import cards_text
-from zole_arena.verify import replay_record, verify_log
+from zole_arena.verify import DIGEST_RE, Finding, Kind, replay_record, verify_log
 
 _SEAT_NAMES = "ABC"
 
@@ -67,7 +68,7 @@ def render_deal(record: dict[str, Any], seat: int | None, table: int | None = No
     bids = [m for m in record["moves"] if m["action"] in ("pass", "take", "zole", "smallzole")]
     if bids:
         out.print("  bids: " + ", ".join(f"{_who(record, m['seat'])} {m['action']}"
-                                         for m in bids))  # fmt: skip
+                                         for m in bids), markup=False)  # fmt: skip
     talon_seen = seat is None or (took and seat == soloist)
     if talon_seen:
         line = Text("  talon: ")
@@ -81,7 +82,9 @@ def render_deal(record: dict[str, Any], seat: int | None, table: int | None = No
             line.append_text(cards_text(_cards(record["buried"])))
             out.print(line)
     elif took:
-        out.print(f"  {_who(record, soloist)} takes the talon and buries two cards (hidden)")
+        out.print(
+            f"  {_who(record, soloist)} takes the talon and buries two cards (hidden)", markup=False
+        )
     for number, trick in enumerate(record["tricks"], start=1):
         line = Text(f"  {number}. ")
         for index, card in enumerate(trick["cards"]):
@@ -112,16 +115,17 @@ def render_deal(record: dict[str, Any], seat: int | None, table: int | None = No
                         f"{tricks} trick{'s' if tricks != 1 else ''} — {band}")  # fmt: skip
     if result.get("ended_early"):
         summary += " (stopped at the soloist's first trick)"
-    out.print(summary)
+    out.print(summary, markup=False)
     if record.get("culprit"):
         fault = record["culprit"]
-        out.print(f"  [red]forfeit[/] by {_who(record, fault['seat'])}: {fault['kind']}: "
-                  f"{escape(fault['message'])}", highlight=False)  # fmt: skip
+        out.print(f"  [red]forfeit[/] by {escape(_who(record, fault['seat']))}: "
+                  f"{escape(fault['kind'])}: {escape(fault['message'])}",
+                  highlight=False)  # fmt: skip
     scores = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(result["scores"]))
     totals = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record["totals"]))
     out.print(f"  scores: {scores}   totals: {totals}")
     if result.get("pule_event"):
-        out.print(f"  pules: {result['pule_event']}")
+        out.print(f"  pules: {result['pule_event']}", markup=False)
     if state is not None and replayed.problems:
         problems = escape("; ".join(replayed.problems))
         out.print(f"  [red]does not verify:[/] {problems}", highlight=False)
@@ -143,7 +147,20 @@ def replay_command(
         fail(f"--seat must be 0, 1 or 2, not {seat}")
     records, problems = read_log(log)
     for problem in problems:
-        err.print(f"[yellow]warning:[/] {problem.describe()}", highlight=False)
+        err.print(f"[yellow]warning:[/] {escape(problem.describe())}", highlight=False)
+    # A header is shown and used only when it is valid ('verify' says what is wrong with it).
+    for record in records:
+        if record.get("type") in ("match", "tournament"):
+            found = check_header(record)
+            if found:
+                err.print(
+                    f"[yellow]warning:[/] {escape(str(log))}: {escape(record['type'])} header of "
+                    f"{escape(short(record.get('match_id')))}: {escape(found[0])}: ignored",
+                    highlight=False,
+                )
+    records = [
+        r for r in records if r.get("type") not in ("match", "tournament") or not check_header(r)
+    ]
     # A tournament's log holds its tables' matches: each match header says its table.
     tables = {
         r.get("match_id"): r["tournament"].get("table")
@@ -168,10 +185,11 @@ def replay_command(
     if not deals:
         fail(f"{log}: the log has no finished deal yet")
     header = records[0] if records[0].get("type") == "match" else None
-    if header is not None and deal is None:
+    if header is not None and deal is None:  # a valid header (checked above)
         names = ", ".join(p.get("name", "?") for p in header.get("players", []))
         out.print(f"match {header.get('match_id')}: {names}; rules "
-                  f"{header['rules'].get('preset')}; seed {header.get('seed')}")  # fmt: skip
+                  f"{header['rules'].get('preset')}; seed {header.get('seed')}",
+                  markup=False)  # fmt: skip
     for record in deals:
         try:
             render_deal(record, seat, tables.get(record.get("match_id")))
@@ -182,33 +200,74 @@ def replay_command(
             )
 
 
+def _digest_option(text: str) -> str:
+    """A digest as given (``sha256:<hex>``, or the hex alone, in either case), written as
+    logs write it; a malformed one ends the command with a one-line error."""
+    digest = text.strip().lower()
+    if not digest.startswith("sha256:"):
+        digest = f"sha256:{digest}"
+    if not DIGEST_RE.fullmatch(digest):
+        fail(f"--digest {text!r} is not a digest: write sha256: and 64 hex digits")
+    return digest
+
+
 def verify_command(
     logs: Annotated[list[Path], typer.Argument(help="Game logs to check.")],
+    digest: Annotated[
+        str | None,
+        typer.Option(
+            help="The log's digest as published when its match ended (sha256:…): the log "
+            "must end with the very line it names (one log only).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Re-play every logged deal through the rules engine; list each record whose moves are
-    illegal or whose logged result disagrees. Exits 1 if any does.
+    illegal or whose logged result disagrees, each impossible header, and where the log's hash
+    chain breaks; print each log's digest. Exits 1 if anything is wrong.
     """
-    failed = 0
+    if digest is not None and len(logs) != 1:
+        fail(f"--digest checks one log, not {len(logs)}")
+    wanted = None if digest is None else _digest_option(digest)
+    failed = False
     for path in logs:
+        name = str(path)
+
+        def show(finding: Finding, name: str = name) -> None:
+            if finding.kind is Kind.LINE:  # as every reader of logs warns of a skipped line
+                where = f"{name}:{finding.line}: {finding.message}"
+                err.print(f"[yellow]warning:[/] {escape(where)}", highlight=False)
+            elif finding.kind is Kind.NOTE:
+                err.print(f"[yellow]note:[/] {escape(finding.describe(name))}", highlight=False)
+            else:
+                out.print(finding.describe(name), highlight=False, markup=False)
+
         try:
-            report = verify_log(str(path))
+            report = verify_log(name, show, digest=wanted)
         except ZoleError as exc:  # not a log, or missing: say so, and go on with the others
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-            failed += 1
+            failed = True
             continue
-        for skipped in report.skipped:
-            err.print(f"[yellow]warning:[/] {escape(skipped)}", highlight=False)
-        for number, problems in report.bad:
-            for problem in problems:
-                out.print(f"{path}: deal {number}: {problem}", highlight=False, markup=False)
-        good = report.deals - len(report.bad)
+        good = report.deals - report.bad
         faults = []
         if report.bad:
-            faults.append(f"{len(report.bad)} bad")
+            faults.append(f"{report.bad} bad")
+        if report.bad_headers:
+            faults.append(f"{report.bad_headers} bad header(s)")
         if report.broken:
             faults.append(f"{report.broken} unreadable line(s)")
+        if report.chain_breaks:
+            faults.append("the hash chain breaks")
+        if report.digest_differs:
+            faults.append("not the digest given")
         status = f"[red]{', '.join(faults)}[/]" if faults else "[green]ok[/]"
-        out.print(f"{path}: {good} of {report.deals} deals verify — {status}", highlight=False)
-        failed += len(report.bad) + report.broken
+        out.print(f"{escape(name)}: {good} of {report.deals} deals verify — {status}",
+                  highlight=False)  # fmt: skip
+        chain = (
+            "" if report.format_version != 2 else " (format 2: the hash chain covers every line)"
+        )
+        if report.digest is not None:
+            out.print(f"{name}: digest {report.digest}{chain}", highlight=False, markup=False)
+        failed = failed or report.failed
     if failed:
         raise typer.Exit(1)

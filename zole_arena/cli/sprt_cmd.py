@@ -39,6 +39,7 @@ from zole_arena.cli.bots_cmd import (
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.match import MatchSettings
+from zole_arena.records import last_line_digest
 from zole_arena.rules import load_rules
 from zole_arena.session import BotConfig
 from zole_arena.shuffle import MAX_SEED
@@ -101,7 +102,7 @@ def _verdict(result: SprtResult) -> str:
     return f"{why}: {result.new} against {result.old}"
 
 
-def _report(result: SprtResult, elapsed: float) -> None:
+def _report(result: SprtResult, elapsed: float, digest: str | None) -> None:
     s = result.settings
     colour = {"H1": "green", "H0": "red"}.get(result.decision or "", "yellow")
     out.print(f"[bold {colour}]{escape(_verdict(result))}[/]", highlight=False)
@@ -125,6 +126,8 @@ def _report(result: SprtResult, elapsed: float) -> None:
         + (f"; log: {result.log}" if result.log else ""),
         highlight=False,
     )
+    if result.log and digest:  # what 'verify --digest' checks the log against
+        out.print(f"log {result.log}  digest {digest}", highlight=False, markup=False)
 
 
 def sprt_command(
@@ -285,10 +288,11 @@ def sprt_command(
     started = time.monotonic()
     result = _run(test, json_output)
     elapsed = time.monotonic() - started
+    digest = last_line_digest(log) if log is not None else None  # the test has closed it
     if json_output:
-        print_json(result.to_dict())
+        print_json({**result.to_dict(), "digest": digest})
     else:
-        _report(result, elapsed)
+        _report(result, elapsed, digest)
     sys.stdout.flush()
     if result.stopped == "interrupted":
         err.print("[yellow]test stopped: interrupted[/]")

@@ -64,7 +64,7 @@ def _standings_table(summary: TournamentSummary, title: str, final: bool) -> Tab
     for rank, name in enumerate(summary.ranking(), start=1):
         p = summary.standings.players[name]
         interval = "" if math.isinf(p.interval) else f"±{p.interval:.1f}"
-        row = [str(rank), name]
+        row = [str(rank), escape(name)]  # names may come from a log (--resume): never markup
         if name in rating:
             r = rating[name]
             los = "" if r.los_next is None else f"{100 * r.los_next:.0f}%"
@@ -98,13 +98,13 @@ def _head_to_head_table(summary: TournamentSummary) -> Table | None:
                   "(pairwise games as the ratings count them)", box=box.SIMPLE_HEAD)  # fmt: skip
     table.add_column("")
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(escape(name), justify="right")
     for a in names:
         cells = []
         for b in names:
             won, games = h2h.get(a, {}).get(b, (0.0, 0))
             cells.append("" if a == b or not games else f"{100 * won / games:.0f} ({games})")
-        table.add_row(a, *cells)
+        table.add_row(escape(a), *cells)
     return table
 
 
@@ -545,7 +545,8 @@ def _isolation(
         hidden.append(str(config.absolute()))
     for entrant in entrants:
         hidden += readable_paths(list(entrant.command), entrant.cwd or os.getcwd())[1]
-    return Sandbox(readable=tuple(readable or ()), hidden=tuple(dict.fromkeys(hidden)))
+    readable_paths_given = tuple(os.path.abspath(path) for path in readable or ())
+    return Sandbox(readable=readable_paths_given, hidden=tuple(dict.fromkeys(hidden)))
 
 
 def _pinning(cpus: Sequence[int] | None, concurrency: int) -> str:
@@ -649,6 +650,8 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
             highlight=False,
             markup=False,
         )
+        if summary.digest:  # what 'verify --digest' checks the log against
+            out.print(f"log {summary.log}  digest {summary.digest}", highlight=False, markup=False)
     disqualified = [t for t in summary.tables if (t.stopped or "").startswith("disqualified")]
     if summary.stopped != "interrupted" and disqualified:
         raise typer.Exit(3)  # as 'match' does: the results stand, but a bot broke the rules
