@@ -39,7 +39,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -203,9 +203,27 @@ def _prctl() -> Callable[..., int] | None:
     return getattr(_libc, "prctl", None) if _libc is not None else None
 
 
+_HELD_SIGNALS: Final = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM (in the main thread) while the block runs; they are delivered
+    after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _child_setup(limits: Limits, cgroup: BotCgroup | None, parent: int) -> None:
     """Runs in the bot's process between ``fork`` and ``exec``: join the bot's control group,
     die with the arena, set the per-process limits."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)  # held by the arena meanwhile
     if cgroup is not None:
         cgroup.join()
     prctl = _prctl()
@@ -398,7 +416,9 @@ class BotProcess:
             ) from None
         cgroup, parent = self.cgroup, os.getpid()
         try:
-            with _CHILDREN_LOCK:
+            # Ctrl-C or a stop request (SIGTERM) waits until the bot is started and
+            # registered: raised inside the fork's hooks it would be lost, half reported.
+            with _CHILDREN_LOCK, _signals_held():
                 self._popen = subprocess.Popen(
                     argv,
                     stdin=subprocess.PIPE,
