@@ -1,0 +1,205 @@
+"""A seccomp filter for sandboxed bots: it closes the kernel's covert channels between them.
+
+Namespaces do not separate everything. A file lock is the kernel's, on an inode: two bots that
+open the same read-only system file (every sandbox binds ``/usr``) see each other's
+``flock`` and ``fcntl`` locks, and one can tell the other its whole hand, one lock a bit. File
+leases, ``dnotify`` (``F_NOTIFY``), ``inotify`` and ``fanotify`` watches on shared files work
+the same way. :func:`bot_filter` builds a seccomp-BPF program that makes those calls fail with
+``EPERM`` and allows everything else; bubblewrap loads it (``--seccomp FD``) just before it
+runs the bot, so the bot and all it starts are bound by it, and cannot remove it.
+
+What a bot loses: file locks. A bot that opens an SQLite database must open it with
+``?immutable=1`` (or ``nolock=1``), a ``dbm.gnu`` file with the ``u`` flag; a JVM warns that it
+cannot lock its ``hsperfdata`` file and runs without it (``-XX:-UsePerfData`` silences it).
+
+Every other ``fcntl`` command (``F_GETFL``, ``F_SETFD``, ``F_DUPFD``…) works: the command is
+the call's second argument, which the filter reads (its low 32 bits, all the kernel reads).
+
+Only the machine's own system call table is allowed. A program for another one (x86_64's
+``int 0x80`` i386 calls and its x32 calls, aarch64's 32-bit ARM calls) is killed at its first
+call: those tables number every call differently, and would pass a filter written for one.
+So ``fcntl64``, which exists only in 32-bit tables, needs no rule.
+
+Written by hand, not with libseccomp: the program is a dozen rules and a table of numbers per
+machine, and libseccomp (``libseccomp.so.2``, through a binding such as ``pyseccomp``) is a
+system library that a plain ``pip install`` cannot bring — a sandbox that fails where it is
+missing is worse than 40 lines of BPF that the tests run through the kernel and check against
+libseccomp's own tables wherever it is installed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import errno
+import functools
+import os
+import struct
+import sys
+from collections.abc import Mapping
+from typing import Final
+
+from zole_arena.sandbox import SandboxUnavailable
+
+__all__ = [
+    "ARCHES",
+    "DENIED_FCNTL",
+    "DENIED_SYSCALLS",
+    "Arch",
+    "SeccompUnavailable",
+    "bot_filter",
+    "build",
+    "filter_fd",
+]
+
+#: The system calls a bot may not make, and why. Each fails with EPERM.
+DENIED_SYSCALLS: Final[Mapping[str, str]] = {
+    "flock": "locks on inodes any sandbox can open: a covert channel",
+    "inotify_init": "watches on shared files see another bot's reads: a covert channel",
+    "inotify_init1": "the same, with flags",
+    "fanotify_init": "the same, and unprivileged since Linux 5.13",
+    # Not channels, but kernel surface no bot needs, where the exploits of the last years were:
+    "userfaultfd": "stalls the kernel's copies from user memory at will: widens kernel races",
+    "perf_event_open": "hardware counters: side channels on the CPUs the bots share",
+    "io_uring_setup": "io_uring's operations pass no seccomp filter at all (io_uring_enter "
+    "and io_uring_register need its ring); Node's libuv falls back to threads",
+    "bpf": "the kernel's own programs: a large attack surface",
+    "keyctl": "the kernel's keyrings are not namespaced: user and named keyrings are shared "
+    "by every bot of one real user",
+    "add_key": "the same",
+    "request_key": "the same",
+    "syslog": "the kernel log, where one bot's crash (its fault address) is written for "
+    "another to read where dmesg is not restricted",
+}
+# Left allowed, on purpose: ptrace and process_vm_* (they reach only the bot's own PID
+# namespace); personality (it changes only how the bot's own programs run, and mmap_min_addr
+# holds whatever it says); mincore and posix_fadvise (the JVM uses mincore, and reading a
+# file's pages is a page-cache channel that timing alone opens: seccomp cannot close it);
+# futex (everything needs it, though a shared futex on a shared file's mapping is a channel:
+# closing it would break Python's multiprocessing in a bot).
+
+#: The fcntl commands a bot may not use (Linux's numbers, the same on every machine here).
+DENIED_FCNTL: Final[Mapping[str, int]] = {
+    "F_GETLK": 5,
+    "F_SETLK": 6,
+    "F_SETLKW": 7,
+    "F_OFD_GETLK": 36,
+    "F_OFD_SETLK": 37,
+    "F_OFD_SETLKW": 38,
+    "F_SETLEASE": 1024,
+    "F_GETLEASE": 1025,
+    "F_NOTIFY": 1026,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Arch:
+    """A machine's system call table, as far as the filter needs it."""
+
+    name: str
+    """As ``uname -m`` says it."""
+    audit_arch: int
+    """``AUDIT_ARCH_*``: which table a system call is made in."""
+    numbers: Mapping[str, int]
+    """The numbers of ``fcntl`` and of the denied calls that exist in this table."""
+    foreign_bit: int | None = None
+    """A bit that marks calls of another ABI under the same ``audit_arch`` (x32's)."""
+
+
+#: The generic table (include/uapi/asm-generic/unistd.h) of aarch64 and riscv64.
+_GENERIC: Final = {
+    "fcntl": 25, "inotify_init1": 26, "flock": 32, "syslog": 116, "add_key": 217,
+    "request_key": 218, "keyctl": 219, "perf_event_open": 241, "fanotify_init": 262,
+    "bpf": 280, "userfaultfd": 282, "io_uring_setup": 425,
+}  # fmt: skip
+
+#: x86_64's table (arch/x86/entry/syscalls/syscall_64.tbl).
+_X86_64: Final = {
+    "fcntl": 72, "flock": 73, "syslog": 103, "add_key": 248, "request_key": 249, "keyctl": 250,
+    "inotify_init": 253, "inotify_init1": 294, "perf_event_open": 298, "fanotify_init": 300,
+    "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425,
+}  # fmt: skip
+
+#: The machines the filter is built for, by ``uname -m``.
+ARCHES: Final[Mapping[str, Arch]] = {
+    "x86_64": Arch("x86_64", 0xC000003E, _X86_64, foreign_bit=0x40000000),
+    "aarch64": Arch("aarch64", 0xC00000B7, _GENERIC),
+    "riscv64": Arch("riscv64", 0xC00000F3, _GENERIC),
+}
+
+
+class SeccompUnavailable(SandboxUnavailable):
+    """No filter can be built for this machine."""
+
+
+# Classic BPF, as seccomp runs it (linux/filter.h, linux/seccomp.h).
+_LD_ABS: Final = 0x20  # BPF_LD | BPF_W | BPF_ABS: A = the 32-bit word at offset k
+_JEQ: Final = 0x15  # BPF_JMP | BPF_JEQ | BPF_K: jump jt if A == k, else jf
+_JGE: Final = 0x35  # BPF_JMP | BPF_JGE | BPF_K: jump jt if A >= k, else jf
+_RET: Final = 0x06  # BPF_RET | BPF_K: the verdict k
+_ALLOW: Final = 0x7FFF0000  # SECCOMP_RET_ALLOW
+_EPERM: Final = 0x00050000 | errno.EPERM  # SECCOMP_RET_ERRNO with EPERM
+_KILL: Final = 0x80000000  # SECCOMP_RET_KILL_PROCESS (older kernels kill the thread)
+# struct seccomp_data: int nr; u32 arch; u64 instruction_pointer; u64 args[6] (little-endian
+# on every machine here: an argument's low word comes first).
+_NR, _ARCH, _ARG1_LOW = 0, 4, 24
+# The verdicts end the program, in this order; a jump names one, or 0 for "go on".
+_VERDICTS: Final = {"allow": _ALLOW, "eperm": _EPERM, "kill": _KILL}
+
+
+def build(arch: Arch) -> bytes:
+    """The filter for ``arch``: an array of ``struct sock_filter``, as bubblewrap reads it."""
+    code: list[tuple[int, int | str, int | str, int]] = [
+        (_LD_ABS, 0, 0, _ARCH),
+        (_JEQ, 0, "kill", arch.audit_arch),  # another table's numbers mean other calls
+        (_LD_ABS, 0, 0, _NR),
+    ]
+    if arch.foreign_bit is not None:
+        code.append((_JGE, "kill", 0, arch.foreign_bit))
+    for name in DENIED_SYSCALLS:
+        if name in arch.numbers:
+            code.append((_JEQ, "eperm", 0, arch.numbers[name]))
+    code.append((_JEQ, 0, "allow", arch.numbers["fcntl"]))
+    code.append((_LD_ABS, 0, 0, _ARG1_LOW))  # fcntl(fd, cmd, arg): the kernel's cmd is 32 bits
+    code += [(_JEQ, "eperm", 0, command) for command in DENIED_FCNTL.values()]
+    end = len(code)  # the first verdict
+    labels = {name: end + i for i, name in enumerate(_VERDICTS)}
+    program = bytearray()
+    for index, (op, jt, jf, k) in enumerate(code):
+        jumps = [0 if j == 0 else labels[str(j)] - index - 1 for j in (jt, jf)]
+        program += struct.pack("=HBBI", op, *jumps, k)
+    for verdict in _VERDICTS.values():
+        program += struct.pack("=HBBI", _RET, 0, 0, verdict)
+    return bytes(program)
+
+
+@functools.cache
+def bot_filter() -> bytes:
+    """The filter for this machine.
+
+    :raises SeccompUnavailable: this machine is not one of :data:`ARCHES` (or this Python is
+        a 32-bit one on it).
+    """
+    machine = os.uname().machine
+    if machine not in ARCHES or sys.maxsize < 2**32 or sys.byteorder != "little":
+        raise SeccompUnavailable(
+            f"the sandbox has no system call filter for this machine ({machine}); it has "
+            f"one for {', '.join(ARCHES)}"
+        )
+    return build(ARCHES[machine])
+
+
+def filter_fd() -> int:
+    """A new descriptor to read :func:`bot_filter` from, for one bubblewrap start: pass it
+    with ``--seccomp FD`` (and ``pass_fds``), and close it once bubblewrap is started.
+
+    Bubblewrap reads the descriptor to its end and closes it, so each start needs a new one:
+    a file or memfd passed twice would be at its end the second time. It is a pipe holding
+    the whole filter (far less than a pipe's smallest buffer, one page), so nothing waits.
+    """
+    program = bot_filter()
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, program)
+    finally:
+        os.close(write_end)
+    return read_end
