@@ -53,7 +53,8 @@ from zole_arena.errors import (
     BotStartupError,
     BotTimeoutError,
 )
-from zole_arena.sandbox import Sandbox, bwrap_argv, check_available
+from zole_arena.sandbox import Sandbox, SandboxUnavailable, bwrap_argv, check_available
+from zole_arena.seccomp import filter_fd
 from zole_arena.stderrcap import DEFAULT_STDERR_BYTES, StderrCopy
 
 __all__ = [
@@ -415,6 +416,14 @@ class BotProcess:
                 f"cannot write the bot's stderr file {stderr_path}: {exc.strerror or exc}"
             ) from None
         cgroup, parent = self.cgroup, os.getpid()
+        keep: tuple[int, ...] = ()
+        if sandbox is not None:  # the system-call filter, read by bubblewrap at its start
+            try:
+                keep = (filter_fd(),)
+            except SandboxUnavailable:
+                self._abandon()
+                raise
+            argv = [argv[0], "--seccomp", str(keep[0]), *argv[1:]]
         try:
             # Ctrl-C or a stop request (SIGTERM) waits until the bot is started and
             # registered: raised inside the fork's hooks it would be lost, half reported.
@@ -430,6 +439,7 @@ class BotProcess:
                     preexec_fn=lambda: _child_setup(limits, cgroup, parent),
                     bufsize=0,
                     close_fds=True,
+                    pass_fds=keep,
                 )
                 _OWN_CHILDREN.add(self._popen.pid)
         except FileNotFoundError:
@@ -449,7 +459,9 @@ class BotProcess:
             self._abandon()
             raise BotStartupError(f"cannot start bot {self.argv[0]!r}: {exc}") from None
         finally:
-            os.close(write_end)  # the child has its own copy
+            os.close(write_end)  # the child has its own copies
+            for fd in keep:
+                os.close(fd)
         self.pid = self._popen.pid
         self.pgid = self.pid  # a new session: the bot leads its own process group
         assert self._popen.stdin is not None and self._popen.stdout is not None

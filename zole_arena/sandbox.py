@@ -119,12 +119,19 @@ def check_available() -> str:
         raise SandboxUnavailable(
             f"--sandbox needs bubblewrap, which is not installed: {INSTALL_HINT}"
         )
-    argv = [bwrap, *_namespace_flags(), *_system_binds(), "--proc", "/proc", "--dev", "/dev",
-            "--", "/bin/true" if os.path.exists("/bin/true") else "true"]  # fmt: skip
+    from zole_arena.seccomp import filter_fd  # it builds on this module's error
+
+    seccomp = filter_fd()
+    true = "/bin/true" if os.path.exists("/bin/true") else "true"
+    argv = [bwrap, "--seccomp", str(seccomp), *_namespace_flags(), *_system_binds(), "--proc",
+            "/proc", "--dev", "/dev", "--", true]  # fmt: skip
     try:
-        done = subprocess.run(argv, capture_output=True, timeout=30, check=False)
+        done = subprocess.run(argv, capture_output=True, timeout=30, check=False,
+                              pass_fds=(seccomp,))  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SandboxUnavailable(f"bubblewrap ({bwrap}) cannot run: {exc}") from None
+    finally:
+        os.close(seccomp)
     if done.returncode != 0:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
         reason = why[-1] if why else f"exit code {done.returncode}"

@@ -132,8 +132,23 @@ def main() -> None:
             report("flock_channel", False, f"{type(exc).__name__}: {exc}")
         play(f"flock-{role}")
         return
-    play(f"flock-{role}", on_line=side.on_line,
-         on_eof=side.on_eof if isinstance(side, Receiver) else None)  # fmt: skip
+    refused: list[str] = []
+
+    def on_line(words: list[str]) -> None:
+        if refused:  # the locks are refused (a system-call filter): play on, honestly
+            return
+        try:
+            side.on_line(words)
+        except OSError as exc:
+            refused.append(str(exc))
+            if role == "recv":
+                report("flock_channel", False, f"{type(exc).__name__}: {exc}")
+
+    def on_eof() -> None:
+        if isinstance(side, Receiver) and not refused:
+            side.on_eof()
+
+    play(f"flock-{role}", on_line=on_line, on_eof=on_eof)
 
 
 if __name__ == "__main__":
