@@ -375,3 +375,9 @@ def test_an_unprivileged_organizer_without_cgroups_still_limits_processes(
         assert found is not None and int(found.group(1)) < 40, said
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_bot_text_loses_the_marks_that_reorder_a_line() -> None:
+    from zole_arena.errors import printable
+
+    assert printable("won \u202e7- by\u2067 x\x1b[2J\ty") == "won ?7- by? x?[2J\ty"

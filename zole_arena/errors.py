@@ -11,9 +11,13 @@ from __future__ import annotations
 import re
 from typing import Final
 
-#: Characters a terminal acts on (C0 and C1 controls, DEL): bot text never reaches the
-#: organizer's terminal with them (an escape sequence could rewrite the screen or the title).
-_CONTROLS: Final = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+#: Characters a terminal acts on (C0 and C1 controls, DEL) and the Unicode marks that reorder
+#: how a line is shown (bidirectional overrides and isolates): bot text never reaches the
+#: organizer's terminal with them (an escape sequence could rewrite the screen or the title,
+#: an override make a line read otherwise than it is).
+_CONTROLS: Final = re.compile(
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def printable(text: str) -> str:
