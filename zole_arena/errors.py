@@ -84,3 +84,8 @@ class BotFloodError(BotError):
     """The bot sent a line that is too long, or too much output for one request."""
 
     kind = "flood"
+
+
+class SandboxUnavailable(BotStartupError):
+    """Bubblewrap is missing, or cannot make namespaces or load the system-call filter on this
+    machine."""

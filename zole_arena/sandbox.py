@@ -28,10 +28,11 @@ import shutil
 import stat
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
-from zole_arena.errors import BotStartupError
+from zole_arena.errors import BotStartupError, SandboxUnavailable
+from zole_arena.seccomp import filter_fd
 
 __all__ = [
     "SYSTEM_DIRS",
@@ -55,10 +56,6 @@ _NOBODY: Final = 65534
 INSTALL_HINT: Final = (
     "install bubblewrap (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)"
 )
-
-
-class SandboxUnavailable(BotStartupError):
-    """Bubblewrap is missing or cannot make namespaces on this machine."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,8 +116,6 @@ def check_available() -> str:
         raise SandboxUnavailable(
             f"--sandbox needs bubblewrap, which is not installed: {INSTALL_HINT}"
         )
-    from zole_arena.seccomp import filter_fd  # it builds on this module's error
-
     seccomp = filter_fd()
     true = "/bin/true" if os.path.exists("/bin/true") else "true"
     argv = [bwrap, "--seccomp", str(seccomp), *_namespace_flags(), *_system_binds(), "--proc",
@@ -395,18 +390,3 @@ def _environment(env: Mapping[str, str]) -> dict[str, str]:
     base = {name: os.environ[name] for name in _KEPT_ENV if name in os.environ}
     base.update({"HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"})
     return base | dict(env)
-
-
-def describe(sandbox: Sandbox | None, limits: str) -> str:
-    """One line for a match header: how the bots are isolated and limited."""
-    if sandbox is None:
-        return "bots run unsandboxed, as the arena's user (they are trusted)"
-    return f"bots sandboxed with bubblewrap; limits: {limits}"
-
-
-def iter_hidden(paths: Iterable[str]) -> list[str]:
-    """Absolute forms of ``paths``, without duplicates, in order."""
-    seen: dict[str, None] = {}
-    for path in paths:
-        seen.setdefault(os.path.abspath(path), None)
-    return list(seen)

@@ -38,7 +38,7 @@ import sys
 from collections.abc import Mapping
 from typing import Final
 
-from zole_arena.sandbox import SandboxUnavailable
+from zole_arena.errors import SandboxUnavailable
 
 __all__ = [
     "ARCHES",
