@@ -381,3 +381,17 @@ def test_bot_text_loses_the_marks_that_reorder_a_line() -> None:
     from zole_arena.errors import printable
 
     assert printable("won \u202e7- by\u2067 x\x1b[2J\ty") == "won ?7- by? x?[2J\ty"
+
+
+def test_a_tournament_config_can_say_sandbox_false(tmp_path: Path) -> None:
+    config = tmp_path / "event.toml"
+    config.write_text(
+        'sandbox = false\nblocks = 1\nmovetime = 1000\nlog = "t.jsonl"\n'
+        '[[bots]]\ncommand = "random"\n[[bots]]\ncommand = "rulebot"\n'
+        '[[bots]]\nname = "r2"\ncommand = "random"\n'
+    )
+    proc = ok(zole("tournament", "--config", str(config), cwd=tmp_path))
+    assert "bots: unsandboxed" in proc.stdout
+    header = json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])
+    assert header["settings"]["sandbox"] is None
+    assert header["settings"]["process_per_seating"] is False
