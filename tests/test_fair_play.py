@@ -365,8 +365,9 @@ def test_log_rewriter_unsandboxed_is_caught_by_verify(tmp_path: Path, mark: str)
     re-play alone cannot tell from real ones).
 
     Always: ``verify`` catches it (the log's hash chain). This bot does not recompute the
-    chain; one that did (it can import zole_arena, or copy it) would not be caught: without a
-    sandbox, a hash chain only catches edits made without it (and damage)."""
+    chain; one that did (it can import zole_arena, or copy it) would pass ``verify`` alone, but
+    not ``verify --digest`` with the digest the arena printed as the match ended, from its own
+    memory, out of the bot's reach: that digest is what an organizer publishes."""
     run = run_match(tmp_path, bot_command("log_rewriter", mark), sandbox=False)
     assert run.proc.returncode == 0, run.describe()
     outcomes = run.outcomes()
@@ -376,6 +377,10 @@ def test_log_rewriter_unsandboxed_is_caught_by_verify(tmp_path: Path, mark: str)
     assert len(run.deals()) == 4, "the forged deal is not in the log"
     checked = verify(run.log)
     assert checked.returncode == 1, checked.stdout + checked.stderr
+    printed = re.search(r"digest (sha256:[0-9a-f]{64})", run.proc.stdout)
+    assert printed is not None, run.proc.stdout
+    pinned = zole(tmp_path, "verify", str(run.log), "--digest", printed.group(1))
+    assert pinned.returncode == 1 and "digest" in pinned.stdout + pinned.stderr
 
 
 def test_planter_unsandboxed(tmp_path: Path, mark: str) -> None:
