@@ -317,7 +317,9 @@ def test_pipe_writer_unsandboxed(tmp_path: Path, mark: str) -> None:
     its request is dropped), so deal 1 has no fault.
 
     Trust model: unsandboxed, a bot that stops another and reads its input learns its hand
-    and can answer its request for it (the victim forfeits deal 2)."""
+    and can answer its request for it (the victim forfeits deal 2). That race is the
+    attacker's to win or lose (it waits for the victim's next request while playing on): when
+    it wins, the victim is the one faulted."""
     run = run_match(tmp_path, bot_command("pipe_writer", mark), sandbox=False)
     assert run.proc.returncode == 0, run.describe()
     outcomes = run.outcomes()
@@ -326,9 +328,12 @@ def test_pipe_writer_unsandboxed(tmp_path: Path, mark: str) -> None:
     assert not predicted.succeeded, predicted
     deals = run.deals()
     assert deals[0]["faults"] == [], deals[0]["faults"]
-    for name in ("steal-stdin", "answer-for-sibling"):
-        [attack] = outcomes[name]
-        assert attack.succeeded, attack
+    [stolen] = outcomes["steal-stdin"]
+    if not stolen.succeeded:  # lost the race this time: nothing was answered for anyone
+        assert not any(a.succeeded for a in outcomes.get("answer-for-sibling", [])), outcomes
+        return
+    [answered] = outcomes["answer-for-sibling"]
+    assert answered.succeeded, answered
     [fault] = deals[1]["faults"]
     names = [p["name"] for p in run.records()[0]["players"]]
     assert names[fault["player"]] != ATTACKER and fault["kind"] == "garbage", fault

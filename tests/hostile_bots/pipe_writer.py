@@ -51,9 +51,9 @@ class PipeWriter:
             self.seat = int(fields.get("seat", "-1"))
         elif words[0] == "result":
             deal = int(fields.get("deal", "0"))
+            if deal == 2 and self.thread is not None:  # the theft may still be under way
+                self.thread.join(STEAL_WAIT_S)
             if deal in self.pending:
-                if self.thread is not None:
-                    self.thread.join(STEAL_WAIT_S)
                 attack, _ = self.pending.pop(deal)
                 forfeit = fields.get("forfeit", "-")
                 victims = {0, 1, 2} - {self.seat}
