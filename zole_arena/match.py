@@ -23,7 +23,7 @@ from typing import Any, Final, Protocol
 from zole_arena.actions import Contract
 from zole_arena.botproc import Limits, limits_in_force, split_command
 from zole_arena.errors import ZoleError
-from zole_arena.record_checks import check_header
+from zole_arena.record_checks import resume_refusal
 from zole_arena.records import (
     LogProblem,
     LogWriter,
@@ -703,13 +703,9 @@ def resume_match(log_path: str | Path) -> Match:
         )
     if header.get("type") != "match":
         raise MatchError(f"{log_path}: the first record is not a match header")
-    problems_found = check_header(header)
-    if problems_found:
-        more = len(problems_found) - 1
-        raise MatchError(
-            f"{log_path}: cannot resume: its match header is not valid: {problems_found[0]}"
-            + (f" (and {more} more: 'zole-arena verify {log_path}' lists them)" if more else "")
-        )
+    refusal = resume_refusal(log_path, header, "match")
+    if refusal is not None:
+        raise MatchError(refusal)
     commands = [tuple(p.get("command", ())) for p in header.get("players", [])]
     if ("<human>",) in commands:
         raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")

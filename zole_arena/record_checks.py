@@ -412,3 +412,14 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
     else:
         problems.append(f"type is {short(kind)}, not match or tournament")
     return problems
+
+
+def resume_refusal(path: object, header: Mapping[str, Any], what: str) -> str | None:
+    """Why a log whose header is ``header`` cannot be resumed, in one line (``what`` names
+    the header: ``match``, ``tournament``); None when its header is valid."""
+    problems = check_header(header)
+    if not problems:
+        return None
+    more = len(problems) - 1
+    also = f" (and {more} more: 'zole-arena verify {path}' lists them)" if more else ""
+    return f"{path}: cannot resume: its {what} header is not valid: {problems[0]}{also}"

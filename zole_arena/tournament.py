@@ -57,7 +57,7 @@ from zole_arena.match import (
     stderr_path,
 )
 from zole_arena.ratings import RatingError, RatingList, Unit, fit_elo, rate, units_from_records
-from zole_arena.record_checks import check_header as problems_of_header
+from zole_arena.record_checks import resume_refusal
 from zole_arena.records import (
     FORMAT,
     FORMAT_VERSION,
@@ -1166,13 +1166,9 @@ def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> T
             else ""
         )
         raise TournamentError(f"{log_path}: not a tournament log{hint}")
-    problems_found = problems_of_header(header)
-    if problems_found:
-        more = len(problems_found) - 1
-        raise TournamentError(
-            f"{log_path}: cannot resume: its tournament header is not valid: {problems_found[0]}"
-            + (f" (and {more} more: 'zole-arena verify {log_path}' lists them)" if more else "")
-        )
+    refusal = resume_refusal(log_path, header, "tournament")
+    if refusal is not None:
+        raise TournamentError(refusal)
     try:
         settings = TournamentSettings(
             entrants=tuple(
