@@ -1,0 +1,87 @@
+"""Red team, second round (issue 11): attacks that get past the fixes of the first round.
+
+Each test runs a bot of ``tests/hostile_bots/redteam2_*.py`` in a real sandboxed match through
+the real command line (:mod:`hostilehelp`), and asserts what the sandbox should guarantee. They
+fail until the hole each one shows is closed: the bot's docstring says how the attack works.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hostilehelp import Run, bot_command, kill_marked, new_mark, player, run_match, verify
+
+
+@pytest.fixture
+def mark() -> Iterator[str]:
+    """The test's unique marker; whatever still carries it at the end is killed."""
+    value = new_mark()
+    yield value
+    kill_marked(value)
+
+
+def finished(run: Run) -> None:
+    """The match itself went well: it finished and its log verifies."""
+    assert run.proc.returncode == 0, run.describe()
+    assert "Traceback" not in run.proc.stderr, run.describe()
+    checked = verify(run.log)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def true_claims(run: Run, attack: str) -> list[str]:
+    """The attacker's claims of another seat's hand (``... deal N ... seat S hand CARDS``)
+    that the log shows right."""
+    hands = {deal["deal"]: deal["hands"] for deal in run.deals()}
+    right = []
+    for found in run.outcomes().get(attack, []):
+        claim = re.search(r"deal (\d+) .*?seat (\d+) hand (\S+)", found.detail)
+        if not found.succeeded or claim is None:
+            continue
+        deal, seat, cards = int(claim[1]), int(claim[2]), claim[3].split(",")
+        if deal in hands and sorted(hands[deal][seat]) == sorted(cards):
+            right.append(f"deal {deal}: seat {seat} holds {','.join(cards)}")
+    return right
+
+
+# -- a competitor's link in a folder the arena binds ----------------------------------------
+
+
+def test_a_folder_argument_that_links_out_shows_nothing_of_the_organizer(
+    tmp_path: Path, mark: str
+) -> None:
+    """``python3 alice/bot.py --data alice/data``: the folder argument is bound by the path as
+    written, and bubblewrap follows the competitor's link (``data -> ..``) — the organizer's
+    folder, with the log of the match unmasked (the hidden paths are masked only at their own
+    paths). In a duplicate block the log holds the very deal being played."""
+    data = tmp_path / "alice" / "data"
+    data.parent.mkdir()
+    data.symlink_to("..")
+    bot = bot_command("redteam2_linked_folder", mark, "--data", data)
+    run = run_match(tmp_path, bot, "--duplicate", sandbox=True, deals=1)
+    finished(run)
+    assert len(run.deals()) == 6, run.describe()
+    assert run.outcomes().get("linked_folder"), run.describe()
+    assert not true_claims(run, "linked_folder"), true_claims(run, "linked_folder")
+
+
+# -- two colluders talk through a per-user kernel count -------------------------------------
+
+
+def test_two_sandboxed_bots_cannot_share_a_hand_through_the_pipe_quota(
+    tmp_path: Path, mark: str
+) -> None:
+    """The kernel counts every real user's pipe pages across all namespaces; past the soft
+    limit a new pipe is small. The sender pushes the count over and back with
+    ``F_SETPIPE_SZ`` (which the seccomp filter allows), the receiver reads a new pipe's size:
+    a bit every 10 ms, the ally's whole hand early in every deal."""
+    receiver = bot_command("redteam2_pipe_quota", mark, "--role", "recv")
+    sender = bot_command("redteam2_pipe_quota", mark, "--role", "send")
+    run = run_match(
+        tmp_path, receiver, sandbox=True, deals=3, others=(player("ally", sender), "random")
+    )
+    finished(run)
+    assert run.outcomes().get("pipe_quota"), run.describe()
+    assert not true_claims(run, "pipe_quota"), true_claims(run, "pipe_quota")
