@@ -85,3 +85,21 @@ def test_two_sandboxed_bots_cannot_share_a_hand_through_the_pipe_quota(
     finished(run)
     assert run.outcomes().get("pipe_quota"), run.describe()
     assert not true_claims(run, "pipe_quota"), true_claims(run, "pipe_quota")
+
+
+# -- a bot's processes remember a block in the page cache -----------------------------------
+
+
+def test_the_processes_of_one_bot_cannot_pass_a_duplicate_hand_through_the_page_cache(
+    tmp_path: Path, mark: str
+) -> None:
+    """A process per seating, but one page cache for the machine: each process marks its
+    hand in pages of a system file (``POSIX_FADV_DONTNEED``, then one-byte reads) and reads
+    what the block's earlier processes marked (``preadv2(RWF_NOWAIT)`` fails for a page not in
+    memory) — the other seats' hands of the deal it is playing."""
+    bot = bot_command("redteam2_page_cache", mark)
+    run = run_match(tmp_path, bot, "--duplicate", sandbox=True, deals=1)
+    finished(run)
+    assert len(run.deals()) == 6, run.describe()
+    assert run.outcomes().get("page_cache"), run.describe()
+    assert not true_claims(run, "page_cache"), true_claims(run, "page_cache")
