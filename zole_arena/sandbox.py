@@ -197,19 +197,19 @@ def _resolve_program(program: str, cwd: str, env_path: str | None) -> str | None
     return shutil.which(program, path=env_path)
 
 
-def _with_prefix(path: str, into: list[str]) -> None:
+def _with_prefix(path: str, plan: _Plan) -> None:
     """Add ``path``'s folder, and for a program in the ``bin`` folder of an installation (a
     virtual environment, an interpreter built in a home folder: a ``pyvenv.cfg`` or a ``lib``
-    folder beside ``bin``) that installation."""
+    folder beside ``bin``) that installation, to be checked (:func:`_follows_to`)."""
     folder = os.path.dirname(path)
-    if os.path.basename(folder) == "bin":
-        above = os.path.dirname(folder)
-        if os.path.exists(os.path.join(above, "pyvenv.cfg")) or os.path.isdir(
-            os.path.join(above, "lib")
-        ):
-            folder = above
     if not _is_system(folder):
-        into.append(folder)
+        plan.binds.append(folder)
+    above = os.path.dirname(folder)
+    installation = os.path.exists(os.path.join(above, "pyvenv.cfg")) or os.path.isdir(
+        os.path.join(above, "lib")
+    )
+    if os.path.basename(folder) == "bin" and installation and not _is_system(above):
+        plan.derived.append(above)
 
 
 def _shebang(path: str) -> str | None:
@@ -243,6 +243,10 @@ def _pyenv_root() -> str:
 @dataclasses.dataclass
 class _Plan:
     binds: list[str] = dataclasses.field(default_factory=list)
+    """Folders the organizer named: the program's and the script's, as written."""
+    derived: list[str] = dataclasses.field(default_factory=list)
+    """Folders found from them (an installation above ``bin``, a folder argument): bound
+    only where they lead to no place but the bot's own or a trusted one."""
     own: list[str] = dataclasses.field(default_factory=list)
     env: dict[str, str] = dataclasses.field(default_factory=dict)
 
@@ -261,10 +265,10 @@ def _plan(argv: Sequence[str], cwd: str, env_path: str | None) -> _Plan:
         looked_up = "/" not in argv[0]  # found on the organizer's PATH: the organizer's own
         program = os.path.abspath(program)
         real = os.path.realpath(program)
-        _with_prefix(program, plan.binds)
+        _with_prefix(program, plan)
         if looked_up or _trusted(real):
-            _with_prefix(real, plan.binds)
-        if not _is_system(real):
+            _with_prefix(real, plan)
+        if not _trusted(real):  # an interpreter of the system or the arena's is no one's own
             plan.own.append(real)
         shims = os.path.join(_pyenv_root(), "shims")
         if looked_up and _inside(program, shims):
@@ -279,9 +283,9 @@ def _plan(argv: Sequence[str], cwd: str, env_path: str | None) -> _Plan:
             if found is not None:
                 found = os.path.abspath(found)
                 if "/" not in interpreter or _trusted(found):
-                    _with_prefix(found, plan.binds)
+                    _with_prefix(found, plan)
                 if _trusted(os.path.realpath(found)):
-                    _with_prefix(os.path.realpath(found), plan.binds)
+                    _with_prefix(os.path.realpath(found), plan)
     module_mode = False
     for arg in argv[1:]:
         if arg == "-m":
@@ -294,15 +298,28 @@ def _plan(argv: Sequence[str], cwd: str, env_path: str | None) -> _Plan:
             plan.binds.append(os.path.dirname(candidate))
             if _trusted(real):
                 plan.binds.append(os.path.dirname(real))
-            if not _is_system(real):
+            else:
                 plan.own.append(real)
         elif os.path.isdir(candidate) and candidate != "/":
-            plan.binds.append(candidate)
+            plan.derived.append(candidate)  # a data folder, say: the competitor's contents
     if module_mode:  # python -m package: the package is found from the current folder
         plan.binds.append(os.path.abspath(cwd))
+    # The bot's own folders, as they really are: a link among its files may lead only there.
+    roots = [os.path.realpath(b) for b in plan.binds]
+    plan.binds += [d for d in plan.derived if _follows_to(d, roots)]
     plan.binds = sorted({b for b in plan.binds if b and b != "/" and not _is_system(b)})
     plan.own = sorted(set(plan.own))
     return plan
+
+
+def _follows_to(path: str, roots: Sequence[str]) -> bool:
+    """Whether ``path`` may be bound: it is what it says (no link on the way), or what it
+    leads to is trusted or lies in one of the bot's own folders ``roots``. A competitor's link
+    to the organizer's folder (``data -> ..``) is not followed."""
+    real = os.path.realpath(path)
+    if real == os.path.abspath(path):
+        return True
+    return _trusted(real) or any(_inside(real, root) for root in roots)
 
 
 def readable_paths(
@@ -353,15 +370,11 @@ def bwrap_argv(
     args += ["--size", str(sandbox.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
     for path in binds:
         args += ["--ro-bind-try", path, path]
-    for hidden in sorted({os.path.abspath(p) for p in sandbox.hidden} - set(own)):
-        if not any(_inside(hidden, b) for b in binds):
-            continue
-        if any(_inside(b, hidden) for b in binds if b != hidden) and os.path.isdir(hidden):
-            continue  # a folder the bot needs lies inside it: the masks of its files do
+    for hidden, shown in _masks(binds, {os.path.abspath(p) for p in sandbox.hidden} - set(own)):
         if os.path.isdir(hidden):
-            args += ["--tmpfs", hidden]
+            args += ["--tmpfs", shown]
         elif os.path.exists(hidden):
-            args += ["--ro-bind", "/dev/null", hidden]
+            args += ["--ro-bind", "/dev/null", shown]
         else:
             raise BotStartupError(
                 f"{hidden} would be visible to the sandboxed bot once it is made (it lies in "
@@ -382,6 +395,25 @@ def bwrap_argv(
         argv = [prlimit, f"--nproc={processes}:{processes}", "--", *argv]
     args += ["--", *argv]
     return args
+
+
+def _masks(binds: Sequence[str], hidden: set[str]) -> list[tuple[str, str]]:
+    """(hidden path, where the bot would see it) for every hidden path inside a bound folder,
+    by what the paths really are: a bound folder reached through a link shows its target's
+    files at its own path."""
+    masks: list[tuple[str, str]] = []
+    for path in sorted(hidden):
+        real = os.path.realpath(path)
+        for bind in binds:
+            target = os.path.realpath(bind)
+            if not _inside(real, target):
+                continue
+            if os.path.isdir(real) and any(
+                _inside(os.path.realpath(b), real) for b in binds if b != bind
+            ):
+                continue  # a folder the bot needs lies inside it: the masks of its files do
+            masks.append((path, bind + real[len(target) :]))
+    return masks
 
 
 def _environment(env: Mapping[str, str]) -> dict[str, str]:

@@ -69,13 +69,21 @@ DENIED_SYSCALLS: Final[Mapping[str, str]] = {
     "request_key": "the same",
     "syslog": "the kernel log, where one bot's crash (its fault address) is written for "
     "another to read where dmesg is not restricted",
+    # The page cache outlives processes and is shared by all: a bot that can evict a system
+    # file's pages and then test, without touching them, which are cached can leave its hand
+    # there for the next process of its block (or an ally) to read, exactly and fast.
+    "fadvise64": "evicts a file's pages at will (POSIX_FADV_DONTNEED): writes the page cache",
+    "mincore": "tells which pages of a mapped file are cached: reads the page cache",
+    "cachestat": "the same, for a whole file",
+    "preadv2": "with RWF_NOWAIT, tells whether a file's page is cached without caching it",
+    "pwritev2": "preadv2's twin (its flags too)",
 }
 # Left allowed, on purpose: ptrace and process_vm_* (they reach only the bot's own PID
 # namespace); personality (it changes only how the bot's own programs run, and mmap_min_addr
-# holds whatever it says); mincore and posix_fadvise (the JVM uses mincore, and reading a
-# file's pages is a page-cache channel that timing alone opens: seccomp cannot close it);
-# futex (everything needs it, though a shared futex on a shared file's mapping is a channel:
-# closing it would break Python's multiprocessing in a bot).
+# holds whatever it says); plain reads (the time a read takes still tells, slowly and
+# noisily, whether a page was cached: seccomp cannot close that); futex (everything needs it,
+# though a shared futex on a shared file's mapping is a channel: closing it would break
+# Python's multiprocessing in a bot).
 
 #: The fcntl commands a bot may not use (Linux's numbers, the same on every machine here).
 DENIED_FCNTL: Final[Mapping[str, int]] = {
@@ -88,6 +96,10 @@ DENIED_FCNTL: Final[Mapping[str, int]] = {
     "F_SETLEASE": 1024,
     "F_GETLEASE": 1025,
     "F_NOTIFY": 1026,
+    # Pipe buffers are counted per real user across every namespace, and past a limit new
+    # pipes are small: a bot that reserves large buffers signals an ally who measures its own.
+    "F_SETPIPE_SZ": 1031,
+    "F_GETPIPE_SZ": 1032,
 }
 
 
@@ -109,14 +121,16 @@ class Arch:
 _GENERIC: Final = {
     "fcntl": 25, "inotify_init1": 26, "flock": 32, "syslog": 116, "add_key": 217,
     "request_key": 218, "keyctl": 219, "perf_event_open": 241, "fanotify_init": 262,
-    "bpf": 280, "userfaultfd": 282, "io_uring_setup": 425,
+    "bpf": 280, "userfaultfd": 282, "io_uring_setup": 425, "fadvise64": 223, "mincore": 232,
+    "preadv2": 286, "pwritev2": 287, "cachestat": 451,
 }  # fmt: skip
 
 #: x86_64's table (arch/x86/entry/syscalls/syscall_64.tbl).
 _X86_64: Final = {
     "fcntl": 72, "flock": 73, "syslog": 103, "add_key": 248, "request_key": 249, "keyctl": 250,
     "inotify_init": 253, "inotify_init1": 294, "perf_event_open": 298, "fanotify_init": 300,
-    "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425,
+    "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425, "fadvise64": 221, "mincore": 27,
+    "preadv2": 327, "pwritev2": 328, "cachestat": 451,
 }  # fmt: skip
 
 #: The machines the filter is built for, by ``uname -m``.
