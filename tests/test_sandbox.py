@@ -395,3 +395,39 @@ def test_a_tournament_config_can_say_sandbox_false(tmp_path: Path) -> None:
     header = json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])
     assert header["settings"]["sandbox"] is None
     assert header["settings"]["process_per_seating"] is False
+
+
+def test_sandboxed_starts_say_what_is_wrong_as_plain_ones_do(tmp_path: Path) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text("print('zoleok 1')\n")
+    for bot, needle in ((f"{script}", "is not executable"), ("./nope", "no such program")):
+        proc = zole("check", "--sandbox", bot, cwd=tmp_path)
+        assert proc.returncode == 1 and needle in proc.stdout, proc.stdout
+    one_line_error(
+        zole(
+            "match",
+            "--sandbox",
+            "--sandbox-read",
+            "/no/such/book",
+            "random",
+            "random",
+            "random",
+            cwd=tmp_path,
+        ),
+        "--sandbox-read /no/such/book: no such file or folder",
+    )
+
+
+def test_a_tournament_config_gives_sandbox_read_paths_from_its_folder(organizer: Path) -> None:
+    (organizer / "extra").mkdir()
+    (organizer / "extra" / "book.txt").write_text("lead trumps\n")
+    config = organizer / "event.toml"
+    config.write_text(
+        f'sandbox-read = ["extra/book.txt"]\nblocks = 1\nmovetime = 1000\nlog = "logs/t.jsonl"\n'
+        f'[[bots]]\nname = "probe"\ncommand = ["{PY}", "{PROBE}", '
+        f'"--read={organizer / "extra" / "book.txt"}"]\n'
+        '[[bots]]\ncommand = "random"\n[[bots]]\ncommand = "rulebot"\n'
+    )
+    ok(zole("tournament", "--config", str(config), cwd=Path("/")))
+    said = (organizer / "logs" / "t.jsonl.stderr" / "table-1.probe.stderr").read_text()
+    assert f"FACT read {organizer / 'extra' / 'book.txt'} yes" in said, said

@@ -35,6 +35,7 @@ import re
 import resource
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import threading
@@ -353,6 +354,26 @@ def _reap_orphans() -> None:
                 os.waitpid(orphan, 0)
 
 
+def _check_program(program: str, cwd: str, env: Mapping[str, str] | None) -> None:
+    """Say, as an unsandboxed start would, that the program is missing or not executable.
+
+    :raises BotStartupError: it is.
+    """
+    path_var = (env or os.environ).get("PATH", os.defpath)
+    found = (os.path.join(cwd, program) if "/" in program else
+             shutil.which(program, mode=os.F_OK, path=path_var))  # fmt: skip
+    if found is None or not os.path.exists(found):
+        raise BotStartupError(
+            f"cannot start bot: no such program {program!r} in {cwd} "
+            "(check the command, or give a path)"
+        )
+    if os.path.isdir(found) or not os.access(found, os.X_OK):
+        raise BotStartupError(
+            f"cannot start bot: {program!r} is not executable (chmod +x it, or run it "
+            "through its interpreter)"
+        )
+
+
 class BotProcess:
     """One running bot program with line I/O on its stdin and stdout."""
 
@@ -392,6 +413,7 @@ class BotProcess:
         argv = self.argv
         run_env: dict[str, str] | None = dict(env) if env is not None else None
         if sandbox is not None:
+            _check_program(self.argv[0], where, run_env)  # bubblewrap's own words say less
             grouped = probe_cgroups().layout is not Layout.NONE
             argv = bwrap_argv(check_available(), self.argv, cwd=where, sandbox=sandbox,
                               env=env or {},

@@ -1041,7 +1041,8 @@ def read_config(path: str | Path) -> dict[str, Any]:
     ``format``, ``gauntlet``, ``blocks``, ``deals``, ``duplicate``, ``rules``, ``seed``,
     ``movetime``, ``timemargin``, ``startup_ms``, ``ping_ms``, ``on_fault``,
     ``forfeit_penalty``, ``max_faults``, ``max_memory_mb``, ``max_cpu_s``, ``max_processes``,
-    ``max_stderr_mb``, ``sandbox``, ``concurrency``, ``affinity``, ``log`` (a ``-`` in a key
+    ``max_stderr_mb``, ``sandbox``, ``sandbox_read`` (paths from the config's folder),
+    ``concurrency``, ``affinity``, ``log`` (a ``-`` in a key
     may be written ``_``, and the other way round). A relative ``log`` or ``rules`` file, and
     a bot ``command`` whose program is a relative path (``./mybot``), are taken from the
     config's folder.
@@ -1079,6 +1080,7 @@ def read_config(path: str | Path) -> dict[str, Any]:
         "affinity": (bool,),
         "log": (str,),
         "sandbox": (bool,),
+        "sandbox_read": (list,),
         "max_processes": (int,),
         "max_stderr_mb": (int,),
     }
@@ -1099,6 +1101,14 @@ def read_config(path: str | Path) -> dict[str, Any]:
                 f"{json.dumps(value) if isinstance(value, bool) else repr(value)}"
             )
         config[key] = value
+    readable = config.get("sandbox_read")
+    if readable is not None:
+        if not all(isinstance(path, str) for path in readable):
+            raise TournamentError(f"config {where}: sandbox-read must be a list of paths")
+        config["sandbox_read"] = [
+            str(Path(p).expanduser() if Path(p).expanduser().is_absolute() else folder / p)
+            for p in readable
+        ]
     for key in ("log", "rules"):
         value = config.get(key)
         if value is None or (key == "rules" and value in PRESETS):

@@ -134,6 +134,9 @@ def sandbox_setting(enabled: bool, readable: list[str] | None = None) -> Sandbox
         if readable:
             fail("--sandbox-read goes with --sandbox")
         return None
+    for path in readable or ():
+        if not os.path.exists(path):
+            fail(f"--sandbox-read {path}: no such file or folder")
     try:
         check_available()
     except SandboxUnavailable as exc:

@@ -95,12 +95,14 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def stop_on_signals() -> None:
-    """Make the first Ctrl-C or SIGTERM raise KeyboardInterrupt, so that a long command stops
-    cleanly: even when it was started with SIGINT ignored (a shell's background job), the bots
-    are stopped, every finished deal is kept and the summary so far is printed; later signals
-    are ignored until then."""
+    """Make the first Ctrl-C, SIGTERM or SIGHUP raise KeyboardInterrupt, so that a long command
+    stops cleanly: even when it was started with SIGINT ignored (a shell's background job), the
+    bots are stopped, every finished deal is kept and the summary so far is printed; later
+    signals are ignored until then."""
     signal.signal(signal.SIGINT, _interrupt)
     signal.signal(signal.SIGTERM, _interrupt)
+    # A terminal that hangs up (an ssh session that ends) stops the command the same way.
+    signal.signal(signal.SIGHUP, _interrupt)
 
 
 def check_times(movetime: int, timemargin: int, startup_ms: int, ping_ms: int) -> None:

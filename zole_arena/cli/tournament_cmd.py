@@ -481,7 +481,10 @@ def tournament_command(
         Path(chosen_log) if chosen_log is not None else Path(f"tournament-{tournament_id}.jsonl")
     )
     check_new_log(log_path)
-    isolation = _isolation(pick(sandbox, "sandbox", None), sandbox_read, entrants, log_path, config)
+    isolation = _isolation(
+        pick(sandbox, "sandbox", None), pick(sandbox_read, "sandbox_read", None), entrants,
+        log_path, config,
+    )  # fmt: skip
     match_settings = MatchSettings(
         rules=load_rules(pick(rules, "rules", "wpt")),
         seed=chosen_seed,
@@ -545,8 +548,9 @@ def _isolation(
         hidden.append(str(config.absolute()))
     for entrant in entrants:
         hidden += readable_paths(list(entrant.command), entrant.cwd or os.getcwd())[1]
-    readable_paths_given = tuple(os.path.abspath(path) for path in readable or ())
-    return Sandbox(readable=readable_paths_given, hidden=tuple(dict.fromkeys(hidden)))
+    given = sandbox_setting(True, readable)
+    assert given is not None
+    return Sandbox(readable=given.readable, hidden=tuple(dict.fromkeys(hidden)))
 
 
 def _pinning(cpus: Sequence[int] | None, concurrency: int) -> str:
