@@ -328,8 +328,8 @@ def test_pipe_writer_unsandboxed(tmp_path: Path, mark: str) -> None:
     assert not predicted.succeeded, predicted
     deals = run.deals()
     assert deals[0]["faults"] == [], deals[0]["faults"]
-    [stolen] = outcomes["steal-stdin"]
-    if not stolen.succeeded:  # lost the race this time: nothing was answered for anyone
+    stolen = outcomes.get("steal-stdin", [])
+    if not any(a.succeeded for a in stolen):  # lost the race (or still waiting when it ended)
         assert not any(a.succeeded for a in outcomes.get("answer-for-sibling", [])), outcomes
         return
     [answered] = outcomes["answer-for-sibling"]
