@@ -354,6 +354,20 @@ def _reap_orphans() -> None:
                 os.waitpid(orphan, 0)
 
 
+def _no_such_program(program: str, cwd: str | os.PathLike[str] | None) -> BotStartupError:
+    place = f" in {os.fspath(cwd)}" if cwd is not None else ""
+    return BotStartupError(
+        f"cannot start bot: no such program {program!r}{place} (check the command, or give a path)"
+    )
+
+
+def _not_executable(program: str) -> BotStartupError:
+    return BotStartupError(
+        f"cannot start bot: {program!r} is not executable (chmod +x it, or run it through its "
+        "interpreter)"
+    )
+
+
 def _check_program(program: str, cwd: str, env: Mapping[str, str] | None) -> None:
     """Say, as an unsandboxed start would, that the program is missing or not executable.
 
@@ -363,15 +377,9 @@ def _check_program(program: str, cwd: str, env: Mapping[str, str] | None) -> Non
     found = (os.path.join(cwd, program) if "/" in program else
              shutil.which(program, mode=os.F_OK, path=path_var))  # fmt: skip
     if found is None or not os.path.exists(found):
-        raise BotStartupError(
-            f"cannot start bot: no such program {program!r} in {cwd} "
-            "(check the command, or give a path)"
-        )
+        raise _no_such_program(program, cwd)
     if os.path.isdir(found) or not os.access(found, os.X_OK):
-        raise BotStartupError(
-            f"cannot start bot: {program!r} is not executable (chmod +x it, or run it "
-            "through its interpreter)"
-        )
+        raise _not_executable(program)
 
 
 class BotProcess:
@@ -466,17 +474,10 @@ class BotProcess:
                 _OWN_CHILDREN.add(self._popen.pid)
         except FileNotFoundError:
             self._abandon()
-            place = f" in {cwd}" if cwd is not None else ""
-            raise BotStartupError(
-                f"cannot start bot: no such program {self.argv[0]!r}{place} "
-                "(check the command, or give a path)"
-            ) from None
+            raise _no_such_program(self.argv[0], cwd) from None
         except PermissionError:
             self._abandon()
-            raise BotStartupError(
-                f"cannot start bot: {self.argv[0]!r} is not executable (chmod +x it, or run it "
-                "through its interpreter)"
-            ) from None
+            raise _not_executable(self.argv[0]) from None
         except (OSError, subprocess.SubprocessError) as exc:
             self._abandon()
             raise BotStartupError(f"cannot start bot {self.argv[0]!r}: {exc}") from None

@@ -195,7 +195,7 @@ class BotCgroup:
         self.layout = found.layout
         name = f"{os.getpid()}-{next(_counter)}"
         self.dirs = {key: parent / name for key, parent in found.parents.items()}
-        self.paths: tuple[Path, ...] = tuple(self.dirs.values())
+        """The group's folder in each controller's tree (``""`` for v2's one tree)."""
         try:
             for path in self.paths:
                 path.mkdir()
@@ -214,6 +214,11 @@ class BotCgroup:
             why = f"cannot set up a bot's cgroup: {exc}"
             raise CgroupError(exc.errno or errno.EIO, why) from None
         self._procs = [str(path / "cgroup.procs") for path in self.paths]
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        """The group's folders, one per tree."""
+        return tuple(self.dirs.values())
 
     def _file(self, name: str) -> Path | None:
         """The group's file ``name`` (``memory.max``), in its controller's tree; None if the
