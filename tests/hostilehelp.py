@@ -314,3 +314,11 @@ def digest(path: Path) -> str:
 def digests(paths: Iterable[Path]) -> dict[Path, str]:
     """The SHA-256 of each file."""
     return {path: digest(path) for path in paths}
+
+
+def finished(run: Run) -> None:
+    """The match itself went well: it finished and its log verifies."""
+    assert run.proc.returncode == 0, run.describe()
+    assert "Traceback" not in run.proc.stderr, run.describe()
+    checked = verify(run.log)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

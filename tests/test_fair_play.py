@@ -33,7 +33,7 @@ import shutil
 import signal
 import subprocess
 import sysconfig
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -47,10 +47,8 @@ from hostilehelp import (
     arena_env,
     bot_command,
     digests,
-    kill_marked,
     marked,
     match_args,
-    new_mark,
     player,
     roles,
     run_match,
@@ -72,14 +70,6 @@ BOMB = 255
 ESCAPES = ("setsid", "setpgid", "double", "bomb")
 #: A sandboxed escaper's process limit, above the bomb (the default, 128, would stop it).
 ROOM_FOR_THE_BOMB = ("--max-processes", str(BOMB + 64))
-
-
-@pytest.fixture
-def mark() -> Iterator[str]:
-    """The test's unique marker; whatever still carries it at the end is killed."""
-    value = new_mark()
-    yield value
-    kill_marked(value)
 
 
 def survivors(mark: str) -> dict[str, int]:

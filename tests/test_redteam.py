@@ -12,10 +12,8 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from hostilehelp import (
     HOSTILE_BOTS,
     PY,
@@ -23,31 +21,12 @@ from hostilehelp import (
     TIMEOUT,
     Run,
     bot_command,
-    kill_marked,
-    new_mark,
+    finished,
     parse_attacks,
     player,
     run_match,
-    verify,
     zole,
 )
-
-
-@pytest.fixture
-def mark() -> Iterator[str]:
-    """The test's unique marker; whatever still carries it at the end is killed."""
-    value = new_mark()
-    yield value
-    kill_marked(value)
-
-
-def finished(run: Run) -> None:
-    """The match itself went well: it finished and its log verifies."""
-    assert run.proc.returncode == 0, run.describe()
-    assert "Traceback" not in run.proc.stderr, run.describe()
-    checked = verify(run.log)
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-
 
 # -- a competitor's Python interpreter runs outside the sandbox -----------------------------
 

@@ -8,27 +8,9 @@ fail until the hole each one shows is closed: the bot's docstring says how the a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from hostilehelp import Run, bot_command, kill_marked, new_mark, player, run_match, verify
-
-
-@pytest.fixture
-def mark() -> Iterator[str]:
-    """The test's unique marker; whatever still carries it at the end is killed."""
-    value = new_mark()
-    yield value
-    kill_marked(value)
-
-
-def finished(run: Run) -> None:
-    """The match itself went well: it finished and its log verifies."""
-    assert run.proc.returncode == 0, run.describe()
-    assert "Traceback" not in run.proc.stderr, run.describe()
-    checked = verify(run.log)
-    assert checked.returncode == 0, checked.stdout + checked.stderr
+from hostilehelp import Run, bot_command, finished, player, run_match
 
 
 def true_claims(run: Run, attack: str) -> list[str]:
