@@ -59,8 +59,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zole_arena.ratings import Game, fit_bootstrap, units_from_records
-from zole_arena.records import read_log
+from zole_arena.records.log import read_log
+from zole_arena.stats.ratings import Game, fit_bootstrap, units_from_records
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable

@@ -14,12 +14,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from zole_arena.actions import Contract
-from zole_arena.bundled import parse_bot_arg
-from zole_arena.referee import Referee
-from zole_arena.rules import load_rules
-from zole_arena.scoresheet import ScoreSheet
-from zole_arena.session import BotConfig
+from zole_arena.arena.referee import Referee
+from zole_arena.game.actions import Contract
+from zole_arena.game.rules import load_rules
+from zole_arena.game.scoresheet import ScoreSheet
+from zole_arena.players.bundled import parse_bot_arg
+from zole_arena.players.session import BotConfig
 
 OUT = Path(__file__).resolve().parent.parent / "protocol" / "examples"
 

@@ -8,7 +8,7 @@ action at 10 % of its decisions, ``Epsilon=10``, and at 5 %) and each seed, the 
 the two matches of a test without a third bot for a fixed number of blocks, through the
 command line (``zole-arena match NEW OLD OLD --duplicate`` and ``match OLD NEW NEW``, the same
 seed, ``--log``): the deals ``sprt`` plays, but not stopped by the test. It reports NEW's mean
-block score as ``sprt`` computes it (:func:`zole_arena.sprt.block_score` on the records), its
+block score as ``sprt`` computes it (:func:`zole_arena.events.sprt.block_score` on the records), its
 Elo with a 95 % interval from the blocks' standard error, and the gap between NEW's side and
 OLD's side in ``zole-arena ratings --json`` of the two logs (the copies rated apart).
 
@@ -41,9 +41,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zole_arena.ratings import Unit, units_from_records
-from zole_arena.records import read_log
-from zole_arena.sprt import Sprt, SprtSettings, block_score, elo_of_score
+from zole_arena.records.log import read_log
+from zole_arena.stats.ratings import Unit, units_from_records
+from zole_arena.stats.sprt import Sprt, SprtSettings, block_score, elo_of_score
 
 PY = sys.executable
 Z95 = 1.959963984540054

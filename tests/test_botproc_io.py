@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from zole_arena.botproc import BotProcess
 from zole_arena.errors import BotCrashedError, BotTimeoutError
-from zole_arena.session import BotConfig, BotSession
+from zole_arena.players.botproc import BotProcess
+from zole_arena.players.session import BotConfig, BotSession
 
 SCRIPTED = r"""
 import sys

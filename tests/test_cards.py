@@ -7,7 +7,8 @@ from itertools import combinations
 
 import pytest
 
-from zole_arena.cards import (
+from zole_arena.errors import NotationError, ZoleError
+from zole_arena.game.cards import (
     CARDS,
     Card,
     Category,
@@ -17,7 +18,6 @@ from zole_arena.cards import (
     mask_of,
     points_of,
 )
-from zole_arena.errors import NotationError, ZoleError
 
 CANONICAL = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C AS TS KS 9S AH TH KH 9H".split()
 TRUMPS = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D".split()

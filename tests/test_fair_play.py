@@ -57,7 +57,7 @@ from hostilehelp import (
     zole,
 )
 
-from zole_arena.bundled import cache_dir
+from zole_arena.players.bundled import cache_dir
 
 #: The arena's default cap on a bot's stderr file, and what a marker line may add to it.
 STDERR_CAP_MIB = 10

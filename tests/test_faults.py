@@ -27,17 +27,17 @@ from typing import Any
 import pytest
 from prochelp import group_gone
 
-from zole_arena.actions import Bid
-from zole_arena.botproc import Limits
+from zole_arena.arena.match import Match, MatchSettings
+from zole_arena.arena.referee import DealOutcome, Fault, FaultPolicy, Referee
 from zole_arena.errors import BotStallError, BotStartupError, BotTimeoutError
-from zole_arena.match import Match, MatchSettings
-from zole_arena.protocol import format_go, format_newdeal, parse_answer
-from zole_arena.referee import DealOutcome, Fault, FaultPolicy, Referee
-from zole_arena.rules import Rules, load_rules
-from zole_arena.scoresheet import ScoreSheet
-from zole_arena.scoring import Pules
-from zole_arena.session import BotConfig, BotSession
-from zole_arena.state import DealState, Phase, max_penalty
+from zole_arena.game.actions import Bid
+from zole_arena.game.rules import Rules, load_rules
+from zole_arena.game.scoresheet import ScoreSheet
+from zole_arena.game.scoring import Pules
+from zole_arena.game.state import DealState, Phase, max_penalty
+from zole_arena.players.botproc import Limits
+from zole_arena.players.session import BotConfig, BotSession
+from zole_arena.protocol.messages import format_go, format_newdeal, parse_answer
 
 TESTS = Path(__file__).resolve().parent
 FAULT_BOTS = TESTS / "fault_bots"

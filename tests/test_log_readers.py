@@ -25,13 +25,13 @@ import pytest
 import typer
 from clihelp import PY, ok, zole
 
+from zole_arena.arena.match import resume_match
+from zole_arena.arena.verify import verify_log
 from zole_arena.cli.replay_cmd import replay_command
 from zole_arena.errors import ZoleError
-from zole_arena.match import resume_match
-from zole_arena.ratings import read_logs
-from zole_arena.records import MAX_LINE_BYTES, RecordError, read_log
-from zole_arena.tournament import resume_tournament
-from zole_arena.verify import verify_log
+from zole_arena.events.tournament import resume_tournament
+from zole_arena.records.log import MAX_LINE_BYTES, RecordError, read_log
+from zole_arena.stats.ratings import read_logs
 
 READERS = (
     ("verify",),

@@ -31,10 +31,10 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from zole_arena.actions import Bid, Bury
-from zole_arena.cards import Card, cards_of
-from zole_arena.rules import load_rules
-from zole_arena.state import DealState
+from zole_arena.game.actions import Bid, Bury
+from zole_arena.game.cards import Card, cards_of
+from zole_arena.game.rules import load_rules
+from zole_arena.game.state import DealState
 
 PY = sys.executable
 WPT = load_rules("wpt")

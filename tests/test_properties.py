@@ -15,12 +15,12 @@ from itertools import combinations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zole_arena.actions import Bid, Bury, Contract
-from zole_arena.cards import Card
-from zole_arena.rules import Rules, load_rules
-from zole_arena.scoring import NO_PULES, Pules
-from zole_arena.shuffle import MAX_SEED, deal_cards
-from zole_arena.state import DealResult, DealState, Phase
+from zole_arena.game.actions import Bid, Bury, Contract
+from zole_arena.game.cards import Card
+from zole_arena.game.rules import Rules, load_rules
+from zole_arena.game.scoring import NO_PULES, Pules
+from zole_arena.game.shuffle import MAX_SEED, deal_cards
+from zole_arena.game.state import DealResult, DealState, Phase
 
 WPT = load_rules("wpt")
 LZF = load_rules("lzf")

@@ -9,10 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from zole_arena.actions import Bid, Bury, Contract
-from zole_arena.cards import CARDS, Card, cards_of
 from zole_arena.errors import NotationError
-from zole_arena.protocol import (
+from zole_arena.game.actions import Bid, Bury, Contract
+from zole_arena.game.cards import CARDS, Card, cards_of
+from zole_arena.game.rules import Rules, load_rules
+from zole_arena.game.scoring import Pules
+from zole_arena.game.state import DealState, Phase
+from zole_arena.protocol.messages import (
     ActionReply,
     GoWriter,
     IdLine,
@@ -26,9 +29,6 @@ from zole_arena.protocol import (
     parse_answer,
     parse_bot_line,
 )
-from zole_arena.rules import Rules, load_rules
-from zole_arena.scoring import Pules
-from zole_arena.state import DealState, Phase
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "protocol" / "examples"
 

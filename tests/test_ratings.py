@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 from clihelp import ok, one_line_error, zole
 
-from zole_arena import ratings as ratings_module
 from zole_arena.errors import ZoleError
-from zole_arena.ratings import (
+from zole_arena.stats import ratings as ratings_module
+from zole_arena.stats.ratings import (
     Game,
     RatingError,
     Unit,

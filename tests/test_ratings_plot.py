@@ -1,5 +1,5 @@
 """Tests of ratings over time: the order of the units, the checkpoints of
-:func:`~zole_arena.ratings.ratings_over_time`, and ``zole-arena ratings --plot`` end to end on
+:func:`~zole_arena.stats.ratings.ratings_over_time`, and ``zole-arena ratings --plot`` end to end on
 logs of real matches, including the one-line errors (no matplotlib, nowhere to write).
 
 The logs come from real matches through the real command line, every random bot seeded, so
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from clihelp import ok, one_line_error, zole
 
-from zole_arena.ratings import (
+from zole_arena.stats.ratings import (
     RatingError,
     Unit,
     chronological,

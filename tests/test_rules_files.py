@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from zole_arena.actions import Bid, Contract
 from zole_arena.errors import RulesError, ZoleError
-from zole_arena.rules import (
+from zole_arena.game.actions import Bid, Contract
+from zole_arena.game.rules import (
     PRESETS,
     AllPass,
     Rules,

@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 from clihelp import PY, ok, one_line_error, zole
 
-from zole_arena.botproc import BotProcess
-from zole_arena.cgroups import Layout, probe
-from zole_arena.sandbox import Sandbox, check_available
-from zole_arena.session import BotConfig, BotSession
+from zole_arena.isolation.cgroups import Layout, probe
+from zole_arena.isolation.sandbox import Sandbox, check_available
+from zole_arena.players.botproc import BotProcess
+from zole_arena.players.session import BotConfig, BotSession
 
 TESTS = Path(__file__).resolve().parent
 PROBE = TESTS / "sandbox_bots" / "probe.py"

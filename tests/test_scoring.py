@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from zole_arena.actions import Contract
-from zole_arena.rules import Rules, load_rules
-from zole_arena.scoring import (
+from zole_arena.game.actions import Contract
+from zole_arena.game.rules import Rules, load_rules
+from zole_arena.game.scoring import (
     NO_PULES,
     Pules,
     band_of,

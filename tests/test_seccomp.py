@@ -1,4 +1,4 @@
-"""The bots' system call filter (zole_arena/seccomp.py), through the kernel.
+"""The bots' system call filter (zole_arena/isolation/seccomp.py), through the kernel.
 
 Real programs run in the real sandbox (``sandbox.bwrap_argv``) with the filter given to
 bubblewrap as ``--seccomp FD``, and each is run again without it: what the filter denies must
@@ -26,9 +26,8 @@ from pathlib import Path
 import pytest
 from clihelp import PY, ok, zole
 
-from zole_arena.bundled import bundled_command, c_compiler
-from zole_arena.sandbox import Sandbox, bwrap_argv, check_available
-from zole_arena.seccomp import (
+from zole_arena.isolation.sandbox import Sandbox, bwrap_argv, check_available
+from zole_arena.isolation.seccomp import (
     ARCHES,
     DENIED_FCNTL,
     DENIED_SYSCALLS,
@@ -37,6 +36,7 @@ from zole_arena.seccomp import (
     build,
     filter_fd,
 )
+from zole_arena.players.bundled import bundled_command, c_compiler
 
 TIMEOUT = 60
 ALLOW, EPERM, KILL = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x80000000

@@ -11,14 +11,14 @@ from collections.abc import Iterable, Iterator
 
 import pytest
 
-from zole_arena import shuffle
-from zole_arena.cards import CARDS, format_cards, mask_of
-from zole_arena.rules import load_rules
-from zole_arena.shuffle import MAX_SEED, deal_cards, deal_from_deck, shuffled_deck
-from zole_arena.state import DealState
+from zole_arena.game import shuffle
+from zole_arena.game.cards import CARDS, format_cards, mask_of
+from zole_arena.game.rules import load_rules
+from zole_arena.game.shuffle import MAX_SEED, deal_cards, deal_from_deck, shuffled_deck
+from zole_arena.game.state import DealState
 
 # ---------------------------------------------------------------------------------------------
-# An independent implementation, written from the docstring of zole_arena/shuffle.py only.
+# An independent implementation, written from the docstring of zole_arena/game/shuffle.py only.
 # ---------------------------------------------------------------------------------------------
 
 FRESH_DECK = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C AS TS KS 9S AH TH KH 9H"

@@ -27,13 +27,13 @@ import pytest
 from clihelp import ok, one_line_error, zole
 from prochelp import child_pids, group_gone
 
-from zole_arena import sprt as sprt_module
-from zole_arena.bundled import bundled_command
+from zole_arena.arena.match import Match, MatchSettings
 from zole_arena.errors import ZoleError
-from zole_arena.match import Match, MatchSettings
-from zole_arena.rules import load_rules
-from zole_arena.session import BotConfig
-from zole_arena.sprt import (
+from zole_arena.game.rules import load_rules
+from zole_arena.players.bundled import bundled_command
+from zole_arena.players.session import BotConfig
+from zole_arena.stats import sprt as sprt_module
+from zole_arena.stats.sprt import (
     Sprt,
     SprtError,
     SprtSettings,

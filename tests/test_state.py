@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from zole_arena.actions import Action, Bid, Bury, Contract, parse_action
-from zole_arena.cards import Card, cards, cards_of, mask_of, points_of
 from zole_arena.errors import IllegalActionError
-from zole_arena.rules import Rules, load_rules
-from zole_arena.scoresheet import ScoreSheet
-from zole_arena.scoring import NO_PULES, Pules
-from zole_arena.state import DealState, Phase, dealer_of
+from zole_arena.game.actions import Action, Bid, Bury, Contract, parse_action
+from zole_arena.game.cards import Card, cards, cards_of, mask_of, points_of
+from zole_arena.game.rules import Rules, load_rules
+from zole_arena.game.scoresheet import ScoreSheet
+from zole_arena.game.scoring import NO_PULES, Pules
+from zole_arena.game.state import DealState, Phase, dealer_of
 
 WPT = load_rules("wpt")
 LZF = load_rules("lzf")

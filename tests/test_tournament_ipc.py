@@ -34,12 +34,9 @@ from clihelp import ok, one_line_error
 from clihelp import zole as run_zole
 from prochelp import marked_processes
 
-from zole_arena.botproc import Limits
-from zole_arena.match import MatchSettings
-from zole_arena.referee import FaultPolicy
-from zole_arena.rules import load_rules
-from zole_arena.session import BotConfig
-from zole_arena.tournament_messages import (
+from zole_arena.arena.match import MatchSettings
+from zole_arena.arena.referee import FaultPolicy
+from zole_arena.events.messages import (
     MAX_MESSAGE_BYTES,
     LineReader,
     MessageError,
@@ -56,6 +53,9 @@ from zole_arena.tournament_messages import (
     from_plain,
     to_plain,
 )
+from zole_arena.game.rules import load_rules
+from zole_arena.players.botproc import Limits
+from zole_arena.players.session import BotConfig
 
 TESTS = Path(__file__).resolve().parent
 INJECTOR = TESTS / "hostile_bots" / "ipc_injector.py"
@@ -311,7 +311,7 @@ def _worker() -> tuple[socket.socket, subprocess.Popen[bytes]]:
     with theirs:
         fd = theirs.fileno()
         process = subprocess.Popen(
-            [PY, "-P", "-m", "zole_arena.tournament_worker", str(fd)],
+            [PY, "-P", "-m", "zole_arena.events.worker", str(fd)],
             pass_fds=[fd],
             stderr=subprocess.PIPE,
         )
@@ -350,7 +350,7 @@ def test_a_worker_refuses_a_bad_task_with_one_line(line: bytes) -> None:
 
 def test_a_worker_started_wrong_says_how_to_start_it() -> None:
     proc = subprocess.run(
-        [PY, "-P", "-m", "zole_arena.tournament_worker", "999"],
+        [PY, "-P", "-m", "zole_arena.events.worker", "999"],
         capture_output=True, text=True, timeout=30, check=False,
     )  # fmt: skip
     assert proc.returncode == 2 and proc.stderr.startswith("usage:")

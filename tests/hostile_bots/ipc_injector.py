@@ -17,7 +17,7 @@ between its tournament worker (its parent process) and the tournament.
 - ``huge``: five MiB of ``x`` without a newline.
 
 It finds the channel's descriptor on its parent's command line (``python -P -m
-zole_arena.tournament_worker FD``) and first tries to open ``/proc/<parent>/fd/FD``, which
+zole_arena.events.worker FD``) and first tries to open ``/proc/<parent>/fd/FD``, which
 works for a pipe but not for a socket (ENXIO); then takes the descriptor with ``pidfd_getfd``,
 which needs the right to trace the worker (root, or Yama's ``ptrace_scope`` 0 for the same
 user). It says on stderr what it did: ``cannot open ...``, then ``injected via ...`` or
@@ -54,7 +54,7 @@ def say(text: str) -> None:
 
 def channel_fd(worker: int) -> int:
     argv = Path(f"/proc/{worker}/cmdline").read_bytes().split(b"\0")
-    return int(argv[argv.index(b"zole_arena.tournament_worker") + 1])
+    return int(argv[argv.index(b"zole_arena.events.worker") + 1])
 
 
 def reach(worker: int, fd: int) -> int | None:

@@ -69,8 +69,8 @@ def write_records(path: Path, records: list[Record]) -> None:
 def best_deal(record: Record, me: int, deal_no: int, dealer: int, pules: Any) -> Any:
     """The finished deal (a DealState) of the seed's ``deal_no`` in which seat ``me`` gains
     the most, among random playouts of every seat."""
-    from zole_arena.rules import Rules
-    from zole_arena.state import DealState
+    from zole_arena.game.rules import Rules
+    from zole_arena.game.state import DealState
 
     rules = Rules.from_dict(record["rules"])
     rng = random.Random(7)
@@ -88,8 +88,8 @@ def forged_record(
     template: Record, state: Any, number: int, block: int, totals: list[int]
 ) -> Record:
     """A deal record of ``state`` as the arena writes one (its own code)."""
-    from zole_arena.actions import Bury
-    from zole_arena.records import deal_record
+    from zole_arena.game.actions import Bury
+    from zole_arena.records.log import deal_record
 
     moves = []
     for index, (seat, action) in enumerate(state.history, start=1):
@@ -150,7 +150,7 @@ class Rewriter:
         me = self.first_seat if self.first_seat is not None else 0
         before = old["result"]["scores"][me]
         try:
-            from zole_arena.scoring import Pules
+            from zole_arena.game.scoring import Pules
         except ImportError as exc:
             hostile.note(f"zole_arena not importable ({hostile.why(exc)}): a crude edit")
             deals[0]["result"]["scores"] = [-2 * before if s == me else before
@@ -191,9 +191,9 @@ class Rewriter:
         if path is None:
             hostile.report("append-forged", False, "no log found")
             return
-        from zole_arena.records import encode
-        from zole_arena.scoring import Pules
-        from zole_arena.state import dealer_of
+        from zole_arena.game.scoring import Pules
+        from zole_arena.game.state import dealer_of
+        from zole_arena.records.log import encode
 
         deals = [r for r in read_records(path) if r.get("type") == "deal"]
         if not deals:

@@ -2,8 +2,8 @@
 """Red team 2: a folder on the command line is the competitor's symbolic link out of its files.
 
 The sandbox binds every argument that names a folder (``python3 alice/bot.py --data
-alice/data``), by the path as written (:func:`zole_arena.sandbox._plan`), and bubblewrap follows
-a link in that path: the competitor decides what is mounted there. Its ``data`` is a link to
+alice/data``), by the path as written (:func:`zole_arena.isolation.sandbox._plan`), and bubblewrap
+follows a link in that path: the competitor decides what is mounted there. Its ``data`` is a link to
 ``..`` — the organizer's folder that holds the bots' folders, and here also the arena's folder.
 The hidden files (the log, the stderr files, the other bots' programs) are masked at their own
 paths only, never inside a bind that reaches them through a link: under ``data`` the bot reads

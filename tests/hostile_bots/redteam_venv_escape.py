@@ -2,7 +2,8 @@
 """Red team: a Python bot whose interpreter is its own virtual environment runs code outside
 the sandbox.
 
-``zole_arena.sandbox.readable_paths`` asks a bot's Python interpreter where it lives by running
+``zole_arena.isolation.sandbox.readable_paths`` asks a bot's Python interpreter where it lives by
+running
 ``PROGRAM -c "import sys, json; ..."`` *unsandboxed*, as the arena's user (root in CI), in the
 arena's PID namespace, before the sandbox is built (``_python_layout``). An interpreter of a
 virtual environment the competitor ships (or whose packages they chose) runs its

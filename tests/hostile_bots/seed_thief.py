@@ -212,9 +212,9 @@ def try_hands() -> None:
         hostile.report("deal-hands", False, "no seed found")
         return
     try:
-        from zole_arena.cards import cards_of
-        from zole_arena.rules import load_rules
-        from zole_arena.state import DealState
+        from zole_arena.game.cards import cards_of
+        from zole_arena.game.rules import load_rules
+        from zole_arena.game.state import DealState
     except ImportError as exc:
         hostile.report("deal-hands", False, f"zole_arena not importable: {hostile.why(exc)}")
         return

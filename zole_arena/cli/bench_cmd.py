@@ -7,13 +7,13 @@ from typing import Annotated
 
 import typer
 
-from zole_arena.bench import run_bench, run_protocol_bench
-from zole_arena.bench_match import MATCH_TARGET_SHARE, run_match_bench
-from zole_arena.bench_sandbox import run_sandbox_bench
-from zole_arena.bench_tournament import run_tournament_bench
+from zole_arena.bench.engine import run_bench, run_protocol_bench
+from zole_arena.bench.match import MATCH_TARGET_SHARE, run_match_bench
+from zole_arena.bench.sandbox import run_sandbox_bench
+from zole_arena.bench.tournament import run_tournament_bench
 from zole_arena.cli.console import fail, out, print_json
 from zole_arena.cli.rules_cmd import RulesOption
-from zole_arena.rules import load_rules
+from zole_arena.game.rules import load_rules
 
 
 def bench_command(

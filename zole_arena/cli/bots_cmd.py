@@ -9,13 +9,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from zole_arena.botproc import Limits
-from zole_arena.bundled import BUNDLED, describe_command, parse_bot_arg
-from zole_arena.check import CheckItem, run_check
+from zole_arena.arena.check import CheckItem, run_check
+from zole_arena.arena.referee import FaultPolicy
 from zole_arena.cli.console import check_times, fail, out
-from zole_arena.referee import FaultPolicy
-from zole_arena.sandbox import Sandbox, SandboxUnavailable, check_available
-from zole_arena.session import BotConfig
+from zole_arena.isolation.sandbox import Sandbox, SandboxUnavailable, check_available
+from zole_arena.players.botproc import Limits
+from zole_arena.players.bundled import BUNDLED, describe_command, parse_bot_arg
+from zole_arena.players.session import BotConfig
 
 StartupOption = Annotated[
     int, typer.Option("--startup-ms", help="Time for a bot to start and finish the handshake.")

@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from zole_arena.records import check_log_path
+from zole_arena.records.log import check_log_path
 
 __all__ = [
     "check_new_log",

@@ -15,9 +15,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zole_arena.affinity import pin
-from zole_arena.botproc import program_name
-from zole_arena.bundled import c_compiler, parse_bot_arg
+from zole_arena.arena.match import (
+    DealReport,
+    Match,
+    MatchSettings,
+    Summary,
+    resume_match,
+    stderr_path,
+    unique_names,
+)
 from zole_arena.cli.bots_cmd import (
     CpuOption,
     MarginOption,
@@ -45,18 +51,12 @@ from zole_arena.cli.console import (
     stop_on_signals,
 )
 from zole_arena.cli.rules_cmd import RulesOption
-from zole_arena.match import (
-    DealReport,
-    Match,
-    MatchSettings,
-    Summary,
-    resume_match,
-    stderr_path,
-    unique_names,
-)
-from zole_arena.rules import load_rules
-from zole_arena.session import BotConfig
-from zole_arena.shuffle import MAX_SEED
+from zole_arena.game.rules import load_rules
+from zole_arena.game.shuffle import MAX_SEED
+from zole_arena.isolation.affinity import pin
+from zole_arena.players.botproc import program_name
+from zole_arena.players.bundled import c_compiler, parse_bot_arg
+from zole_arena.players.session import BotConfig
 
 DEMO_BOTS = ("random", "rulebot", "cbot")
 

@@ -10,16 +10,16 @@ from typing import Annotated
 
 import typer
 
-from zole_arena.botproc import program_name
-from zole_arena.bundled import parse_bot_arg
+from zole_arena.arena.match import Match, MatchSettings, stderr_path, unique_names
 from zole_arena.cli.bots_cmd import SandboxOption, sandbox_setting
 from zole_arena.cli.console import check_new_log, fail, out
 from zole_arena.cli.rules_cmd import RulesOption
-from zole_arena.human import HUMAN_COMMAND, HumanSession
-from zole_arena.match import Match, MatchSettings, stderr_path, unique_names
-from zole_arena.rules import load_rules
-from zole_arena.session import BotConfig, BotSession, PlayerSession
-from zole_arena.shuffle import MAX_SEED
+from zole_arena.game.rules import load_rules
+from zole_arena.game.shuffle import MAX_SEED
+from zole_arena.players.botproc import program_name
+from zole_arena.players.bundled import parse_bot_arg
+from zole_arena.players.human import HUMAN_COMMAND, HumanSession
+from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 
 
 def play_command(

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from zole_arena.cli.console import err, fail, out, print_json
-from zole_arena.ratings import (
+from zole_arena.stats.ratings import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_POINTS,
     MIN_BOOTSTRAP,
@@ -22,7 +22,7 @@ from zole_arena.ratings import (
     ratings_over_time,
     read_logs,
 )
-from zole_arena.ratings_plot import check_plot_path, plot_ratings_over_time
+from zole_arena.stats.ratings_plot import check_plot_path, plot_ratings_over_time
 
 CSV_COLUMNS = ("rank", "name", "elo", "low", "high", "los_next", "games", "deals")
 #: Bootstrap resamples at each checkpoint of the chart unless told otherwise: a chart refits

@@ -9,13 +9,13 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from zole_arena.cards import CARDS, Card
+from zole_arena.arena.verify import DIGEST_RE, Finding, Kind, replay_record, verify_log
 from zole_arena.cli.console import err, fail, out
 from zole_arena.errors import ZoleError
-from zole_arena.record_checks import check_header, short
-from zole_arena.records import read_log
-from zole_arena.render import cards_text
-from zole_arena.verify import DIGEST_RE, Finding, Kind, replay_record, verify_log
+from zole_arena.game.cards import CARDS, Card
+from zole_arena.players.render import cards_text
+from zole_arena.records.checks import check_header, short
+from zole_arena.records.log import read_log
 
 _SEAT_NAMES = "ABC"
 

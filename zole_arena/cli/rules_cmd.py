@@ -7,9 +7,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from zole_arena.actions import Contract
 from zole_arena.cli.console import out, print_json
-from zole_arena.rules import AllPass, Rules, TableLoser, load_rules
+from zole_arena.game.actions import Contract
+from zole_arena.game.rules import AllPass, Rules, TableLoser, load_rules
 
 RULES_HELP = "Rules: a preset (wpt, the default, or lzf) or a TOML rules file naming a preset."
 RulesOption = Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP, metavar="wpt|lzf|FILE")]

@@ -1,6 +1,6 @@
 """``zole-arena sprt``: is NEW better than OLD? Duplicate blocks until a sequential test decides.
 
-The test itself (blocks, statistic, GSPRT) is :mod:`zole_arena.sprt`; this module parses the
+The test itself (blocks, statistic, GSPRT) is :mod:`zole_arena.events.sprt`; this module parses the
 command line, shows the LLR between its bounds as the test runs, and reports the decision.
 """
 
@@ -16,8 +16,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from zole_arena.affinity import pin
-from zole_arena.bundled import parse_bot_arg
+from zole_arena.arena.match import MatchSettings
 from zole_arena.cli.bots_cmd import (
     CpuOption,
     MarginOption,
@@ -38,19 +37,19 @@ from zole_arena.cli.bots_cmd import (
 )
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.rules_cmd import RulesOption
-from zole_arena.match import MatchSettings
-from zole_arena.records import last_line_digest
-from zole_arena.rules import load_rules
-from zole_arena.session import BotConfig
-from zole_arena.shuffle import MAX_SEED
-from zole_arena.sprt import (
+from zole_arena.events.sprt import HeadToHead, SprtResult
+from zole_arena.game.rules import load_rules
+from zole_arena.game.shuffle import MAX_SEED
+from zole_arena.isolation.affinity import pin
+from zole_arena.players.bundled import parse_bot_arg
+from zole_arena.players.session import BotConfig
+from zole_arena.records.log import last_line_digest
+from zole_arena.stats.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
     DEFAULT_ELO0,
     DEFAULT_ELO1,
     DEFAULT_MAX_BLOCKS,
-    HeadToHead,
-    SprtResult,
     SprtSettings,
 )
 

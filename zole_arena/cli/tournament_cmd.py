@@ -21,16 +21,10 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zole_arena.affinity import allowed_cpus
-from zole_arena.botproc import program_name, split_command
-from zole_arena.bundled import BUNDLED, bundled_command, parse_bot_arg
+from zole_arena.arena.match import MatchSettings, unique_names
 from zole_arena.cli.bots_cmd import SandboxReadOption, bot_options, conduct, sandbox_setting
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
-from zole_arena.match import MatchSettings, unique_names
-from zole_arena.rules import load_rules
-from zole_arena.sandbox import Sandbox, SandboxUnavailable, check_available, readable_paths
-from zole_arena.shuffle import MAX_SEED
-from zole_arena.tournament import (
+from zole_arena.events.tournament import (
     FORMATS,
     Entrant,
     Tournament,
@@ -40,6 +34,17 @@ from zole_arena.tournament import (
     read_config,
     resume_tournament,
 )
+from zole_arena.game.rules import load_rules
+from zole_arena.game.shuffle import MAX_SEED
+from zole_arena.isolation.affinity import allowed_cpus
+from zole_arena.isolation.sandbox import (
+    Sandbox,
+    SandboxUnavailable,
+    check_available,
+    readable_paths,
+)
+from zole_arena.players.botproc import program_name, split_command
+from zole_arena.players.bundled import BUNDLED, bundled_command, parse_bot_arg
 
 DEFAULT_BLOCKS = 10
 _BUNDLED_NAMES = {bot.name for bot in BUNDLED}

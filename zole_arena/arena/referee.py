@@ -1,0 +1,458 @@
+"""The referee: plays deals between three bot processes and applies the error policy.
+
+For each deal the referee deals from the score sheet, tells each bot ``newdeal``, asks the seat
+to move with a ``go`` that carries its whole view, checks the answer with the rules engine, and
+tells every bot what it may see happen. A bot's fault (crash, timeout, stall, garbage, an
+illegal action, a flood, a failed start) never raises out of :meth:`Referee.play_deal`: it is
+recorded as a :class:`Fault` and handled by the :class:`FaultPolicy` — by default the culprit
+forfeits the deal, is restarted for the next one, and is disqualified past the fault limit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Final, Literal, NamedTuple
+
+from zole_arena.errors import (
+    BotError,
+    BotStartupError,
+    IllegalActionError,
+    NotationError,
+    printable,
+)
+from zole_arena.game.actions import Action, Bury
+from zole_arena.game.cards import CARDS, Card
+from zole_arena.game.rules import Rules
+from zole_arena.game.scoresheet import ScoreSheet
+from zole_arena.game.state import DealResult, DealState, forfeit_result, max_penalty
+from zole_arena.players.botproc import program_name, split_command
+from zole_arena.players.session import BotConfig, BotSession, PlayerSession
+from zole_arena.protocol.messages import (
+    CARD_EVENTS,
+    GoWriter,
+    format_events,
+    format_result,
+    parse_answer,
+    trick_event,
+)
+
+__all__ = ["RESTART_KINDS", "Fault", "FaultPolicy", "DealOutcome", "Move", "Referee"]
+
+LOGGER = logging.getLogger(__name__)
+
+_CARD_NAMES: Final = tuple(card.name for card in CARDS)
+
+OnFault = Literal["forfeit", "random"]
+#: Faults after which the bot's process cannot be trusted to go on: it is stopped, and started
+#: again when it is next needed. With the forfeit policy every fault stops the culprit
+#: (protocol §6: "the bot is stopped and restarted for the next deal"); with random
+#: substitution a bot that answered badly but is alive plays on.
+RESTART_KINDS: Final = frozenset({"crash", "timeout", "stall", "flood", "startup"})
+
+
+@dataclasses.dataclass(frozen=True)
+class FaultPolicy:
+    """What the referee does when a bot faults (``protocol/README.md`` §6)."""
+
+    on_fault: OnFault = "forfeit"
+    """``forfeit``: the culprit forfeits the deal; ``random``: a random legal action is played
+    for it and the deal goes on."""
+    penalty: int | None = None
+    """What a forfeiting bot pays each other player; None: the rules' largest loss."""
+    max_faults: int = 3
+    """A bot with more faults than this in a match is disqualified."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Fault:
+    """One fault, as game records keep it."""
+
+    deal_no: int
+    """The deal's number in the match (its record number)."""
+    seat: int
+    player: int
+    """The bot's index among the match's three players."""
+    bot: str
+    kind: str
+    """``startup``, ``crash``, ``timeout``, ``stall``, ``garbage``, ``illegal`` or ``flood``."""
+    message: str
+    request: str | None = None
+    """The request the bot failed to answer properly, if any."""
+    reply: str | None = None
+    """The offending line, if any."""
+
+    def describe(self) -> str:
+        """One line for people."""
+        return f"deal {self.deal_no}: {self.bot} (seat {self.seat}) {self.kind}: {self.message}"
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for game records."""
+        return dataclasses.asdict(self)
+
+
+class Move(NamedTuple):
+    """One action of a deal as it was made."""
+
+    seat: int
+    action: str
+    """Wire form: ``pass``, ``bury QC 9H``, ``TD``."""
+    request_id: int | None
+    """None for an action the referee played for a faulted bot."""
+    think_ms: float
+
+
+@dataclasses.dataclass
+class DealOutcome:
+    """A finished deal: the final state, its result, the moves with timings, the faults."""
+
+    deal_no: int
+    state: DealState
+    result: DealResult
+    moves: list[Move]
+    faults: list[Fault]
+
+    @property
+    def forfeit(self) -> Fault | None:
+        """The fault that forfeited the deal, if one did."""
+        if self.result.forfeit is None:
+            return None
+        return next((f for f in self.faults if f.seat == self.result.forfeit), None)
+
+
+class _Player:
+    """One of the three bots, whichever seat it sits in for a deal."""
+
+    def __init__(self, number: int, config: BotConfig) -> None:
+        self.number = number
+        self.index = number  # its seat in the current deal (set by play_deal)
+        self.config = config
+        self.sessions: dict[int, PlayerSession] = {}
+        """The player's running processes, by slot (:meth:`Referee.play_deal`)."""
+        self.slot = 0
+        """The slot of the current deal: whose process plays it."""
+        self.faults = 0
+        argv = split_command(config.command) if config.command else []
+        self.name = config.name or (program_name(argv) if argv else f"player{number + 1}")
+        self.identity: dict[str, object] = {"name": self.name, "command": list(config.command)}
+        self.pending: list[str] = []
+        """Lines for this bot alone not yet sent (its ``newdeal``): they go with its next
+        request, or at the deal's end."""
+        self.seen = 0
+        """How many of the deal's events (:attr:`Referee._events`) this bot has been sent."""
+
+    @property
+    def session(self) -> PlayerSession | None:
+        """The process that plays the current deal (None: not running)."""
+        return self.sessions.get(self.slot)
+
+    @session.setter
+    def session(self, session: PlayerSession | None) -> None:
+        if session is None:
+            self.sessions.pop(self.slot, None)
+        else:
+            self.sessions[self.slot] = session
+
+
+class _Forfeit(Exception):
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+
+def _wire(action: Action) -> str:
+    if action.__class__ is Card:
+        return _CARD_NAMES[action]
+    if isinstance(action, Bury):
+        return f"{action.cards[0]} {action.cards[1]}"
+    return str(action)
+
+
+class Referee:
+    """Runs deals between three bots; seat ``i`` of every deal is ``configs[i]``.
+
+    Events reach a bot together with its next request (or the deal's result), in one write:
+    a bot learns everything before it must act, and the arena makes one pipe round trip per
+    decision, not one per bot per card.
+    """
+
+    #: A bot that has been silent this long is pinged before the next deal.
+    PING_AFTER_IDLE_S: Final = 5.0
+
+    def __init__(
+        self,
+        rules: Rules,
+        configs: Sequence[BotConfig],
+        *,
+        time_ms: int = 2000,
+        margin_ms: int = 100,
+        policy: FaultPolicy = FaultPolicy(),
+        on_fault: Callable[[Fault], None] | None = None,
+        start_session: Callable[[BotConfig], PlayerSession] = BotSession,
+    ) -> None:
+        if len(configs) != 3:
+            raise ValueError(f"a Zole table needs 3 bots, not {len(configs)}")
+        self.rules = rules
+        self.time_ms = time_ms
+        self.margin_ms = margin_ms
+        self.policy = policy
+        self.penalty = policy.penalty if policy.penalty is not None else max_penalty(rules)
+        self.players = [_Player(i, config) for i, config in enumerate(configs)]
+        self.seating: tuple[int, int, int] = (0, 1, 2)
+        """``seating[seat]`` is the player in that seat for the current (or last) deal."""
+        self.faults: list[Fault] = []
+        self.disqualified: list[int] = []
+        """Players past the fault limit; a match should stop once this is not empty."""
+        self._by_seat = list(self.players)
+        self._rng: random.Random | None = None
+        self._rng_seed = ""
+        """Seeds the random actions of the current deal (made only when one is needed)."""
+        self._used_ids: set[int] = set()
+        """The request ids of the current deal."""
+        self._random_ids: list[int] = []
+        self._on_fault = on_fault
+        self._start_session = start_session
+        self._writer: GoWriter | None = None
+        self._events: list[str] = []
+        """The public events of the current deal, in order (every bot is told all of them)."""
+
+    @property
+    def seats(self) -> list[_Player]:
+        """The players by seat, in the current seating."""
+        return list(self._by_seat)
+
+    # -- bots -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start every bot that is not running.
+
+        :raises BotStartupError: a bot cannot be started (a match cannot begin without it).
+        """
+        for player in self.players:
+            if player.session is None:
+                try:
+                    self._start(player)
+                except BotStartupError as exc:
+                    self.kill()
+                    raise BotStartupError(f"{player.name}: {exc}", line=exc.line) from None
+
+    def _start(self, seat: _Player) -> PlayerSession:
+        session = self._start_session(seat.config)
+        seat.session = session
+        seat.name = session.name
+        seat.identity = dict(session.identity())
+        return session
+
+    def names(self) -> list[str]:
+        """The players' display names."""
+        return [player.name for player in self.players]
+
+    def close(self, grace_ms: int = 1000) -> None:
+        """Send ``quit`` to every bot, give them ``grace_ms`` together to exit, then kill
+        whatever is left: none is left running.
+        """
+        sessions = [s for p in self.players for s in p.sessions.values()]
+        for session in sessions:
+            session.send_quit()
+        deadline = time.monotonic() + grace_ms / 1000
+        for session in sessions:
+            session.finish_quit(deadline)
+        for player in self.players:
+            player.sessions.clear()
+
+    def kill(self) -> None:
+        """Kill every bot at once (Ctrl-C)."""
+        for player in self.players:
+            for session in player.sessions.values():
+                session.kill()
+            player.sessions.clear()
+
+    # -- faults -----------------------------------------------------------------------------
+
+    def _fault(
+        self,
+        deal_no: int,
+        seat: _Player,
+        kind: str,
+        message: str,
+        request: str | None = None,
+        reply: str | None = None,
+    ) -> Fault:
+        fault = Fault(deal_no, seat.index, seat.number, seat.name, kind, printable(message),
+                      request, None if reply is None else printable(reply))  # fmt: skip
+        self.faults.append(fault)
+        seat.faults += 1
+        LOGGER.info("fault: %s", fault.describe())
+        stop = kind in RESTART_KINDS or self.policy.on_fault == "forfeit"
+        if stop and seat.session is not None:
+            seat.session.kill()
+            seat.session = None
+        if seat.faults > self.policy.max_faults and seat.number not in self.disqualified:
+            self.disqualified.append(seat.number)
+        if self._on_fault is not None:
+            self._on_fault(fault)
+        return fault
+
+    def _bot_fault(
+        self, deal_no: int, seat: _Player, exc: BotError, request: str | None = None
+    ) -> Fault:
+        return self._fault(deal_no, seat, exc.kind, str(exc), request, exc.line)
+
+    # -- a deal -----------------------------------------------------------------------------
+
+    def play_deal(
+        self,
+        sheet: ScoreSheet,
+        seating: tuple[int, int, int] = (0, 1, 2),
+        number: int | None = None,
+        slot: int = 0,
+    ) -> DealOutcome:
+        """Play the sheet's next deal to its end (or forfeit) and record it on the sheet.
+
+        :param seating: ``seating[seat]`` is the player who sits in that seat.
+        :param number: the deal's number in the match, for faults and request ids (default:
+            the sheet's deal number).
+        :param slot: which of each player's processes play the deal: each slot has processes
+            of its own, started when first needed (a duplicate match gives each seating a slot,
+            so that no process meets the same cards twice).
+        """
+        deal = sheet.next_deal()
+        deal_no = number if number is not None else sheet.next_deal_no
+        self.seating = seating
+        self._by_seat = [self.players[p] for p in seating]
+        for seat, player in enumerate(self._by_seat):
+            player.index = seat
+            player.slot = slot
+        self._used_ids.clear()
+        self._rng = None
+        self._rng_seed = f"{sheet.seed}/{deal_no}"
+        scores = tuple(sheet.totals)
+        moves: list[Move] = []
+        first_fault = len(self.faults)
+        try:
+            self._begin(deal, deal_no, scores)
+            while deal.result is None:
+                self._turn(deal, deal_no, moves)
+            result = deal.result
+        except _Forfeit as forfeit:
+            result = forfeit_result(deal, forfeit.seat, self.penalty)
+        sheet.record(result)
+        self._flush(deal_no, format_result(result, deal_no, sheet.totals, result.forfeit))
+        return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:])
+
+    def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
+        writer = self._writer = GoWriter(deal, deal_no, self.rules.preset, scores)
+        for seat in self._by_seat:
+            try:
+                if seat.session is None:
+                    self._start(seat)
+                else:
+                    seat.session.check_limits()
+                    if seat.session.idle_seconds() > self.PING_AFTER_IDLE_S:
+                        seat.session.ping()
+            except BotError as exc:
+                self._bot_fault(deal_no, seat, exc)
+                raise _Forfeit(seat.index) from None
+        self._events = []
+        for seat in self._by_seat:
+            seat.pending = [writer.newdeal(seat.index)]
+            seat.seen = 0
+
+    def _turn(self, deal: DealState, deal_no: int, moves: list[Move]) -> None:
+        index: int = deal.turn  # type: ignore[assignment]
+        seat = self._by_seat[index]
+        request_id = self._new_id()
+        assert self._writer is not None
+        line = self._writer.go(request_id, self.time_ms)
+        session = seat.session
+        try:
+            if session is None:  # restarted after a fault earlier in this deal
+                session = self._start(seat)
+            # The events this bot has not seen yet go in the same write as the request.
+            events = self._unsent(seat)
+            reply = session.request(line, request_id, self.time_ms, self.margin_ms, events)
+        except BotError as exc:
+            self._bot_fault(deal_no, seat, exc, request=line)
+            self._substitute(deal, deal_no, seat, moves)
+        else:
+            try:
+                action = parse_answer(reply.words, deal.phase)
+            except NotationError as exc:
+                self._fault(deal_no, seat, "garbage", str(exc), line, reply.line)
+                self._substitute(deal, deal_no, seat, moves)
+            else:
+                try:
+                    deal.apply(action)
+                except IllegalActionError as exc:
+                    self._fault(deal_no, seat, "illegal", str(exc), line, reply.line)
+                    self._substitute(deal, deal_no, seat, moves)
+                else:
+                    moves.append(Move(index, _wire(action), request_id, reply.elapsed_ms))
+                    self._announce(deal, index, action)
+                    return
+        seat_done, action_done = deal.history[-1]
+        self._announce(deal, seat_done, action_done)
+
+    def _new_id(self) -> int:
+        """A request id no other player can guess (so none can answer for the bot whose turn
+        it is), positive and below 2**31 so that every bot can parse it, new in the deal.
+
+        The ids come from the operating system's random source, 64 at a time (one system call
+        for two deals' decisions)."""
+        while True:
+            if not self._random_ids:
+                self._random_ids = [n & 0x7FFFFFFF for n in memoryview(os.urandom(256)).cast("I")]
+            request_id = self._random_ids.pop()
+            if request_id and request_id not in self._used_ids:
+                self._used_ids.add(request_id)
+                return request_id
+
+    def _substitute(self, deal: DealState, deal_no: int, seat: _Player, moves: list[Move]) -> None:
+        """After a fault: forfeit, or play a random legal action for the bot."""
+        if self.policy.on_fault == "forfeit" or seat.number in self.disqualified:
+            raise _Forfeit(seat.index)
+        if self._rng is None:
+            self._rng = random.Random(self._rng_seed)
+        legal = deal.legal_actions()
+        action = legal[self._rng.randrange(len(legal))]
+        deal.apply(action)
+        moves.append(Move(seat.index, _wire(action), None, 0.0))
+
+    def _announce(self, deal: DealState, seat: int, action: Action) -> None:
+        """Add the events of an action to the deal's events (each bot gets them with its next
+        message)."""
+        events = self._events
+        if action.__class__ is Card:  # the common case, from tables
+            events.append(CARD_EVENTS[seat][action])
+            # A card that leaves no card on the table finished a trick: announced too.
+            if not deal.current_trick_cards():
+                events.append(trick_event(deal.trick_log()[-1]))
+        else:
+            events += format_events(seat, action)
+
+    def _unsent(self, seat: _Player) -> list[str]:
+        """The lines ``seat`` has not been sent yet (its own, then the deal's events), now
+        counted as sent."""
+        events = self._events
+        if seat.seen == len(events):
+            lines, seat.pending = seat.pending, []
+            return lines
+        lines = [*seat.pending, *events[seat.seen :]] if seat.pending else events[seat.seen :]
+        seat.pending = []
+        seat.seen = len(events)
+        return lines
+
+    def _flush(self, deal_no: int, last: str) -> None:
+        """Send every bot its unsent events and ``last`` (the deal's result)."""
+        for seat in self._by_seat:
+            lines = self._unsent(seat)
+            lines.append(last)
+            if seat.session is None:
+                continue
+            try:
+                seat.session.send_lines(lines)
+            except BotError as exc:
+                self._bot_fault(deal_no, seat, exc)

@@ -1,0 +1,587 @@
+"""Re-playing deal records through the rules engine, and checking whole logs: for ``replay``
+and ``verify``.
+
+:func:`replay_record` rebuilds a record's deal from its rules, hands, talon, dealer and pules,
+applies every logged move with the engine's checks, and compares what the engine concludes
+with what the record says. Every disagreement becomes a line in the returned problems, so a
+bad record never stops the checking of the others.
+
+:func:`verify_log` streams a log (one record at a time, so memory does not grow with the file)
+and checks, besides each deal's replay: the headers (:func:`~zole_arena.records.checks.
+check_header`); each deal against its match's header (rules, seed, players, and the deal the
+schedule puts at its number); the running totals and pules of each seating's score sheet; the
+forfeits and their faults; the order of the hands; and, in a format-2 log, the hash chain
+(each line's ``prev`` is the SHA-256 of the line before) and, when one is given, the digest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from zole_arena.arena.match import scheduled
+from zole_arena.errors import ZoleError
+from zole_arena.game.actions import parse_action
+from zole_arena.game.cards import Card, cards_of
+from zole_arena.game.rules import Rules
+from zole_arena.game.scoring import Pules
+from zole_arena.game.state import DealState, dealer_of, forfeit_result, max_penalty
+from zole_arena.records.checks import check_header, short
+from zole_arena.records.log import LogEntry, LogReader
+
+__all__ = [
+    "DIGEST_RE",
+    "Finding",
+    "Kind",
+    "Replayed",
+    "VerifyReport",
+    "replay_record",
+    "verify_log",
+]
+
+#: How a log's digest is written: ``sha256:`` and 64 lowercase hex digits.
+DIGEST_RE: Final = re.compile(r"sha256:[0-9a-f]{64}")
+_HEADERS: Final = ("match", "tournament")
+
+
+@dataclasses.dataclass
+class Replayed:
+    """A deal record played again through the engine."""
+
+    record: dict[str, Any]
+    state: DealState | None
+    """The engine's state after the logged moves (None if the deal could not be set up)."""
+    problems: list[str]
+
+
+def _cards(items: Sequence[str]) -> list[Card]:
+    return [Card.parse(text) for text in items]
+
+
+def _compare(problems: list[str], what: str, logged: object, engine: object) -> None:
+    if logged != engine:
+        problems.append(f"{what}: the log says {short(logged)}, the rules give {short(engine)}")
+
+
+def replay_record(record: dict[str, Any]) -> Replayed:
+    """Rebuild and re-play one deal record; list every way in which it disagrees."""
+    problems: list[str] = []
+    try:
+        rules = Rules.from_dict(record["rules"])
+        pules_data = record["pules_before"]
+        pules = Pules(pules_data["common"], tuple(pules_data["personal"]))
+        state = DealState(
+            rules,
+            [_cards(hand) for hand in record["hands"]],
+            _cards(record["talon"]),
+            record["dealer"],
+            pules,
+            seed=record["seed"],
+            deal_no=record["deal_no"],
+        )
+    except (KeyError, TypeError, ValueError, ZoleError) as exc:
+        return Replayed(record, None, [f"cannot set up the deal: {short(str(exc))}"])
+    try:
+        dealt = DealState.from_seed(rules, record["seed"], record["deal_no"], record["dealer"])
+        if dealt.initial_hands != state.initial_hands or dealt.talon != state.talon:
+            problems.append("the hands are not the ones the seed deals")
+    except (ValueError, TypeError) as exc:
+        problems.append(f"the seed cannot be dealt: {short(str(exc))}")
+    for index, move in enumerate(record.get("moves", []), start=1):
+        try:
+            action = parse_action(move["action"])
+            if state.turn != move["seat"]:
+                problems.append(
+                    f"move {index} ({short(move['action'])}) is logged for seat {move['seat']}, "
+                    f"but seat {state.turn} was to move"
+                )
+                break
+            state.apply(action)
+        except (ZoleError, KeyError, TypeError, ValueError) as exc:
+            problems.append(f"move {index}: {short(str(exc))}")
+            break
+    result = record.get("result", {})
+    forfeit = result.get("forfeit")
+    if forfeit is None:
+        if state.result is None:
+            problems.append("the logged moves do not finish the deal")
+            return Replayed(record, state, problems)
+        engine = state.result
+    else:
+        scores = result.get("scores", [0, 0, 0])
+        penalty = scores[(forfeit + 1) % 3]
+        engine = forfeit_result(state, forfeit, penalty)
+    _compare(problems, "scores", result.get("scores"), list(engine.scores))
+    _compare(problems, "contract", result.get("contract"),
+             None if engine.contract is None else str(engine.contract))  # fmt: skip
+    _compare(problems, "soloist", result.get("soloist"), engine.soloist)
+    _compare(problems, "tricks", result.get("tricks"), list(engine.tricks))
+    _compare(problems, "points", result.get("points"), list(engine.points))
+    _compare(problems, "band", result.get("band"), engine.band)
+    _compare(problems, "pules after", result.get("pules"), engine.pules.to_dict())
+    if sum(engine.scores) != 0 or sum(result.get("scores", [0])) != 0:
+        problems.append("the scores are not zero-sum")
+    # What replay shows and readers use without re-playing must agree with the moves too.
+    _compare_tricks(problems, record.get("tricks"), _trick_records(state))
+    _compare(problems, "buried", record.get("buried"), [str(c) for c in cards_of(state.buried)])
+    termination = "normal" if forfeit is None else "forfeit"
+    _compare(problems, "termination", record.get("termination"), termination)
+    return Replayed(record, state, problems)
+
+
+def _compare_tricks(problems: list[str], logged: object, engine: list[dict[str, Any]]) -> None:
+    """Name the first trick that differs (a whole deal's tricks would not fit one line)."""
+    if not isinstance(logged, list) or len(logged) != len(engine):
+        count = len(logged) if isinstance(logged, list) else short(logged)
+        problems.append(f"tricks: the log has {count}, the moves make {len(engine)}")
+        return
+    for number, (mine, theirs) in enumerate(zip(logged, engine, strict=True), start=1):
+        if mine != theirs:
+            problems.append(
+                f"trick {number}: the log says {short(mine)}, the moves make {short(theirs)}"
+            )
+            return
+
+
+def _trick_records(state: DealState) -> list[dict[str, Any]]:
+    """The finished tricks as deal records write them."""
+    return [
+        {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner,
+         "points": sum(c.points for c in trick.cards)}
+        for trick in state.tricks
+    ]  # fmt: skip
+
+
+# -- whole logs ---------------------------------------------------------------------------------
+
+
+class Kind(enum.Enum):
+    """What a finding is about."""
+
+    DEAL = "deal"
+    """A deal record that disagrees with the rules, its header or the deals before it."""
+    HEADER = "header"
+    """A header with impossible settings, or that disagrees with its tournament."""
+    CHAIN = "chain"
+    """The hash chain breaks (only the first break is reported)."""
+    LINE = "line"
+    """A line that could not be read as a record, and was skipped."""
+    DIGEST = "digest"
+    """The log's digest is not the one given."""
+    NOTE = "note"
+    """Something to know that is not wrong: a format-1 log has no hash chain."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Finding:
+    """One thing ``verify`` found in a log, as it found it."""
+
+    kind: Kind
+    line: int
+    """The log's line (from 1); 0 for the log as a whole (its digest)."""
+    message: str
+    deal: int | None = None
+    """The deal record's number, for a problem with a deal record."""
+    fails: bool = True
+    """Whether it makes the log fail; False for a note, or a line cut short by a crash."""
+
+    def describe(self, path: str) -> str:
+        """One line: ``LOG: deal N: …``, ``LOG: line N: …`` or ``LOG: …``."""
+        if self.deal is not None:
+            return f"{path}: deal {self.deal}: {self.message}"
+        if self.line:
+            return f"{path}: line {self.line}: {self.message}"
+        return f"{path}: {self.message}"
+
+
+@dataclasses.dataclass
+class VerifyReport:
+    """What ``verify`` found in one log (the findings themselves went to ``on_finding``)."""
+
+    path: str
+    deals: int = 0
+    """Deal records read."""
+    bad: int = 0
+    """Deal records that disagree with the rules, their header or the deals before them."""
+    bad_headers: int = 0
+    """Headers with impossible or missing settings, or that disagree with their tournament."""
+    broken: int = 0
+    """Lines that cannot be read as records, not counting lines cut short by a crash."""
+    chain_breaks: int = 0
+    """Lines whose ``prev`` is not the hash of the line before (the first is reported)."""
+    format_version: int | None = None
+    """The format of the log (of its first record)."""
+    digest: str | None = None
+    """``sha256:<hex>`` of the log's last line."""
+    digest_differs: bool = False
+    """The digest asked for is not the log's."""
+
+    @property
+    def failed(self) -> bool:
+        """Whether anything found makes the log fail."""
+        return bool(
+            self.bad or self.bad_headers or self.broken or self.chain_breaks or self.digest_differs
+        )
+
+
+@dataclasses.dataclass
+class _Sheet:
+    """One seating's score sheet in a match, as its deal records have built it so far."""
+
+    totals: list[int]
+    pules: dict[str, Any]
+    """The pules the sheet's last deal left (as records write them)."""
+    last: int
+    """The number of its last deal."""
+
+
+@dataclasses.dataclass
+class _Header:
+    """What the deals of a match are checked against (only what is needed, not the header)."""
+
+    rules: dict[str, Any]
+    seed: int
+    total: int
+    duplicate: bool
+    names: list[str]
+    penalty: int | None
+
+
+class _Verifier:
+    """The state of one log's verification: a little per match and per score sheet."""
+
+    def __init__(self, report: VerifyReport, emit: Callable[[Finding], None]) -> None:
+        self.report = report
+        self.emit = emit
+        self.headers: dict[str, _Header | None] = {}
+        """Each match's header (None: a header too broken to check its deals against)."""
+        self.tournaments: dict[str, dict[str, Any] | None] = {}
+        """Each tournament's header (None: a header with problems)."""
+        self.last_deal: dict[str, int] = {}
+        self.sheets: dict[tuple[str, tuple[int, ...]], _Sheet] = {}
+        self.first_type: str | None = None
+        """The type of the log's first record: ``match`` or ``tournament`` in a whole log."""
+
+    # -- the hash chain -------------------------------------------------------------------------
+
+    def chain(self, entry: LogEntry, record: Mapping[str, Any]) -> None:
+        """Check a record's place in the hash chain: its ``prev`` is the hash of the line
+        before it (null on the first line), in a log of one format."""
+        version = record["format_version"]
+        report = self.report
+        first = report.format_version is None
+        if first:
+            report.format_version = version
+            if version == 1:
+                self.emit(
+                    Finding(
+                        Kind.NOTE,
+                        0,
+                        "format 1 (written before the hash chain): edits to this log cannot "
+                        "be detected",
+                        fails=False,
+                    )
+                )
+        if version != report.format_version:
+            self._chain_break(
+                entry.line, f"a format-{version} record in a format-{report.format_version} log"
+            )
+            return
+        if version == 1:
+            return
+        if "prev" not in record:
+            self._chain_break(entry.line, "the record has no prev")
+            return
+        prev = record["prev"]
+        if first and record["type"] not in _HEADERS and prev is not None:
+            return  # a part of a log (a deal on its own): nothing before it to check against
+        if prev == entry.previous:
+            return
+        shown = prev if isinstance(prev, str) and len(prev) <= 64 else short(prev)
+        if entry.previous is None:
+            self._chain_break(
+                entry.line,
+                f"prev is {shown}, but the first line of a log has prev null (the lines "
+                "before it were removed)",
+            )
+        else:
+            self._chain_break(
+                entry.line,
+                f"prev is {shown}, but line {entry.line - 1} hashes to {entry.previous} "
+                f"(line {entry.line - 1} was changed, or lines were removed, inserted or moved)",
+            )
+
+    def _chain_break(self, line: int, why: str) -> None:
+        """Report the first break (the lines after it follow from it), count the others."""
+        self.report.chain_breaks += 1
+        if self.report.chain_breaks == 1:
+            self.emit(Finding(Kind.CHAIN, line, f"the hash chain breaks here: {why}"))
+
+    # -- headers --------------------------------------------------------------------------------
+
+    def header(self, entry: LogEntry, record: dict[str, Any]) -> None:
+        match_id = record["match_id"]
+        problems = check_header(record)
+        if match_id in self.headers or match_id in self.tournaments:
+            problems.append(f"a second header for match {short(match_id)}")
+        if record["type"] == "match" and not problems:
+            problems.extend(self._against_tournament(record))
+        for problem in problems:
+            self.emit(Finding(Kind.HEADER, entry.line, f"{record['type']} header: {problem}"))
+        if problems:
+            self.report.bad_headers += 1
+        if record["type"] == "tournament":
+            self.tournaments.setdefault(match_id, None if problems else record)
+            return
+        if match_id in self.headers:
+            return
+        if problems:
+            self.headers[match_id] = None
+            return
+        settings = record["settings"]
+        self.headers[match_id] = _Header(
+            rules=record["rules"],
+            seed=record["seed"],
+            total=record["deals"] * (6 if record["duplicate"] else 1),
+            duplicate=record["duplicate"],
+            names=[player["name"] for player in record["players"]],
+            penalty=settings["penalty"],
+        )
+
+    def _against_tournament(self, record: Mapping[str, Any]) -> list[str]:
+        """A table's match header must play as its tournament's header says."""
+        table = record.get("tournament")
+        if table is None:
+            return []
+        if table["id"] not in self.tournaments:
+            if self.first_type != "tournament":
+                return []  # a table's records on their own
+            return [f"its tournament {short(table['id'])} has no header before it"]
+        tournament = self.tournaments[table["id"]]
+        if tournament is None:
+            return []  # its header is reported
+        problems = [
+            f"{key}: the table's is {short(record[key])}, its tournament's {short(tournament[key])}"
+            for key in ("rules", "seed", "deals", "duplicate", "settings")
+            if record[key] != tournament[key]
+        ]
+        number = table["table"]
+        if record["match_id"] != f"{table['id']}-t{number}":
+            problems.append(f"match_id {short(record['match_id'])} is not table {number}'s")
+        if number > len(tournament["tables"]):
+            return [*problems, f"table {number}: the tournament has {len(tournament['tables'])}"]
+        entrants = tournament["entrants"]
+        expected = [entrants[p]["name"] for p in tournament["tables"][number - 1]]
+        seated = [player["name"] for player in record["players"]]
+        if seated != expected:
+            problems.append(f"players: the table seats {short(seated)}, its tournament {expected}")
+        return problems
+
+    # -- deals ----------------------------------------------------------------------------------
+
+    def deal(self, entry: LogEntry, record: dict[str, Any]) -> None:
+        self.report.deals += 1
+        match_id = record["match_id"]
+        replayed = replay_record(record)
+        problems = list(replayed.problems)
+        if match_id in self.headers:
+            header = self.headers[match_id]
+            if header is not None:
+                problems.extend(_against_header(record, header))
+        elif self.first_type in _HEADERS:
+            problems.append(f"its match {short(match_id)} has no header before it")
+        problems.extend(_forfeit_problems(record))
+        problems.extend(_order_problems(record))
+        number, previous = record["deal"], self.last_deal.get(match_id)
+        if previous is not None and number != previous + 1:
+            problems.append(f"deal number {number} follows deal {previous} of its match")
+        self.last_deal[match_id] = number
+        problems.extend(self._sheet_problems(record))
+        if problems:
+            self.report.bad += 1
+            for problem in problems:
+                self.emit(Finding(Kind.DEAL, entry.line, problem, deal=number))
+
+    def _sheet_problems(self, record: Mapping[str, Any]) -> list[str]:
+        """Each seating of each match keeps its own sheet (a tournament's log interleaves the
+        deals of its tables): its totals must add up, and its pules carry over."""
+        problems = []
+        key = (record["match_id"], tuple(record["seating"]))
+        scores = record["result"]["scores"]
+        logged = record["totals"]
+        if sum(logged) != 0:
+            problems.append(f"totals: {logged} are not zero-sum")
+        sheet = self.sheets.get(key)
+        if sheet is None:
+            # The first deal of this seating in this file: a record on its own (or a log that
+            # starts later) is taken at its word, and the following deals must add up from it.
+            sheet = self.sheets[key] = _Sheet(
+                [logged[s] - scores[s] for s in range(3)], record["pules_before"], 0
+            )
+        elif record["pules_before"] != sheet.pules:
+            problems.append(
+                f"pules_before: the log says {short(record['pules_before'])}, the sheet's "
+                f"deal {sheet.last} left {short(sheet.pules)}"
+            )
+        running = sheet.totals
+        for seat in range(3):
+            running[seat] += scores[seat]
+        if logged != running:
+            problems.append(f"totals: the log says {logged}, its deals add up to {running}")
+            running[:] = logged
+        sheet.pules = record["result"]["pules"]
+        sheet.last = record["deal"]
+        return problems
+
+
+def _against_header(record: Mapping[str, Any], header: _Header) -> list[str]:
+    """What a deal record says that its match's header contradicts: the seed (which a resumed
+    match deals from), the rules, the players in their seats, the deal the schedule puts at
+    this number, and a forfeit's penalty."""
+    problems = []
+    if record["seed"] != header.seed:
+        problems.append(
+            f"seed: the record says {short(record['seed'])}, its match header {header.seed}"
+        )
+    if record["rules"] != header.rules:
+        differ = sorted(
+            key
+            for key in {*record["rules"], *header.rules}
+            if record["rules"].get(key) != header.rules.get(key)
+        )
+        problems.append(f"rules: the record's differ from its match header's in {short(differ)}")
+    expected = [header.names[player] for player in record["seating"]]
+    logged = [player["name"] for player in record["players"]]
+    if logged != expected:
+        problems.append(
+            f"players: the record seats {short(logged)}, its header and seating give "
+            f"{short(expected)}"
+        )
+    number = record["deal"]
+    if number > header.total:
+        problems.append(f"beyond the {header.total} deals of its match")
+    else:
+        block, _sheet, seating = scheduled(number, header.duplicate)
+        if record["block"] != block or tuple(record["seating"]) != seating:
+            problems.append(
+                f"deal {number} of the match is block {block} in seating {list(seating)}, "
+                f"not block {record['block']} in seating {record['seating']}"
+            )
+    forfeit = record["result"]["forfeit"]
+    if forfeit is not None:
+        try:
+            penalty = (
+                header.penalty
+                if header.penalty is not None
+                else max_penalty(Rules.from_dict(header.rules))
+            )
+        except ZoleError:
+            penalty = None
+        paid = record["result"]["scores"][(forfeit + 1) % 3]
+        if penalty is not None and paid != penalty:
+            problems.append(
+                f"forfeit: seat {forfeit} pays {paid} to each other seat, the match's "
+                f"penalty is {penalty}"
+            )
+    return problems
+
+
+def _forfeit_problems(record: Mapping[str, Any]) -> list[str]:
+    """A forfeit needs its fault: the culprit, of the forfeiting seat, one of the deal's
+    faults; and every fault names the deal and the player in its seat."""
+    problems = []
+    forfeit, culprit = record["result"]["forfeit"], record["culprit"]
+    faults = record["faults"]
+    if forfeit is not None and (culprit is None or culprit["seat"] != forfeit):
+        problems.append(f"forfeit: seat {forfeit} forfeits, but the culprit is {short(culprit)}")
+    elif forfeit is None and culprit is not None:
+        problems.append(f"culprit: {short(culprit)}, but no seat forfeits")
+    if culprit is not None and culprit not in faults:
+        problems.append("culprit: not one of the deal's faults")
+    for number, fault in enumerate(faults, start=1):
+        if fault["deal_no"] != record["deal"]:
+            problems.append(f"fault {number}: of deal {fault['deal_no']}, not {record['deal']}")
+        if record["seating"][fault["seat"]] != fault["player"]:
+            problems.append(
+                f"fault {number}: player {fault['player']} does not sit in seat {fault['seat']}"
+            )
+    return problems
+
+
+def _order_problems(record: Mapping[str, Any]) -> list[str]:
+    """The record's cards as records write them: each hand, the talon and the buried cards
+    strongest first (the canonical order of ``protocol/dealing.md``); the deal number of a
+    seed's deal is its block, and its dealer the one the deal number gives."""
+    problems = []
+    for what, cards in (
+        *((f"hand {seat}", hand) for seat, hand in enumerate(record["hands"])),
+        ("talon", record["talon"]),
+        ("buried", record["buried"]),
+    ):
+        order = [Card.parse(card) for card in cards]
+        if order != sorted(order) or len(set(order)) != len(order):
+            problems.append(f"{what}: {short(cards)} is not strongest first")
+    if record["deal_no"] != record["block"]:
+        problems.append(f"deal_no {record['deal_no']} is not its block {record['block']}")
+    if record["dealer"] != dealer_of(record["deal_no"]):
+        problems.append(
+            f"dealer: seat {record['dealer']}, but deal_no {record['deal_no']} is dealt by "
+            f"seat {dealer_of(record['deal_no'])}"
+        )
+    return problems
+
+
+def verify_log(
+    path: str,
+    on_finding: Callable[[Finding], None] | None = None,
+    *,
+    digest: str | None = None,
+) -> VerifyReport:
+    """Check a log a record at a time: what each problem is goes to ``on_finding`` as it is
+    found; the counts come back in the report.
+
+    :param digest: the log's digest as published (``sha256:<hex>``): checked against the hash
+        of its last line, which (with the chain) pins the whole log.
+    :raises RecordError: the file is not a zole-arena log.
+    """
+    report = VerifyReport(path)
+    verifier = _Verifier(report, on_finding or (lambda finding: None))
+    reader = LogReader(path)
+    for entry in reader:
+        record = entry.record
+        if record is None:
+            assert entry.problem is not None
+            truncated = entry.problem.truncated
+            if not truncated:
+                report.broken += 1
+            verifier.emit(
+                Finding(Kind.LINE, entry.line, entry.problem.message, fails=not truncated)
+            )
+            continue
+        if verifier.first_type is None:
+            verifier.first_type = record["type"]
+        verifier.chain(entry, record)
+        if record["type"] in _HEADERS:
+            verifier.header(entry, record)
+        elif record["type"] == "deal":
+            verifier.deal(entry, record)
+    report.digest = reader.digest
+    if digest is not None and digest != reader.digest:
+        report.digest_differs = True
+        verifier.emit(
+            Finding(
+                Kind.DIGEST,
+                0,
+                f"digest: the log's is {reader.digest}, not {digest} (the log was "
+                "cut short or added to, or its last line changed)",
+            )
+        )
+    if digest is not None and verifier.first_type not in _HEADERS:
+        report.digest_differs = True
+        verifier.emit(
+            Finding(Kind.DIGEST, 0, "digest: the log does not begin with its header: a part of it")
+        )
+    return report

@@ -1,0 +1,349 @@
+"""Match throughput benchmark: a match of the fastest bundled bot against what pipes allow.
+
+Three copies of the fastest bundled bot (``crandom`` with a C compiler, else ``random``) play a
+match with a game log, and three more copies play the same deals through a *bare loop*: the
+least a correct arena must do in Python (the engine's ``go`` lines, one write and one read per
+decision, the answer parsed and applied, the events and results sent), with no log, no
+deadlines and no fault handling. Raw round trips of a request-sized line through a minimal echo
+program are taken between the match's deals. The three are measured in one run, in
+alternating chunks of deals, so that the machine's changing speed touches them alike.
+
+What a sequential game can reach is ``1 / (decisions per deal × raw round trip)`` deals per
+second; the target (issue 4) is that the match reaches half of it.
+
+How fast a sleeping process is woken decides the raw round trip, and it depends on where the
+processes run. The benchmark therefore measures two *placements* side by side:
+
+* ``free``: the operating system places the processes (what a user gets by default);
+* ``pinned``: the arena, its bots and the echo run on one CPU (what ``match --cpu N`` does), so
+  that every wake-up is a switch on the same CPU — the fastest raw round trip, and the hardest
+  comparison.
+
+The bots are started before the clock runs: the figures are of deals, not of start-up.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final
+
+from zole_arena.arena.match import DealReport, Match, MatchSettings
+from zole_arena.bench.engine import fastest_bot, raw_round_trip
+from zole_arena.errors import ZoleError
+from zole_arena.game.cards import Card
+from zole_arena.game.rules import Rules, load_rules
+from zole_arena.game.state import DealState
+from zole_arena.isolation.affinity import current_cpus, placed
+from zole_arena.players.bundled import bundled_command
+from zole_arena.players.session import BotConfig
+from zole_arena.protocol.messages import GoWriter, format_events, format_result, parse_answer
+from zole_arena.records.log import read_log
+
+__all__ = ["MATCH_TARGET_SHARE", "MatchBenchResult", "PlacementFigures", "run_match_bench"]
+
+#: The match throughput target (issue 4): at least this share of what raw round trips allow.
+MATCH_TARGET_SHARE: Final = 0.5
+#: Deals played by each of the match and the bare loop before the other takes its turn.
+CHUNK_DEALS: Final = 25
+#: Raw echo round trips taken after every :data:`ECHO_EVERY` deals of the match: often enough
+#: to follow the machine's changing speed, seldom enough not to cool the match's caches.
+ECHO_SAMPLES: Final = 5
+ECHO_EVERY: Final = 5
+_ECHO_LINE: Final = ("x" * 399 + "\n").encode()  # about a ``go`` request's length
+
+
+@dataclasses.dataclass(frozen=True)
+class PlacementFigures:
+    """The figures of one placement of the processes."""
+
+    placement: str
+    """``free`` (the operating system places the processes) or ``pinned`` (all on one CPU)."""
+    cpus: tuple[int, ...]
+    """The CPUs the processes could run on."""
+    deals: int
+    match_seconds: float
+    """The match's wall time, without the raw round trips taken between its deals."""
+    bare_seconds: float
+    """The bare loop's wall time for as many deals."""
+    decisions_per_deal: float
+    raw_echo_us: float
+    """Median raw round trip of a request-sized line through the echo program."""
+    raw_samples: int
+
+    @property
+    def deals_per_second(self) -> float:
+        """Deals per second of the match (bots, engine, checks and log)."""
+        return self.deals / self.match_seconds
+
+    @property
+    def bare_deals_per_second(self) -> float:
+        """Deals per second of the bare loop."""
+        return self.deals / self.bare_seconds
+
+    @property
+    def decision_us(self) -> float:
+        """The match's wall time per decision, everything included."""
+        return self.match_seconds * 1e6 / (self.deals * self.decisions_per_deal)
+
+    @property
+    def raw_deals_per_second(self) -> float:
+        """What raw round trips allow: 1 / (decisions per deal × raw round trip)."""
+        return 1e6 / (self.decisions_per_deal * self.raw_echo_us)
+
+    @property
+    def share_of_raw(self) -> float:
+        """The match's deals per second over what raw round trips allow."""
+        return self.deals_per_second / self.raw_deals_per_second
+
+    @property
+    def bare_share_of_raw(self) -> float:
+        """The bare loop's deals per second over what raw round trips allow."""
+        return self.bare_deals_per_second / self.raw_deals_per_second
+
+    @property
+    def target_met(self) -> bool:
+        """Whether the match reaches :data:`MATCH_TARGET_SHARE` of what raw round trips allow."""
+        return self.share_of_raw >= MATCH_TARGET_SHARE
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as JSON-ready data."""
+        data = dataclasses.asdict(self)
+        data["cpus"] = list(self.cpus)
+        for name in (
+            "deals_per_second",
+            "bare_deals_per_second",
+            "decision_us",
+            "raw_deals_per_second",
+            "share_of_raw",
+            "bare_share_of_raw",
+            "target_met",
+        ):
+            data[name] = getattr(self, name)
+        return data
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchBenchResult:
+    """Match throughput against what raw pipe round trips allow, per placement."""
+
+    bot: str
+    language: str
+    deals: int
+    placements: tuple[PlacementFigures, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as JSON-ready data."""
+        return {
+            "bot": self.bot,
+            "language": self.language,
+            "deals": self.deals,
+            "target_share": MATCH_TARGET_SHARE,
+            "placements": [figures.to_dict() for figures in self.placements],
+        }
+
+
+class _BareLoop:
+    """The least a correct arena does per deal, in plain Python, with three bot processes.
+
+    Pipes are blocking, lines are assumed whole and well-formed: this is a yardstick for the
+    match, not an arena (a bot that misbehaves would hang it).
+    """
+
+    def __init__(self, argv: Sequence[str], rules: Rules, seed: int) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.bots = [
+            subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+            for _ in range(3)
+        ]
+        self.fds: list[tuple[int, int]] = []
+        for bot in self.bots:
+            assert bot.stdin is not None and bot.stdout is not None
+            self.fds.append((bot.stdin.fileno(), bot.stdout.fileno()))
+        self.totals = [0, 0, 0]
+        self.request_id = 0
+        try:
+            for stdin_fd, stdout_fd in self.fds:
+                os.write(stdin_fd, b"zole 1\n")
+                data = b""
+                while b"zoleok" not in data:
+                    chunk = os.read(stdout_fd, 65536)
+                    if not chunk:
+                        raise ZoleError("the benchmark bot ended during the handshake")
+                    data += chunk
+        except BaseException:
+            self.close()
+            raise
+
+    def play(self, first: int, count: int) -> None:
+        """Play deals ``first`` … ``first + count - 1``."""
+        for deal_no in range(first, first + count):
+            self._deal(deal_no)
+
+    def _deal(self, deal_no: int) -> None:
+        state = DealState.from_seed(self.rules, self.seed, deal_no)
+        writer = GoWriter(state, deal_no, self.rules.preset, tuple(self.totals))
+        pending = [[writer.newdeal(seat)] for seat in range(3)]
+        while state.result is None:
+            seat: int = state.turn  # type: ignore[assignment]
+            self.request_id += 1
+            lines = pending[seat]
+            lines.append(writer.go(self.request_id, 2000))
+            pending[seat] = []
+            stdin_fd, stdout_fd = self.fds[seat]
+            os.write(stdin_fd, ("\n".join(lines) + "\n").encode())
+            data = os.read(stdout_fd, 65536)
+            while not data.endswith(b"\n"):
+                data += os.read(stdout_fd, 65536)
+            words = data.decode().split()
+            action = parse_answer(words[2:], state.phase)
+            state.apply(action)
+            finished = None
+            if action.__class__ is Card and not state.current_trick_cards():
+                finished = state.trick_log()[-1]
+            events = format_events(seat, action, finished)
+            for queue in pending:
+                queue.extend(events)
+        result = state.result
+        for seat in range(3):
+            self.totals[seat] += result.scores[seat]
+        last = format_result(result, deal_no, self.totals)
+        for seat, (stdin_fd, _) in enumerate(self.fds):
+            os.write(stdin_fd, ("\n".join([*pending[seat], last]) + "\n").encode())
+
+    def close(self) -> None:
+        for bot in self.bots:
+            bot.kill()
+            bot.wait()
+
+
+class _Lane:
+    """One placement's match, bare loop and echo program, played chunk by chunk."""
+
+    def __init__(
+        self,
+        placement: str,
+        cpus: set[int] | None,
+        bot: str,
+        echo_argv: Sequence[str],
+        deals: int,
+        log_path: str,
+    ) -> None:
+        self.placement = placement
+        self.cpus = cpus
+        self.log_path = log_path
+        self.match_seconds = 0.0
+        self.bare_seconds = 0.0
+        self.samples: list[float] = []
+        self.deals = deals
+        argv = bundled_command(bot)
+        rules = load_rules("wpt")
+        with placed(cpus):  # the processes started here inherit the placement
+            self.echo = subprocess.Popen(
+                list(echo_argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+            )
+            configs = [BotConfig(command=argv, name=f"{bot}#{i + 1}") for i in range(3)]
+            self.match = Match(configs, MatchSettings(rules=rules, seed=1, deals=deals), log_path)
+            try:
+                self.match.run(until=0)  # starts the bots, untimed, and pauses
+                self.bare = _BareLoop(argv, rules, seed=1)
+            except BaseException:
+                self.match.close()
+                self.echo.kill()
+                self.echo.wait()
+                raise
+        self.played = 0
+
+    def chunk(self, count: int) -> None:
+        """Play the next ``count`` deals of the match, then as many of the bare loop."""
+        assert self.echo.stdin is not None and self.echo.stdout is not None
+        echo_in, echo_out = self.echo.stdin.fileno(), self.echo.stdout.fileno()
+        aside = 0.0
+
+        def between_deals(report: DealReport, _summary: object) -> None:
+            # Raw round trips between the deals see the machine as the match sees it; their
+            # time is not counted as the match's.
+            nonlocal aside
+            if report.number % ECHO_EVERY:
+                return
+            t0 = time.perf_counter()
+            for _ in range(ECHO_SAMPLES):
+                self.samples.append(raw_round_trip(echo_in, echo_out, _ECHO_LINE))
+            aside += time.perf_counter() - t0
+
+        until = min(self.deals, self.played + count)
+        with placed(self.cpus):
+            start = time.perf_counter()
+            summary = self.match.run(between_deals, until=until)
+            self.match_seconds += time.perf_counter() - start - aside
+            if summary.deals != until:
+                raise ZoleError(
+                    f"the benchmark match stopped at deal {summary.deals}: {summary.stopped}"
+                )
+            start = time.perf_counter()
+            self.bare.play(self.played + 1, until - self.played)
+            self.bare_seconds += time.perf_counter() - start
+        self.played = until
+
+    def figures(self) -> PlacementFigures:
+        """The placement's figures, once every deal is played."""
+        records, _ = read_log(self.log_path)
+        decisions = sum(
+            sum(1 for move in record["moves"] if move["request_id"] is not None)
+            for record in records
+            if record.get("type") == "deal"
+        )
+        cpus = self.cpus if self.cpus is not None else current_cpus()
+        return PlacementFigures(
+            placement=self.placement,
+            cpus=tuple(sorted(cpus or ())),
+            deals=self.played,
+            match_seconds=self.match_seconds,
+            bare_seconds=self.bare_seconds,
+            decisions_per_deal=decisions / max(1, self.played),
+            raw_echo_us=statistics.median(self.samples) * 1e6,
+            raw_samples=len(self.samples),
+        )
+
+    def close(self) -> None:
+        self.match.close()
+        self.bare.close()
+        self.echo.kill()
+        self.echo.wait()
+
+
+def run_match_bench(deals: int = 1000, *, pinned: bool = True) -> MatchBenchResult:
+    """Play ``deals`` deals of a match and of the bare loop in each placement (``free``, and
+    ``pinned`` to the first CPU this process may use when ``pinned`` is true and it may use
+    more than one), in alternating chunks of :data:`CHUNK_DEALS`, with raw echo round trips
+    between the match's deals.
+    """
+    bot, language, echo_argv = fastest_bot()
+    cpus = current_cpus()
+    placements: list[tuple[str, set[int] | None]] = [("free", None)]
+    if pinned and cpus is not None and len(cpus) > 1:
+        placements.append(("pinned", {min(cpus)}))
+    order = random.Random(7)
+    with tempfile.TemporaryDirectory() as tmp:
+        lanes: list[_Lane] = []
+        try:
+            for index, (name, where) in enumerate(placements):
+                log_path = str(Path(tmp) / f"bench-{index}.jsonl")
+                lanes.append(_Lane(name, where, bot, echo_argv, deals, log_path))
+            while any(lane.played < deals for lane in lanes):
+                # In a random order each time: no lane should always follow the other.
+                for lane in order.sample(lanes, len(lanes)):
+                    lane.chunk(CHUNK_DEALS)
+        finally:
+            for lane in lanes:
+                lane.close()
+        figures = tuple(lane.figures() for lane in lanes)
+    return MatchBenchResult(bot=bot, language=language, deals=deals, placements=figures)

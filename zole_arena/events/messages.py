@@ -1,0 +1,736 @@
+"""What a tournament and its worker processes say to each other: one line of JSON a message.
+
+A tournament (:mod:`zole_arena.events.tournament`) talks to each worker process over one Unix
+socket pair: the parent sends :class:`Task` (a table to play) or :class:`NoMoreTables`; the
+worker sends :class:`Ready`, a :class:`RecordMessage` per log record, :class:`TableDone` or
+:class:`TableFailed` when its table ends, and :class:`WorkerExit` when it goes. Each message is
+one line of compact JSON ending in ``\\n`` (``{"kind":"record","table":3,"record":{...}}``),
+written whole by :func:`send` (SIGTERM waits for the write, so that a stop never cuts a message)
+and read by a :class:`LineReader` that refuses a line longer than its bound.
+
+Nothing read here is ever evaluated, unpickled or imported: a line becomes plain JSON values,
+then a message is built from them field by field, and anything else — bad UTF-8 or JSON, a
+line too long, an unknown kind or key, a value of the wrong type — is a :class:`MessageError`.
+That matters because a worker's bots are competitors' programs running as the same user: one
+that can reach its worker's socket can write into it. It cannot open it through
+``/proc/<worker>/fd`` (a socket, unlike a pipe, cannot be opened there), only take it with
+``pidfd_getfd`` or ``ptrace``, which need the right to trace the worker, so the parent treats
+every line as coming from someone who may have it (see :func:`check_header` and
+:func:`check_deal` for what it checks of a record).
+
+What that promises, and what it cannot: nothing a worker sends runs, crashes the tournament or
+reaches the log malformed; a stream of messages that departs from what the worker's table must
+send next stops the tournament; and since the parent writes a record only once the worker's next
+message confirms it, a record forged in before the worker's own is never written (the worker's
+own then comes where the next one was due). A bot that forges the whole rest of its table's
+stream, records and end, gets those records written before the worker's own messages give it
+away and stop the tournament; but the right to do that is the right to trace the worker, which
+is the right to make the worker itself send anything, so no check of messages can do better.
+That is a sandbox's job: a bot in a process namespace of its own (bubblewrap's
+``--unshare-pid``) cannot see the worker, let alone take its socket.
+
+The bot configurations and match settings in a task go as plain data built from their
+dataclass fields (:func:`to_plain` and :func:`from_plain`, guided by the field types), so that a
+field added to :class:`~zole_arena.players.session.BotConfig`,
+:class:`~zole_arena.players.botproc.Limits`,
+:class:`~zole_arena.arena.referee.FaultPolicy` or :class:`~zole_arena.arena.match.MatchSettings`
+reaches the worker without an edit here, as long as its type is made of ``None``, ``bool``, ``int``,
+``float``, ``str``, :class:`~pathlib.Path`, enums, ``Literal``, tuples, lists, frozensets,
+mappings with string keys, unions of those, and dataclasses of those.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import contextlib
+import dataclasses
+import enum
+import json
+import os
+import signal
+import types
+import typing
+import unicodedata
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, ClassVar, Final
+
+from zole_arena.arena.match import MatchSettings
+from zole_arena.errors import ZoleError
+from zole_arena.game.actions import Contract
+from zole_arena.game.rules import Rules
+from zole_arena.players.session import BotConfig
+from zole_arena.records.log import FORMAT, FORMAT_VERSION
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "MAX_TASK_BYTES",
+    "LineReader",
+    "MessageError",
+    "NoMoreTables",
+    "ParentMessage",
+    "Ready",
+    "RecordMessage",
+    "TableDone",
+    "TableFailed",
+    "Task",
+    "WorkerExit",
+    "WorkerMessage",
+    "check_deal",
+    "check_header",
+    "decode_parent_message",
+    "decode_worker_message",
+    "encode",
+    "from_plain",
+    "one_line",
+    "send",
+    "to_plain",
+]
+
+#: The longest line a worker may send (a deal record is a few KB): more is a broken worker.
+MAX_MESSAGE_BYTES: Final = 4 * 1024 * 1024
+#: The longest task a worker reads (it carries the records of a table to resume: a few KB a
+#: deal); the bound only stops a runaway, the parent is the worker's own.
+MAX_TASK_BYTES: Final = 1024 * 1024 * 1024
+#: Bytes asked of the operating system per read (a deal record or two; under the size at which
+#: the allocator maps fresh memory for each read's buffer).
+_CHUNK: Final = 64 * 1024
+
+
+class MessageError(ZoleError):
+    """A line that is not a valid message, or a message that does not fit what was asked."""
+
+
+# -- messages -------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Ready:
+    """The worker waits for its next table."""
+
+    KIND: ClassVar[str] = "ready"
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as JSON values."""
+        return {"kind": self.KIND}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Ready:
+        """:raises MessageError: the data is not this message."""
+        _keys(data, cls.KIND)
+        return cls()
+
+
+@dataclasses.dataclass(frozen=True)
+class RecordMessage:
+    """A log record (a match header or a deal) of the table the worker plays."""
+
+    table: int
+    record: dict[str, Any]
+
+    KIND: ClassVar[str] = "record"
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as JSON values."""
+        return {"kind": self.KIND, "table": self.table, "record": self.record}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RecordMessage:
+        """:raises MessageError: the data is not this message."""
+        _keys(data, cls.KIND, "table", "record")
+        record = data["record"]
+        if not isinstance(record, dict):
+            raise MessageError(f"a record that is {_what(record)}, not a JSON object")
+        return cls(_table(data), record)
+
+
+@dataclasses.dataclass(frozen=True)
+class TableDone:
+    """The worker's table ended: every deal played (``stopped`` None) or stopped early."""
+
+    table: int
+    stopped: str | None
+
+    KIND: ClassVar[str] = "done"
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as JSON values."""
+        return {"kind": self.KIND, "table": self.table, "stopped": self.stopped}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableDone:
+        """:raises MessageError: the data is not this message."""
+        _keys(data, cls.KIND, "table", "stopped")
+        stopped = data["stopped"]
+        if stopped is not None and not isinstance(stopped, str):
+            raise MessageError(f"a done message whose stopped is {_what(stopped)}")
+        return cls(_table(data), stopped)
+
+
+@dataclasses.dataclass(frozen=True)
+class TableFailed:
+    """The worker's table could not be played (a bot that does not start, say)."""
+
+    table: int
+    message: str
+
+    KIND: ClassVar[str] = "error"
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as JSON values."""
+        return {"kind": self.KIND, "table": self.table, "message": self.message}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableFailed:
+        """:raises MessageError: the data is not this message."""
+        _keys(data, cls.KIND, "table", "message")
+        message = data["message"]
+        if not isinstance(message, str):
+            raise MessageError(f"an error message whose message is {_what(message)}")
+        return cls(_table(data), message)
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkerExit:
+    """The worker is about to exit."""
+
+    KIND: ClassVar[str] = "exit"
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as JSON values."""
+        return {"kind": self.KIND}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WorkerExit:
+        """:raises MessageError: the data is not this message."""
+        _keys(data, cls.KIND)
+        return cls()
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """A table for a worker to play (or to finish, with the deal records it already has)."""
+
+    table: int
+    match_id: str
+    configs: tuple[BotConfig, ...]
+    settings: MatchSettings
+    header_extra: dict[str, Any]
+    """More keys for the table's match header (which tournament and table it is)."""
+    started: bool
+    """Its match header is in the log already."""
+    records: tuple[dict[str, Any], ...]
+    """Its deal records in the log, to resume from."""
+
+    KIND: ClassVar[str] = "task"
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as JSON values."""
+        return {
+            "kind": self.KIND,
+            "table": self.table,
+            "match_id": self.match_id,
+            "configs": [to_plain(config) for config in self.configs],
+            "settings": to_plain(self.settings),
+            "header_extra": self.header_extra,
+            "started": self.started,
+            "records": list(self.records),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Task:
+        """:raises MessageError: the data is not this message."""
+        names = ("table", "match_id", "configs", "settings", "header_extra", "started", "records")
+        _keys(data, cls.KIND, *names)
+        hints = _hints(cls)
+        values = {name: from_plain(hints[name], data[name], name) for name in names}
+        return cls(**values)
+
+
+@dataclasses.dataclass(frozen=True)
+class NoMoreTables:
+    """The answer to :class:`Ready` when the tournament has no table left for the worker."""
+
+    KIND: ClassVar[str] = "finish"
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as JSON values."""
+        return {"kind": self.KIND}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> NoMoreTables:
+        """:raises MessageError: the data is not this message."""
+        _keys(data, cls.KIND)
+        return cls()
+
+
+#: What a worker sends.
+WorkerMessage = Ready | RecordMessage | TableDone | TableFailed | WorkerExit
+#: What the tournament sends a worker.
+ParentMessage = Task | NoMoreTables
+Message = WorkerMessage | ParentMessage
+
+_WORKER_KINDS: Final[dict[str, type[WorkerMessage]]] = {
+    kind.KIND: kind for kind in (Ready, RecordMessage, TableDone, TableFailed, WorkerExit)
+}
+_PARENT_KINDS: Final[dict[str, type[ParentMessage]]] = {
+    kind.KIND: kind for kind in (Task, NoMoreTables)
+}
+
+
+def _keys(data: Mapping[str, Any], kind: str, *names: str) -> None:
+    """Check that ``data`` has exactly the keys of a ``kind`` message."""
+    if len(data) != len(names) + 1 or any(name not in data for name in names):
+        expected = ", ".join(("kind", *names))
+        raise MessageError(f"a {kind} message with the keys {', '.join(data)} (not {expected})")
+
+
+def _table(data: Mapping[str, Any]) -> int:
+    table = data["table"]
+    if type(table) is not int or table < 1:
+        raise MessageError(f"the table number {_what(table)} (not a whole number from 1)")
+    return table
+
+
+def _what(value: object) -> str:
+    """A short description of a JSON value for a message (never the whole of a long one)."""
+    text = json.dumps(value, ensure_ascii=True, default=repr)
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
+# -- encoding and decoding -------------------------------------------------------------------
+
+# Messages are trees built from JSON values, never cyclic: no cycle check (as in records).
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+# NaN and Infinity are not JSON: a log must not get them from a message.
+_DECODER: Final = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def encode(message: Message) -> bytes:
+    """The message as its line: compact JSON, UTF-8, ending in a newline."""
+    return (_ENCODER.encode(message.to_json()) + "\n").encode()
+
+
+def _load(line: bytes, kinds: Mapping[str, Any]) -> Any:
+    try:
+        data = _DECODER.decode(line.decode())
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        raise MessageError(f"a line that is not JSON ({one_line(str(exc), 80)})") from None
+    if not isinstance(data, dict):
+        raise MessageError(f"a line that is {_what(data)}, not a JSON object")
+    if b"\\u" in line:  # an escape: it may be half a surrogate pair, which no log can hold
+        try:
+            _ENCODER.encode(data).encode()
+        except UnicodeEncodeError:
+            raise MessageError(
+                "a line with text that is not Unicode (half a surrogate pair)"
+            ) from None
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in kinds:
+        raise MessageError(f"a message of unknown kind {_what(kind)}")
+    return kinds[kind].from_json(data)
+
+
+def decode_worker_message(line: bytes) -> WorkerMessage:
+    """The message of one line from a worker (without its newline).
+
+    :raises MessageError: the line is not one of the messages a worker sends.
+    """
+    message: WorkerMessage = _load(line, _WORKER_KINDS)
+    return message
+
+
+def decode_parent_message(line: bytes) -> ParentMessage:
+    """The message of one line from the tournament (without its newline).
+
+    :raises MessageError: the line is not one of the messages the tournament sends.
+    """
+    message: ParentMessage = _load(line, _PARENT_KINDS)
+    return message
+
+
+@contextlib.contextmanager
+def _sigterm_held() -> Iterator[None]:
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def send(fd: int, message: Message, *, hold_sigterm: bool = True) -> None:
+    """Write the message's line to ``fd`` whole, blocking until it is written.
+
+    :param hold_sigterm: SIGTERM (a worker's stop request) waits until the line is written, so
+        that a stop never leaves half a message; its handler runs right after.
+    :raises OSError: the other end is closed (``BrokenPipeError``) or the write failed.
+    """
+    data = encode(message)
+    with _sigterm_held() if hold_sigterm else contextlib.nullcontext():
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+
+
+class LineReader:
+    """Whole lines from a file descriptor, each at most ``limit`` bytes (without its newline).
+
+    :meth:`read` reads once, for a caller that waits for the descriptor with ``select``;
+    :meth:`next_line` blocks until a line is whole.
+    """
+
+    def __init__(self, fd: int, limit: int) -> None:
+        self.fd = fd
+        self.limit = limit
+        self.eof = False
+        """The other end is closed (and everything before it was read)."""
+        self._partial = bytearray()
+        self._lines: collections.deque[bytes] = collections.deque()
+
+    @property
+    def partial(self) -> bytes:
+        """The bytes of a line not ended yet (at end of file: a message cut short)."""
+        return bytes(self._partial)
+
+    def read(self) -> list[bytes]:
+        """Read what there is (blocking only when there is nothing) and return the lines it
+        completed; at end of file set :attr:`eof` and return none.
+
+        :raises MessageError: a line is longer than the limit.
+        :raises OSError: the read failed.
+        """
+        chunk = os.read(self.fd, _CHUNK)
+        if not chunk:
+            self.eof = True
+            return []
+        self._partial += chunk
+        if b"\n" not in chunk:
+            if len(self._partial) > self.limit:
+                raise MessageError(f"a line longer than {self.limit} bytes")
+            return []
+        *lines, rest = self._partial.split(b"\n")
+        self._partial = bytearray(rest)
+        if len(rest) > self.limit or any(len(line) > self.limit for line in lines):
+            raise MessageError(f"a line longer than {self.limit} bytes")
+        return [bytes(line) for line in lines]
+
+    def next_line(self) -> bytes | None:
+        """The next whole line, waiting for it; None at end of file.
+
+        :raises MessageError: a line is longer than the limit.
+        :raises OSError: the read failed.
+        """
+        while not self._lines:
+            if self.eof:
+                return None
+            self._lines.extend(self.read())
+        return self._lines.popleft()
+
+
+# -- checking a worker's records -----------------------------------------------------------
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """``text`` as one printable line of at most ``limit`` characters (for a worker's words in
+    a message to people: no newline or terminal control from it reaches them)."""
+    printable = "".join(
+        " " if unicodedata.category(char)[0] in "CZ" else char for char in text[: limit * 4]
+    )
+    line = " ".join(printable.split())
+    return line if len(line) <= limit else f"{line[: limit - 3]}..."
+
+
+def _check_start(record: Mapping[str, Any], kind: str, match_id: str) -> None:
+    """What every record of a table must begin with (``read_log`` recognises records by their
+    first key; the log's readers expect the format's version)."""
+    if next(iter(record), None) != "format" or record["format"] != FORMAT:
+        raise MessageError(f"a record that does not start with format {FORMAT!r}")
+    if type(record.get("format_version")) is not int or record["format_version"] != FORMAT_VERSION:
+        raise MessageError(f"a record not of format version {FORMAT_VERSION}")
+    if record.get("type") != kind:
+        raise MessageError(f"a {_what(record.get('type'))} record where its {kind} record was due")
+    if record.get("match_id") != match_id:
+        raise MessageError(f"a record of match {_what(record.get('match_id'))}, not {match_id}")
+
+
+def _names(record: Mapping[str, Any], expected: list[str], what: str) -> None:
+    players = record.get("players")
+    if (
+        not isinstance(players, list)
+        or not all(isinstance(p, dict) for p in players)
+        or [p.get("name") for p in players] != expected
+    ):
+        raise MessageError(f"{what} whose players are not {', '.join(expected)}")
+
+
+def check_header(
+    record: Mapping[str, Any], match_id: str, names: tuple[str, str, str], extra: dict[str, Any]
+) -> None:
+    """Check a worker's match header for its table: the match id, the players in order, and
+    the table's ``extra`` keys (which tournament and table).
+
+    :raises MessageError: it is not that table's header.
+    """
+    _check_start(record, "match", match_id)
+    _names(record, list(names), "a match header")
+    for key, value in extra.items():
+        if record.get(key) != value:
+            raise MessageError(f"a match header whose {key} is {_what(record.get(key))}")
+
+
+def _int(value: object, low: int | None = None, high: int | None = None) -> bool:
+    return (
+        type(value) is int
+        and (low is None or value >= low)
+        and (high is None or value <= high)
+    )  # fmt: skip
+
+
+def _ints(value: object, count: int | None = 3) -> bool:
+    return (
+        isinstance(value, list)
+        and (count is None or len(value) == count)
+        and all(type(v) is int for v in value)
+    )
+
+
+def _optional(check: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda value: value is None or check(value)
+
+
+_CONTRACTS: Final = frozenset(str(contract) for contract in Contract)
+#: The fields of a deal's result the tournament reads (standings, ratings, a resumed table's
+#: sheets), with what each must be.
+_RESULT_FIELDS: Final[dict[str, Callable[[object], bool]]] = {
+    "contract": lambda v: v is None or v in _CONTRACTS,
+    "soloist": _optional(lambda v: _int(v, 0, 2)),
+    "scores": _ints,
+    "tricks": _ints,
+    "points": _ints,
+    "band": _optional(lambda v: isinstance(v, str)),
+    "soloist_points": _optional(_int),
+    "soloist_tricks": _optional(_int),
+    "losers": lambda v: _ints(v, None),
+    "pules": lambda v: (
+        isinstance(v, dict)
+        and set(v) == {"common", "personal"}
+        and _int(v["common"])
+        and _ints(v["personal"], None)
+    ),
+    "pule_event": _optional(lambda v: isinstance(v, str)),
+    "ended_early": lambda v: isinstance(v, bool),
+    "forfeit": _optional(lambda v: _int(v, 0, 2)),
+}
+#: The fields of a fault the tournament reads (its standings, a resumed table's figures).
+_FAULT_FIELDS: Final[dict[str, Callable[[object], bool]]] = {
+    "deal_no": _int,
+    "seat": lambda v: _int(v, 0, 2),
+    "player": lambda v: _int(v, 0, 2),
+    "bot": lambda v: isinstance(v, str),
+    "kind": lambda v: isinstance(v, str),
+    "message": lambda v: isinstance(v, str),
+}
+
+
+def check_deal(
+    record: Mapping[str, Any],
+    match_id: str,
+    names: tuple[str, str, str],
+    number: int,
+    block: int,
+    seating: tuple[int, int, int],
+) -> None:
+    """Check a worker's deal record for its table: the match id, the deal's number, block and
+    seating as the table's schedule has them next, the players in their seats, and the type of
+    every field the tournament reads (result, faults).
+
+    The rest of the record (hands, moves, tricks) is the worker's word: only a replay
+    (``zole-arena verify``) checks it against the seed and the rules.
+
+    :raises MessageError: it is not the deal the table plays next, or a field is malformed.
+    """
+    _check_start(record, "deal", match_id)
+    if record.get("deal") != number or type(record["deal"]) is not int:
+        raise MessageError(f"deal {_what(record.get('deal'))} where deal {number} was due")
+    if record.get("block") != block or type(record["block"]) is not int:
+        raise MessageError(f"deal {number} in block {_what(record.get('block'))}, not {block}")
+    if not _ints(record.get("seating")) or tuple(record["seating"]) != seating:
+        raise MessageError(f"deal {number} in seating {_what(record.get('seating'))}")
+    _names(record, [names[player] for player in seating], f"deal {number}")
+    result = record.get("result")
+    if not isinstance(result, dict):
+        raise MessageError(f"deal {number} without a result")
+    for key, check in _RESULT_FIELDS.items():
+        if key not in result or not check(result[key]):
+            raise MessageError(f"deal {number} with a bad result.{key}")
+    faults = record.get("faults")
+    if not isinstance(faults, list):
+        raise MessageError(f"deal {number} without a list of faults")
+    for fault in faults:
+        if not isinstance(fault, dict) or not all(
+            key in fault and check(fault[key]) for key, check in _FAULT_FIELDS.items()
+        ):
+            raise MessageError(f"deal {number} with a malformed fault")
+
+
+# -- plain data of settings -----------------------------------------------------------------
+
+
+def to_plain(value: object, where: str = "value") -> Any:
+    """``value`` (a dataclass of settings, or a part of one) as JSON values.
+
+    Rules go as their :meth:`~zole_arena.game.rules.Rules.to_dict` and source; a dataclass as an
+    object of its fields; tuples, lists and frozensets as lists; a path as its text; an enum as
+    its value.
+
+    :raises TypeError: a value of another type (``where`` says which field): teach this
+        function and :func:`from_plain` to carry it.
+    """
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Rules):
+        return {"rules": value.to_dict(), "source": value.source}
+    if isinstance(value, enum.Enum):
+        return to_plain(value.value, where)
+    if isinstance(value, Path):
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            field.name: to_plain(getattr(value, field.name), f"{where}.{field.name}")
+            for field in dataclasses.fields(value)
+            if field.init
+        }
+    if isinstance(value, Mapping):
+        if not all(isinstance(key, str) for key in value):
+            raise TypeError(f"{where}: a mapping with keys other than strings")
+        return {key: to_plain(item, f"{where}.{key}") for key, item in value.items()}
+    if isinstance(value, tuple | list | frozenset):
+        items = sorted(value) if isinstance(value, frozenset) else value
+        return [to_plain(item, f"{where}[{index}]") for index, item in enumerate(items)]
+    raise TypeError(
+        f"{where}: a {type(value).__name__} cannot be sent to a tournament worker "
+        "(teach zole_arena.events.messages.to_plain and from_plain to carry it)"
+    )
+
+
+_HINTS: Final[dict[type, dict[str, Any]]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """The resolved types of a dataclass's fields (kept: resolving them takes a while)."""
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def from_plain(kind: Any, data: Any, where: str = "value") -> Any:
+    """A value of type ``kind`` from the JSON values :func:`to_plain` made of it, checked
+    against the type at every level (so that no value of another type gets through).
+
+    :raises MessageError: the data does not fit the type (``where`` says which field), or the
+        class refuses it.
+    :raises TypeError: ``kind`` is a type this function does not know how to build.
+    """
+    origin = typing.get_origin(kind)
+    args = typing.get_args(kind)
+    if kind is Any:
+        return data
+    if origin is typing.Union or origin is types.UnionType:
+        if data is None and type(None) in args:
+            return None
+        problems = []
+        for arm in args:
+            if arm is not type(None):
+                try:
+                    return from_plain(arm, data, where)
+                except MessageError as exc:
+                    problems.append(str(exc))
+        raise MessageError(problems[0] if len(problems) == 1 else f"{where}: {_what(data)} fits "
+                           f"none of {typing.get_args(kind)}")  # fmt: skip
+    if origin is typing.Literal:
+        if any(type(data) is type(arg) and data == arg for arg in args):
+            return data
+        raise MessageError(f"{where}: {_what(data)} is not one of {', '.join(map(repr, args))}")
+    if origin in (tuple, list, frozenset, collections.abc.Sequence, collections.abc.Set):
+        if not isinstance(data, list):
+            raise MessageError(f"{where}: a list was due, not {_what(data)}")
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            if len(data) != len(args):
+                raise MessageError(f"{where}: {len(args)} items were due, not {len(data)}")
+            kinds = list(args)
+        else:
+            kinds = [args[0] if args else Any] * len(data)
+        items = [
+            from_plain(item_kind, item, f"{where}[{index}]")
+            for index, (item_kind, item) in enumerate(zip(kinds, data, strict=True))
+        ]
+        if origin is list:
+            return items
+        return frozenset(items) if origin in (frozenset, collections.abc.Set) else tuple(items)
+    if origin in (dict, collections.abc.Mapping):
+        if not isinstance(data, dict):
+            raise MessageError(f"{where}: an object was due, not {_what(data)}")
+        key_kind, value_kind = args or (str, Any)
+        if key_kind is not str:
+            raise TypeError(f"{where}: only mappings with string keys can be carried")
+        return {key: from_plain(value_kind, item, f"{where}.{key}") for key, item in data.items()}
+    if kind is Rules:
+        return _rules(data, where)
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        return _dataclass(kind, data, where)
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        try:
+            return kind(data)
+        except ValueError:
+            raise MessageError(f"{where}: {_what(data)} is not a {kind.__name__}") from None
+    if kind is type(None):
+        if data is None:
+            return None
+    elif kind is bool or kind is str:
+        if isinstance(data, kind):
+            return data
+    elif kind is int:
+        if type(data) is int:
+            return data
+    elif kind is float:
+        if type(data) in (int, float):
+            return float(data)
+    elif kind is Path:
+        if isinstance(data, str):
+            return Path(data)
+    else:
+        raise TypeError(f"{where}: cannot build a {kind!r} from plain data")
+    name = "null" if kind is type(None) else kind.__name__
+    article = "an" if name[0] in "aeiou" else "a"
+    raise MessageError(f"{where}: {article} {name} was due, not {_what(data)}")
+
+
+def _rules(data: Any, where: str) -> Rules:
+    if not isinstance(data, dict) or set(data) != {"rules", "source"}:
+        raise MessageError(f"{where}: rules were due, not {_what(data)}")
+    if not isinstance(data["source"], str) or not isinstance(data["rules"], dict):
+        raise MessageError(f"{where}: malformed rules")
+    try:
+        return Rules.from_dict(data["rules"], source=data["source"])
+    except ZoleError as exc:
+        raise MessageError(f"{where}: {exc}") from None
+
+
+def _dataclass(cls: type, data: Any, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise MessageError(f"{where}: an object was due, not {_what(data)}")
+    names = [field.name for field in dataclasses.fields(cls) if field.init]
+    if set(data) != set(names):
+        raise MessageError(f"{where}: the keys {', '.join(names)} were due, not {', '.join(data)}")
+    hints = _hints(cls)
+    values = {name: from_plain(hints[name], data[name], f"{where}.{name}") for name in names}
+    try:
+        return cls(**values)
+    except (ValueError, TypeError, ZoleError) as exc:
+        raise MessageError(f"{where}: {exc}") from None

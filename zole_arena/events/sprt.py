@@ -1,0 +1,301 @@
+"""Playing a head-to-head test: duplicate blocks between NEW and OLD until the SPRT decides.
+
+:mod:`zole_arena.stats.sprt` holds the test's mathematics and says how a block is scored;
+this module runs the matches, writes their log and feeds the test block by block
+(``docs/sprt.md`` has the user's view).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from zole_arena.arena.match import Match, MatchSettings, stderr_path
+from zole_arena.players.session import BotConfig, BotSession, PlayerSession
+from zole_arena.records.log import LogWriter
+from zole_arena.stats.ratings import units_from_records
+from zole_arena.stats.sprt import (
+    Decision,
+    Sprt,
+    SprtError,
+    SprtSettings,
+    block_score,
+)
+
+__all__ = ["HeadToHead", "SprtResult"]
+
+
+# -- playing a test ----------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class SprtResult:
+    """Where a test stands: after a block, or at its end."""
+
+    new: str
+    old: str
+    third: str | None
+    settings: SprtSettings
+    blocks: int
+    """Whole blocks played: the test's samples."""
+    deals_per_block: int
+    deals_played: int
+    """Every deal played (an interrupted block's deals are logged but not tested)."""
+    games: int
+    """Pairwise games between NEW and OLD in the blocks."""
+    llr: float
+    decision: Decision | None
+    score: float
+    """NEW's mean block score."""
+    elo: float
+    elo_low: float
+    elo_high: float
+    los: float
+    """Likelihood of superiority of NEW, in percent."""
+    stopped: str | None = None
+    """Why an undecided test ended: ``max-blocks``, ``interrupted``, ``disqualified: …``."""
+    seed: int = 0
+    log: str | None = None
+    faults: tuple[str, ...] = ()
+
+    @property
+    def deals(self) -> int:
+        """The deals of the whole blocks: the deals the test used."""
+        return self.blocks * self.deals_per_block
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``null`` for an infinite Elo bound)."""
+
+        def finite(value: float) -> float | None:
+            return round(value, 2) if math.isfinite(value) else None
+
+        return {
+            "new": self.new,
+            "old": self.old,
+            "third": self.third,
+            "decision": self.decision,
+            "stopped": self.stopped,
+            "llr": round(self.llr, 4),
+            "lower": round(self.settings.lower, 4),
+            "upper": round(self.settings.upper, 4),
+            "elo0": self.settings.elo0,
+            "elo1": self.settings.elo1,
+            "alpha": self.settings.alpha,
+            "beta": self.settings.beta,
+            "blocks": self.blocks,
+            "deals": self.deals,
+            "deals_per_block": self.deals_per_block,
+            "deals_played": self.deals_played,
+            "games": self.games,
+            "score": round(self.score, 4),
+            "elo": finite(self.elo),
+            "elo_low": finite(self.elo_low),
+            "elo_high": finite(self.elo_high),
+            "los": round(self.los, 2),
+            "seed": self.seed,
+            "log": self.log,
+            "faults": list(self.faults),
+        }
+
+
+class _Capture:
+    """The sink of a test's matches: passes each record on to the log (opened with the first
+    record, once the bots have started, as a match does), and keeps the deal records of the
+    block in play, from which the block's score is computed."""
+
+    def __init__(self, log_path: Path | None) -> None:
+        self.log_path = log_path
+        self.writer: LogWriter | None = None
+        self.headers: list[dict[str, Any]] = []
+        self.deals: list[dict[str, Any]] = []
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Log one record, and keep it if it is a header or a deal."""
+        if self.log_path is not None:
+            if self.writer is None:
+                self.writer = LogWriter(self.log_path)
+            self.writer.write(record)
+        if record.get("type") == "match":
+            self.headers.append(record)
+        elif record.get("type") == "deal":
+            self.deals.append(record)
+
+    def close(self) -> None:
+        """Nothing: the log is shared by the test's matches, and :meth:`finish` closes it."""
+
+    def finish(self) -> None:
+        """Close the log (at the end of the test)."""
+        if self.writer is not None:
+            self.writer.close()
+
+    def take(self) -> list[dict[str, Any]]:
+        """The headers and the deal records kept since the last call."""
+        records = [*self.headers, *self.deals]
+        self.deals = []
+        return records
+
+
+class HeadToHead:
+    """Plays duplicate blocks between NEW and OLD (with THIRD, or with copies) until the SPRT
+    decides, ``max_blocks`` (``settings.deals``) are played, a bot is disqualified or Ctrl-C.
+
+    :param new: the bot under test; ``old``: the one it is compared with; ``third``: a third
+        bot for the table, or None for the two matches NEW-OLD-OLD and OLD-NEW-NEW. Bots
+        without a ``name`` are called ``new``, ``old`` and ``third``; copies ``NAME#2``.
+    :param settings: the matches' settings; ``deals`` is the most blocks to play, and
+        ``duplicate`` is implied.
+    :param log_path: the log for the matches' records (None: none is written).
+    :raises SprtError: two bots with the same name.
+    """
+
+    def __init__(
+        self,
+        new: BotConfig,
+        old: BotConfig,
+        settings: MatchSettings,
+        sprt: SprtSettings,
+        *,
+        third: BotConfig | None = None,
+        log_path: str | Path | None = None,
+        start_session: Callable[[BotConfig], PlayerSession] = BotSession,
+    ) -> None:
+        if settings.deals < 1:
+            raise SprtError("a test needs at least one block")
+        self.settings = dataclasses.replace(settings, duplicate=True)
+        self.sprt = Sprt(sprt)
+        self.log_path = Path(log_path) if log_path is not None else None
+        self.new_name = new.name or "new"
+        self.old_name = old.name or "old"
+        self.third_name = None if third is None else third.name or "third"
+        new_copy, old_copy = f"{self.new_name}#2", f"{self.old_name}#2"
+        if third is not None:
+            names = [self.new_name, self.old_name, third.name or "third"]
+        else:
+            names = [self.new_name, self.old_name, new_copy, old_copy]
+        if len(set(names)) != len(names):
+            raise SprtError(
+                f"the bots need different names, not {', '.join(names)}: name them NAME=COMMAND"
+            )
+        self.new_side = {self.new_name}
+        self.old_side = {self.old_name}
+        new_bot, old_bot = self._named(new, self.new_name), self._named(old, self.old_name)
+        if third is not None:
+            tables = [[new_bot, old_bot, self._named(third, names[2])]]
+        else:
+            # NEW against two OLDs, and OLD against two NEWs, on the same seed.
+            tables = [
+                [new_bot, old_bot, self._named(old, old_copy)],
+                [old_bot, new_bot, self._named(new, new_copy)],
+            ]
+            self.new_side.add(new_copy)
+            self.old_side.add(old_copy)
+        self._capture = _Capture(self.log_path)
+        extra = {
+            "sprt": {
+                "new": self.new_name,
+                "old": self.old_name,
+                "third": self.third_name,
+                "elo0": sprt.elo0,
+                "elo1": sprt.elo1,
+                "alpha": sprt.alpha,
+                "beta": sprt.beta,
+            }
+        }
+        self.matches = [
+            Match(
+                table,
+                self.settings,
+                None,
+                start_session=start_session,
+                sink=self._capture,
+                header_extra=extra,
+            )
+            for table in tables
+        ]
+        self.deals_per_block = 6 * len(self.matches)
+        self.games = 0
+
+    def _named(self, config: BotConfig, name: str) -> BotConfig:
+        errors = config.stderr_path
+        if self.log_path is not None:
+            errors = stderr_path(self.log_path, name)
+        return dataclasses.replace(config, name=name, stderr_path=errors)
+
+    @property
+    def deals_played(self) -> int:
+        """Deals played so far, in all the test's matches."""
+        return sum(match.done for match in self.matches)
+
+    def result(self, stopped: str | None = None) -> SprtResult:
+        """Where the test stands."""
+        elo, low, high, los = self.sprt.estimate()
+        faults = tuple(line for match in self.matches for line in match.fault_lines)
+        return SprtResult(
+            new=self.new_name,
+            old=self.old_name,
+            third=self.third_name,
+            settings=self.sprt.settings,
+            blocks=self.sprt.blocks,
+            deals_per_block=self.deals_per_block,
+            deals_played=self.deals_played,
+            games=self.games,
+            llr=self.sprt.llr,
+            decision=self.sprt.decision,
+            score=self.sprt.mean,
+            elo=elo,
+            elo_low=low,
+            elo_high=high,
+            los=los,
+            stopped=stopped,
+            seed=self.settings.seed,
+            log=None if self.log_path is None else str(self.log_path),
+            faults=faults,
+        )
+
+    def run(
+        self,
+        on_block: Callable[[SprtResult], None] | None = None,
+        on_deal: Callable[[int], None] | None = None,
+    ) -> SprtResult:
+        """Play blocks until the test decides or stops; the bots are stopped and the log
+        closed at the end. Ctrl-C is caught and reported (``stopped = "interrupted"``).
+
+        :param on_block: called with the test's state after each block.
+        :param on_deal: called with the number of deals played after each deal.
+        :raises BotStartupError: a bot cannot be started at the beginning.
+        """
+        stopped: str | None = None
+
+        def deal_done(*_: object) -> None:
+            if on_deal is not None:
+                on_deal(self.deals_played)
+
+        try:
+            while self.sprt.decision is None:
+                if self.sprt.blocks >= self.settings.deals:
+                    stopped = "max-blocks"
+                    break
+                until = 6 * (self.sprt.blocks + 1)
+                for match in self.matches:
+                    summary = match.run(deal_done, until=until)
+                    if summary.stopped:
+                        stopped = summary.stopped
+                        break
+                if stopped is not None:
+                    break
+                units = units_from_records(self._capture.take()).units
+                score, games = block_score(units, self.new_side, self.old_side)
+                self.games += games
+                self.sprt.add(score)
+                if on_block is not None:
+                    on_block(self.result())
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        finally:
+            for match in self.matches:
+                match.close()
+            self._capture.finish()
+        return self.result(stopped)

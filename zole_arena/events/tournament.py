@@ -1,0 +1,1208 @@
+"""A tournament: many bots, every table of three (or a gauntlet), played in parallel processes.
+
+A tournament is a list of **tables**, each a :class:`~zole_arena.arena.match.Match` of three of the
+entrants. A **round-robin** has a table for every three distinct entrants; a **gauntlet** has a
+table for the gauntlet's bot and every pair of the others. Every table plays the same seeded
+deals, by default as duplicate blocks (each deal in all six seatings of its three bots), so the
+whole field meets the same cards and the luck of the deal is taken out of every comparison.
+
+One log holds the tournament: a tournament header (``"type": "tournament"``) first, then each
+table's match header and deal records as they end, interleaved when tables play in parallel.
+Table *k*'s match id is ``<tournament id>-t<k>``, and its header says which table it is, so
+the log is an ordinary zole-arena log for ``verify``, ``replay`` and ``ratings``, and
+:func:`resume_tournament` continues an interrupted tournament from it alone.
+
+With ``concurrency`` N, N worker processes each play one table at a time (a table at a time is
+also what a worker asks for next). Only the parent process writes the log: a worker sends each
+record as a line of JSON through its own socket (:mod:`zole_arena.events.messages`), and
+the parent checks it against what that worker's table must send next, appends it and counts it
+in the standings. A worker that sends anything else — its bots run as the same user and may
+write into its socket — is broken: the tournament stops as when a worker dies. Ctrl-C (or
+SIGTERM) reaches the parent, which tells the workers to stop; each stops its bots, and every
+deal finished by then is in the log.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import dataclasses
+import datetime
+import itertools
+import json
+import math
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from zole_arena import __version__
+from zole_arena.arena.match import (
+    Match,
+    MatchSettings,
+    PlayerStats,
+    _schedule,
+    result_from_record,
+    stderr_path,
+)
+from zole_arena.errors import BotError, ZoleError
+from zole_arena.events.messages import (
+    MAX_MESSAGE_BYTES,
+    MAX_TASK_BYTES,
+    LineReader,
+    MessageError,
+    NoMoreTables,
+    ParentMessage,
+    Ready,
+    RecordMessage,
+    TableDone,
+    TableFailed,
+    Task,
+    WorkerExit,
+    WorkerMessage,
+    check_deal,
+    check_header,
+    decode_parent_message,
+    decode_worker_message,
+    one_line,
+    send,
+)
+from zole_arena.game.rules import PRESETS
+from zole_arena.isolation.affinity import pin
+from zole_arena.players.session import BotConfig, BotSession
+from zole_arena.records.checks import resume_refusal
+from zole_arena.records.log import (
+    FORMAT,
+    FORMAT_VERSION,
+    LogWriter,
+    RecordError,
+    is_regular_log,
+    read_log,
+)
+from zole_arena.stats.ratings import (
+    RatingError,
+    RatingList,
+    Unit,
+    fit_elo,
+    rate,
+    units_from_records,
+)
+
+__all__ = [
+    "FORMATS",
+    "Entrant",
+    "Standings",
+    "Table",
+    "Tournament",
+    "TournamentError",
+    "TournamentSettings",
+    "TournamentSummary",
+    "resume_tournament",
+    "tables_for",
+]
+
+Format = Literal["round-robin", "gauntlet"]
+#: The tournament formats.
+FORMATS: Final[tuple[Format, ...]] = ("round-robin", "gauntlet")
+#: After Ctrl-C, how long the workers get to stop their bots and send their last records.
+_STOP_GRACE_S: Final = 15.0
+
+
+class TournamentError(ZoleError):
+    """A tournament that cannot be set up, played or resumed as asked."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Entrant:
+    """A bot in the tournament: a unique display name, how to run it, and its options."""
+
+    name: str
+    command: tuple[str, ...]
+    options: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    cwd: str | None = None
+    """The folder the bot runs in (the one the tournament was started from, so that a
+    relative path in its command means the same when the tournament is resumed elsewhere);
+    None: the arena's."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form kept in the tournament header."""
+        return {
+            "name": self.name,
+            "command": list(self.command),
+            "options": dict(self.options),
+            "cwd": self.cwd,
+        }
+
+    def config(self, match: MatchSettings, stderr_path: str | None = None) -> BotConfig:
+        """How to start this bot with a table's settings."""
+        return BotConfig(
+            command=self.command,
+            name=self.name,
+            cwd=self.cwd,
+            options=dict(self.options),
+            startup_ms=match.startup_ms,
+            ping_ms=match.ping_ms,
+            limits=match.limits,
+            stderr_path=stderr_path,
+            sandbox=match.sandbox,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """One table: its number (from 1) and its three entrants (indices into the entrants)."""
+
+    number: int
+    players: tuple[int, int, int]
+
+
+def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:
+    """The tables of a tournament, in the order they are played.
+
+    A round-robin has one table for every three distinct entrants; a gauntlet one for entrant
+    ``gauntlet`` and every pair of the others. The order spreads the entrants: each next table
+    is the one whose players have sat at the fewest tables so far (ties in lexical order), so
+    that the standings are balanced while the tournament runs.
+
+    :raises TournamentError: fewer than three entrants, or a gauntlet bot out of range.
+
+    >>> [t.players for t in tables_for("round-robin", 4)]
+    [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
+    >>> [t.players for t in tables_for("gauntlet", 4, gauntlet=3)]
+    [(3, 0, 1), (3, 0, 2), (3, 1, 2)]
+    """
+    if entrants < 3:
+        raise TournamentError(f"a tournament needs at least 3 bots, not {entrants}")
+    if format == "gauntlet":
+        if not 0 <= gauntlet < entrants:
+            raise TournamentError(f"no entrant {gauntlet} to run the gauntlet")
+        others = [i for i in range(entrants) if i != gauntlet]
+        combos = [(gauntlet, a, b) for a, b in itertools.combinations(others, 2)]
+    else:
+        combos = [(a, b, c) for a, b, c in itertools.combinations(range(entrants), 3)]
+    seated = [0] * entrants
+    ordered: list[tuple[int, int, int]] = []
+    remaining = list(combos)
+    while remaining:
+        best = min(remaining, key=lambda t: sum(seated[p] for p in t))
+        remaining.remove(best)
+        ordered.append(best)
+        for player in best:
+            seated[player] += 1
+    return [Table(number, players) for number, players in enumerate(ordered, start=1)]
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentSettings:
+    """Everything that decides how a tournament is played (kept in its log's header)."""
+
+    entrants: tuple[Entrant, ...]
+    match: MatchSettings
+    """How each table plays: rules, seed, deals (blocks, with ``duplicate``), time, faults."""
+    format: Format = "round-robin"
+    gauntlet: str | None = None
+    """The gauntlet's bot (a gauntlet only; default: the first entrant)."""
+    concurrency: int = 1
+
+    def __post_init__(self) -> None:
+        names = [entrant.name for entrant in self.entrants]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise TournamentError(f"two bots are named {twice[0]!r}: give each a name of its own")
+        if self.format not in FORMATS:
+            raise TournamentError(f"unknown format {self.format!r}: use {' or '.join(FORMATS)}")
+        if self.gauntlet is not None and self.gauntlet not in names:
+            raise TournamentError(
+                f"--gauntlet {self.gauntlet!r} is not one of the bots ({', '.join(names)})"
+            )
+        if self.concurrency < 1:
+            raise TournamentError(f"concurrency must be at least 1, not {self.concurrency}")
+
+    @property
+    def tables(self) -> list[Table]:
+        """The tables, in playing order."""
+        names = [entrant.name for entrant in self.entrants]
+        gauntlet = names.index(self.gauntlet) if self.gauntlet is not None else 0
+        return tables_for(self.format, len(self.entrants), gauntlet)
+
+    @property
+    def total_deals(self) -> int:
+        """Deals in the whole tournament."""
+        return len(self.tables) * self.match.total_deals
+
+
+@dataclasses.dataclass
+class Standings:
+    """The tournament's figures so far, built from its deal records (live, or from a log).
+
+    Points and per-role figures per bot as in a match, faults, and the rating data (each table
+    is a duplicate match; its deals become pairwise games and its blocks bootstrap units; see
+    :mod:`zole_arena.stats.ratings`).
+    """
+
+    names: Sequence[str]
+    duplicate: bool
+    players: dict[str, PlayerStats] = dataclasses.field(default_factory=dict)
+    deals: int = 0
+    _rating_records: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    _elo_at: tuple[int, dict[str, float]] | None = None
+
+    def __post_init__(self) -> None:
+        self.players = {name: PlayerStats(name) for name in self.names}
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Count one deal record (one of this tournament's)."""
+        result = result_from_record(record["result"])
+        names = [p["name"] for p in record["players"]]
+        for seat, name in enumerate(names):
+            self._player(name).add(seat, result, result.scores[seat])
+        for fault in record["faults"]:
+            self._player(names[fault["seat"]]).faults += 1
+        # Only what the rating needs, so that a long tournament stays small in memory.
+        self._rating_records.append(
+            {
+                "type": "deal",
+                "match_id": record["match_id"],
+                "deal": record["deal"],
+                "block": record["block"],
+                "result": {"scores": list(result.scores)},
+                "players": [{"name": name} for name in names],
+            }
+        )
+        self.deals += 1
+
+    def _player(self, name: str) -> PlayerStats:
+        if name not in self.players:
+            self.players[name] = PlayerStats(name)
+        return self.players[name]
+
+    def units(self) -> list[Unit]:
+        """The rating data: one unit per duplicate block (or per deal) of every table."""
+        headers = {r["match_id"]: r for r in self._rating_records}
+        records: list[dict[str, Any]] = [
+            {"type": "match", "match_id": match_id, "duplicate": self.duplicate}
+            for match_id in headers
+        ]
+        return list(units_from_records([*records, *self._rating_records]).units)
+
+    def quick_elo(self) -> dict[str, float]:
+        """The maximum-likelihood ratings so far, without intervals (for the live view).
+
+        Fitted once per number of deals: the ranking and the table that shows it ask in turn.
+        """
+        if self._elo_at is not None and self._elo_at[0] == self.deals:
+            return self._elo_at[1]
+        games = [game for unit in self.units() for game in unit.games()]
+        players = {g.first for g in games} | {g.second for g in games}
+        elo = fit_elo(games) if len(players) >= 2 else {}
+        self._elo_at = (self.deals, elo)
+        return elo
+
+    def ratings(self, bootstrap: int, seed: int = 0) -> RatingList | None:
+        """The rating list with bootstrap intervals, or None before there is enough to rate."""
+        units = self.units()
+        if not units:
+            return None
+        try:
+            return rate(units, bootstrap=bootstrap, seed=seed)
+        except RatingError:
+            return None
+
+    def head_to_head(self) -> dict[str, dict[str, tuple[float, int]]]:
+        """For each two bots: (the row bot's score, pairwise games), as ratings count them."""
+        table: dict[str, dict[str, tuple[float, int]]] = {}
+        for unit in self.units():
+            for game in unit.games():
+                for a, b, score in (
+                    (game.first, game.second, game.score),
+                    (game.second, game.first, 1.0 - game.score),
+                ):
+                    won, played = table.setdefault(a, {}).get(b, (0.0, 0))
+                    table[a][b] = (won + score, played + 1)
+        return table
+
+
+@dataclasses.dataclass
+class TableState:
+    """How far one table has got."""
+
+    table: Table
+    match_id: str
+    names: tuple[str, str, str]
+    planned: int
+    deals: int = 0
+    started: bool = False
+    """Its match header is in the log."""
+    stopped: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        """All its deals are played, or it stopped for good (a disqualification)."""
+        return self.deals >= self.planned or (
+            self.stopped is not None and self.stopped != "interrupted"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready state."""
+        return {
+            "table": self.table.number,
+            "match_id": self.match_id,
+            "players": list(self.names),
+            "deals": self.deals,
+            "planned": self.planned,
+            "stopped": self.stopped,
+        }
+
+
+@dataclasses.dataclass
+class TournamentSummary:
+    """A tournament's outcome so far."""
+
+    standings: Standings
+    tables: list[TableState]
+    planned: int
+    stopped: str | None = None
+    log: str | None = None
+    ratings: RatingList | None = None
+    """The rating list with intervals (filled at the end)."""
+    digest: str | None = None
+    """The log's digest so far (``sha256:`` and the hash of its last line)."""
+
+    @property
+    def deals(self) -> int:
+        """Deals played so far."""
+        return self.standings.deals
+
+    def ranking(self) -> list[str]:
+        """The bots, strongest first: by rating when there is one, else by points per deal."""
+        if self.ratings is not None:
+            rated = [r.name for r in self.ratings.ratings]
+            return rated + [n for n in self.standings.players if n not in rated]
+        elo = self.standings.quick_elo()
+        return sorted(
+            self.standings.players,
+            key=lambda n: (-elo.get(n, -math.inf), -self.standings.players[n].mean, n),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary: ``standings`` (strongest first), ``tables``, ``head_to_head``."""
+        rating = {r.name: r for r in self.ratings.ratings} if self.ratings else {}
+        elo = self.standings.quick_elo() if not rating else {}
+        standings = []
+        for name in self.ranking():
+            entry = self.standings.players[name].to_dict()
+            if name in rating:
+                entry.update(rating[name].to_dict())
+            else:
+                entry.update(elo=round(elo[name], 2) if name in elo else None)
+            standings.append(entry)
+        h2h = self.standings.head_to_head()
+        return {
+            "deals": self.deals,
+            "planned": self.planned,
+            "stopped": self.stopped,
+            "log": self.log,
+            "digest": self.digest,
+            "standings": standings,
+            "tables": [t.to_dict() for t in self.tables],
+            "head_to_head": {
+                a: {b: {"score": round(s, 2), "games": g} for b, (s, g) in row.items()}
+                for a, row in h2h.items()
+            },
+            "method": self.ratings.method if self.ratings else None,
+        }
+
+
+def tournament_header(tournament_id: str, settings: TournamentSettings) -> dict[str, Any]:
+    """The first record of a tournament's log."""
+    match = settings.match
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "type": "tournament",
+        "arena_version": __version__,
+        "match_id": tournament_id,
+        "tournament_id": tournament_id,
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "tournament_format": settings.format,
+        "gauntlet": settings.gauntlet,
+        "entrants": [entrant.to_dict() for entrant in settings.entrants],
+        "tables": [list(table.players) for table in settings.tables],
+        "rules": match.rules.to_dict(),
+        "seed": match.seed,
+        "deals": match.deals,
+        "duplicate": match.duplicate,
+        "concurrency": settings.concurrency,
+        "settings": match.to_dict(),
+        "isolation": match.isolation(),
+    }
+
+
+# -- worker processes ---------------------------------------------------------------------------
+
+
+class _RecordSink:
+    """A worker's record sink: each record goes to the parent as a message of its own."""
+
+    def __init__(self, fd: int, number: int) -> None:
+        self.fd = fd
+        self.number = number
+
+    def write(self, record: dict[str, Any]) -> None:
+        # SIGTERM (a stop request) waits for the whole line: a stop never cuts a message.
+        send(self.fd, RecordMessage(self.number, record))
+
+    def close(self) -> None:
+        """Nothing to close: the socket is the worker's."""
+
+
+def _worker_env() -> dict[str, str]:
+    """The environment for a worker: this one, with this copy of zole_arena importable."""
+    env = dict(os.environ)
+    package_parent = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
+    return env
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def serve_tables(fd: int) -> None:
+    """A worker process's life: ask for tables over the socket ``fd`` and play them until told
+    there are no more (see :mod:`zole_arena.events.messages`).
+
+    The worker runs in a process group of its own, so Ctrl-C in a terminal reaches only the
+    tournament, which decides; SIGTERM from the tournament stops the current table the way
+    Ctrl-C stops a match: the bots are stopped and the finished deals are kept.
+
+    :raises MessageError: the tournament sent something that is not a task.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+    reader = LineReader(fd, MAX_TASK_BYTES)
+    try:
+        while True:
+            send(fd, Ready())
+            line = reader.next_line()
+            if line is None:
+                break
+            task = decode_parent_message(line)
+            if isinstance(task, NoMoreTables):
+                break
+            if _play_table(fd, task) == "interrupted":
+                break
+    except (KeyboardInterrupt, BrokenPipeError, ConnectionResetError):
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            send(fd, WorkerExit())
+        os.close(fd)
+
+
+def _play_table(fd: int, task: Task) -> str | None:
+    match = Match(
+        list(task.configs),
+        task.settings,
+        match_id=task.match_id,
+        sink=_RecordSink(fd, task.table),
+        header_extra=task.header_extra,
+    )
+    try:
+        if task.started:
+            match.replay_records(task.records)
+        summary = match.run()
+    except ZoleError as exc:
+        send(fd, TableFailed(task.table, str(exc)))
+        return "error"
+    send(fd, TableDone(task.table, summary.stopped))
+    return summary.stopped
+
+
+@dataclasses.dataclass(eq=False)
+class _Worker:
+    """The tournament's side of one worker process: its socket, and what it may send next.
+
+    What a worker sends is checked as it comes (see :meth:`Tournament._take`), but a record is
+    written to the log only when the worker's next message for the table shows that its stream
+    goes on as it should (a next record, or the table's end): a record a bot forged into the
+    socket before the worker's own one is caught by the one that follows, and never reaches the
+    log.
+    """
+
+    process: subprocess.Popen[bytes]
+    fd: int
+    reader: LineReader
+    table: TableState | None = None
+    """The table it plays now."""
+    header_due: bool = False
+    """Its table's match header is the record it must send next."""
+    next_deal: int = 1
+    """The number of the deal record it must send next."""
+    held: dict[str, Any] | None = None
+    """Its last record, checked but not yet written."""
+    outbox: ParentMessage | None = None
+    """The answer to its ``ready``, sent once the messages read with it are handled."""
+    broken: bool = False
+    """It sent something the tournament does not accept: the rest is read and dropped."""
+    exited: bool = False
+
+    def where(self) -> str:
+        """The worker, for people: by its table when it has one."""
+        if self.table is None:
+            return f"a worker process (pid {self.process.pid})"
+        return f"table {self.table.table.number} ({', '.join(self.table.names)})"
+
+
+class _SignalGate:
+    """Ctrl-C and SIGTERM wait while the gate is shut (``with gate:``), then act as they would
+    have (the command line's handler raises KeyboardInterrupt): a stop never falls between
+    reading a worker's messages and acting on them, which would lose one of them.
+
+    Installed for a run (a handler that passes each signal on to the one it replaced, or keeps
+    it while shut), so that shutting and opening costs nothing per message. Only the main
+    thread can install handlers; elsewhere the gate does nothing.
+    """
+
+    def __init__(self) -> None:
+        self._shut = False
+        self._caught: signal.Signals | None = None
+        self._old: dict[signal.Signals, Any] = {}
+
+    def install(self) -> None:
+        if threading.current_thread() is threading.main_thread():
+            for number in (signal.SIGINT, signal.SIGTERM):
+                self._old[number] = signal.signal(number, self._handle)
+
+    def uninstall(self) -> None:
+        """Put the replaced handlers back (unless one of them has changed its own since, as the
+        command line's does to ignore a second Ctrl-C)."""
+        for number, handler in self._old.items():
+            if signal.getsignal(number) == self._handle:
+                signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        self._old.clear()
+
+    def _handle(self, signum: int, frame: object) -> None:
+        number = signal.Signals(signum)
+        if self._shut:
+            self._caught = self._caught or number
+        else:
+            self._pass_on(number)
+
+    def _pass_on(self, number: signal.Signals) -> None:
+        handler = self._old.get(number)
+        if callable(handler):
+            handler(number, None)
+        elif handler == signal.SIG_DFL:
+            signal.signal(number, signal.SIG_DFL)
+            signal.raise_signal(number)
+
+    def __enter__(self) -> None:
+        self._shut = True
+
+    def __exit__(self, *exc: object) -> None:
+        self._shut = False
+        caught, self._caught = self._caught, None
+        if caught is not None:
+            self._pass_on(caught)
+
+
+# -- the tournament -----------------------------------------------------------------------------
+
+
+#: What the parent reports as the tournament goes: ("deal", table) after each deal record,
+#: ("table", table) when a table ends.
+Event = tuple[str, "TableState"]
+
+
+class Tournament:
+    """Plays a tournament and writes its log (see the module's text)."""
+
+    def __init__(
+        self,
+        settings: TournamentSettings,
+        log_path: str | Path,
+        *,
+        tournament_id: str | None = None,
+        cpus: Sequence[int] | None = None,
+    ) -> None:
+        """:param cpus: pin worker ``k`` and its bots to ``cpus[k % len(cpus)]``
+        (:mod:`zole_arena.isolation.affinity`); None: the operating system places them."""
+        self.settings = settings
+        self.log_path = Path(log_path)
+        self.cpus = list(cpus) if cpus else None
+        self.tournament_id = tournament_id or uuid.uuid4().hex[:12]
+        self._header_written = False
+        names = [entrant.name for entrant in settings.entrants]
+        self.standings = Standings(names, settings.match.duplicate)
+        self.tables = [
+            TableState(
+                table,
+                f"{self.tournament_id}-t{table.number}",
+                (names[table.players[0]], names[table.players[1]], names[table.players[2]]),
+                settings.match.total_deals,
+            )
+            for table in settings.tables
+        ]
+        self._records: dict[str, list[dict[str, Any]]] = {t.match_id: [] for t in self.tables}
+        self.stopped: str | None = None
+        # The state of a run (see run()).
+        self._pending: list[TableState] = []
+        self._on_event: Callable[[Event], None] | None = None
+        self._error: str | None = None
+        self._stopping_since: float | None = None
+        self._live: list[_Worker] = []
+        self._gate = _SignalGate()
+        # (block, seating) of each deal of a table, in order: what a worker must send next.
+        self._plan = [(block, seating) for _, block, _, seating in _schedule(settings.match)]
+        self._log: LogWriter | None = None
+        """The log while it is open (and after, for its digest)."""
+
+    # -- resuming -----------------------------------------------------------------------------
+
+    def take_records(self, records: Iterable[dict[str, Any]]) -> None:
+        """Count the records of an earlier run of this tournament (from its log)."""
+        by_id = {table.match_id: table for table in self.tables}
+        for record in records:
+            kind = record.get("type")
+            if kind == "tournament":
+                self._header_written = True
+                continue
+            table = by_id.get(record.get("match_id", ""))
+            if table is None:
+                raise TournamentError(
+                    f"the log holds match {record.get('match_id')!r}, which is not a table of "
+                    f"tournament {self.tournament_id}"
+                )
+            self._count(table, record)
+
+    def _count(self, table: TableState, record: dict[str, Any]) -> None:
+        self._records[table.match_id].append(record)
+        if record.get("type") == "match":
+            table.started = True
+        elif record.get("type") == "deal":
+            table.deals += 1
+            self.standings.add(record)
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def stderr_folder(self) -> Path | None:
+        """Where the bots' stderr goes: ``LOG.stderr/``, one file per table and bot
+        (``table-3.rulebot.stderr``), so that parallel tables do not mix their lines; None
+        when the log is not a file (``/dev/null``): nothing is written beside it."""
+        if not is_regular_log(self.log_path):
+            return None
+        return self.log_path.with_name(self.log_path.name + ".stderr")
+
+    def _header_extra(self, table: TableState) -> dict[str, Any]:
+        """The keys a table's match header has besides a match's: which tournament and table."""
+        return {"tournament": {"id": self.tournament_id, "table": table.table.number}}
+
+    def _task(self, table: TableState) -> Task:
+        match = self.settings.match
+        folder = self.stderr_folder()
+        table_folder = None if folder is None else folder / f"table-{table.table.number}"
+        configs = tuple(
+            entrant.config(match, stderr_path(table_folder, entrant.name))
+            for entrant in (self.settings.entrants[p] for p in table.table.players)
+        )
+        return Task(
+            table=table.table.number,
+            match_id=table.match_id,
+            configs=configs,
+            settings=match,
+            header_extra=self._header_extra(table),
+            started=table.started,
+            records=tuple(r for r in self._records[table.match_id] if r.get("type") == "deal"),
+        )
+
+    def summary(self) -> TournamentSummary:
+        """The figures so far."""
+        return TournamentSummary(
+            self.standings,
+            self.tables,
+            self.settings.total_deals,
+            self.stopped,
+            str(self.log_path),
+            digest=self._log.digest if self._log is not None else None,
+        )
+
+    def run(self, on_event: Callable[[Event], None] | None = None) -> TournamentSummary:
+        """Play every unfinished table, ``concurrency`` at a time; stop on Ctrl-C.
+
+        :raises TournamentError: a table could not be played (a bot that does not start, say),
+            or a worker process died or sent what the tournament does not accept; the other
+            tables are stopped first, and every finished deal is in the log.
+        """
+        self._pending = [table for table in self.tables if not table.finished]
+        self._on_event = on_event
+        self._error = None
+        self._stopping_since = None
+        writer = self._log = LogWriter(self.log_path)
+        folder = self.stderr_folder()
+        if self.settings.match.sandbox is not None and folder is not None:
+            folder.mkdir(exist_ok=True)  # hidden from the sandboxes: made before they are
+        if not self._header_written:
+            writer.write(tournament_header(self.tournament_id, self.settings))
+            self._header_written = True
+        workers: list[_Worker] = []
+        self._gate.install()
+        try:
+            for index in range(min(self.settings.concurrency, len(self._pending))):
+                worker = _start_worker()
+                workers.append(worker)
+                if self.cpus:  # before its first table: the bots it starts inherit it
+                    pin(self.cpus[index % len(self.cpus)], worker.process.pid)
+            self._live = list(workers)
+            while self._live:
+                try:
+                    self._serve(writer)
+                except KeyboardInterrupt:
+                    if self._stopping_since is None:
+                        self.stopped = "interrupted"
+                        self._stop()
+                except RecordError as exc:  # the log cannot be written (a full disk): stop
+                    self._fail(str(exc))
+        finally:
+            for worker in workers:
+                try:
+                    worker.process.wait(timeout=_STOP_GRACE_S)
+                except subprocess.TimeoutExpired:
+                    worker.process.kill()
+                    worker.process.wait()
+                os.close(worker.fd)
+            self._live = []
+            self._gate.uninstall()
+            writer.close()
+        if self._error is not None:
+            self.stopped = f"error: {self._error}"
+            raise TournamentError(
+                f"{self._error}; the tournament stopped (finished deals are in {self.log_path}; "
+                f"fix that and continue with 'zole-arena tournament --resume {self.log_path}')"
+            )
+        if self.stopped is None:
+            unfinished = [t for t in self.tables if not t.finished]
+            if unfinished:
+                self.stopped = f"{len(unfinished)} table(s) unfinished"
+        return self.summary()
+
+    def _serve(self, writer: LogWriter) -> None:
+        """Wait for the workers' next messages and act on them; drop the workers that ended.
+
+        Once stopping, the workers get a grace period to stop their bots and send their last
+        records, and are killed after it.
+        """
+        timeout = None
+        if self._stopping_since is not None:
+            timeout = self._stopping_since + _STOP_GRACE_S - time.monotonic()
+            if timeout <= 0:
+                for worker in self._live:
+                    worker.process.kill()
+                self._live.clear()
+                return
+        self._send_answers()
+        by_fd = {worker.fd: worker for worker in self._live}
+        readable, _, _ = select.select(list(by_fd), [], [], timeout)
+        for fd in readable:
+            worker = by_fd[fd]
+            with self._gate:
+                self._read(worker, writer)
+            if worker.reader.eof:
+                self._ended(worker)
+        self._send_answers()
+
+    def _read(self, worker: _Worker, writer: LogWriter) -> None:
+        """Read what a worker sent and act on each whole message; a worker that sends what the
+        tournament does not accept is broken: the tournament stops."""
+        if worker.broken:  # drained, so that it never waits on a full socket, and dropped
+            try:
+                data = os.read(worker.fd, 1 << 16)
+            except OSError:
+                data = b""
+            worker.reader.eof = not data
+            return
+        try:
+            lines = worker.reader.read()
+        except OSError:  # reset by a worker that went: its end
+            worker.reader.eof = True
+            return
+        except MessageError as exc:
+            self._broken(worker, str(exc))
+            return
+        for line in lines:
+            try:
+                self._take(worker, decode_worker_message(line), writer)
+            except MessageError as exc:
+                self._broken(worker, str(exc))
+                return
+
+    def _take(self, worker: _Worker, message: WorkerMessage, writer: LogWriter) -> None:
+        """Act on one message of a worker.
+
+        :raises MessageError: it is not a message this worker may send now.
+        """
+        if worker.exited:
+            raise MessageError(f"a {message.KIND} message after its exit message")
+        if isinstance(message, Ready):
+            if worker.table is not None:
+                raise MessageError(
+                    f"a ready message while it plays table {worker.table.table.number}"
+                )
+            worker.outbox = NoMoreTables()
+            if self._stopping_since is None and self._pending:
+                given = self._pending.pop(0)
+                worker.outbox = self._task(given)
+                worker.table = given
+                worker.header_due = not given.started
+                worker.next_deal = given.deals + 1
+            return
+        if isinstance(message, WorkerExit):
+            worker.exited = True
+            return
+        if worker.table is None or message.table != worker.table.table.number:
+            playing = "no table" if worker.table is None else f"table {worker.table.table.number}"
+            raise MessageError(
+                f"a {message.KIND} message of table {message.table} (it plays {playing})"
+            )
+        table = worker.table
+        if isinstance(message, RecordMessage):
+            self._check(worker, table, message.record)
+            self._keep(worker, table, writer)
+            worker.held = message.record
+            return
+        if isinstance(message, TableDone) and message.stopped is None:
+            played = worker.next_deal - 1
+            if played < table.planned:
+                raise MessageError(
+                    f"table {table.table.number} done after {played} of {table.planned} deals"
+                )
+        self._keep(worker, table, writer)
+        worker.table = None
+        if isinstance(message, TableDone):
+            table.stopped = None if message.stopped is None else one_line(message.stopped)
+            if self._on_event is not None:
+                self._on_event(("table", table))
+        else:
+            names = ", ".join(table.names)
+            self._fail(f"table {table.table.number} ({names}): {one_line(message.message)}")
+
+    def _check(self, worker: _Worker, table: TableState, record: dict[str, Any]) -> None:
+        """Check a record of a worker's table against what the table must send next.
+
+        :raises MessageError: it is not that record.
+        """
+        if worker.header_due:
+            check_header(record, table.match_id, table.names, self._header_extra(table))
+            worker.header_due = False
+            return
+        number = worker.next_deal
+        if number > table.planned:
+            raise MessageError(f"a deal record after the last of the table's {table.planned}")
+        block, seating = self._plan[number - 1]
+        check_deal(record, table.match_id, table.names, number, block, seating)
+        worker.next_deal += 1
+
+    def _keep(self, worker: _Worker, table: TableState, writer: LogWriter) -> None:
+        """Write a worker's held record to the log, then count it."""
+        record, worker.held = worker.held, None
+        if record is None:
+            return
+        writer.write(record)
+        self._count(table, record)
+        if self._on_event is not None and record["type"] == "deal":
+            self._on_event(("deal", table))
+
+    def _broken(self, worker: _Worker, problem: str) -> None:
+        """A worker sent what the tournament does not accept: nothing more of it is taken (not
+        its held record either), and the tournament stops."""
+        worker.broken = True
+        worker.held = None
+        self._fail(
+            f"{worker.where()}: its worker process sent {one_line(problem)} (the tournament "
+            "does not accept it; a bot may be writing into the worker's socket)"
+        )
+
+    def _ended(self, worker: _Worker) -> None:
+        """A worker's socket is closed: it has exited (or is about to)."""
+        self._live.remove(worker)
+        code = worker.process.wait()
+        if self._stopping_since is not None or worker.broken:
+            return
+        if code:
+            self._fail(f"a worker process died (exit code {code})")
+        elif worker.reader.partial:
+            self._broken(worker, "a last message cut short")
+
+    def _send_answers(self) -> None:
+        """Send the workers that asked for a table their answer (after the messages read with
+        the question are handled: a write to a worker may wait, and Ctrl-C must not)."""
+        for worker in self._live:
+            message, worker.outbox = worker.outbox, None
+            if message is None:
+                continue
+            if isinstance(message, Task) and self._stopping_since is not None:
+                self._pending.insert(0, self._table(message.table))
+                worker.table = None
+                message = NoMoreTables()
+            try:
+                send(worker.fd, message, hold_sigterm=False)
+            except OSError:  # the worker is gone (stopped): its end of file comes next
+                if isinstance(message, Task):
+                    self._pending.insert(0, self._table(message.table))
+                    worker.table = None
+
+    def _table(self, number: int) -> TableState:
+        return self.tables[number - 1]
+
+    def _fail(self, message: str) -> None:
+        if self._error is None:
+            self._error = message
+            self._stop()
+
+    def _stop(self) -> None:
+        """Ask every worker to stop its table; the records they send meanwhile are kept."""
+        if self._stopping_since is None:
+            self._stopping_since = time.monotonic()
+        for worker in self._live:
+            if worker.process.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    worker.process.send_signal(signal.SIGTERM)
+
+
+def _start_worker() -> _Worker:
+    """Start a worker process with one end of a new socket pair (see
+    :mod:`zole_arena.events.messages` for why a socket, not a pipe)."""
+    parent_end, worker_end = socket.socketpair()
+    try:
+        with worker_end:
+            fd = worker_end.fileno()
+            process = subprocess.Popen(
+                # -P: the current folder does not go first on the worker's path, so a
+                # zole_arena folder there (a clone) never shadows the arena's own copy.
+                [sys.executable, "-P", "-m", "zole_arena.events.worker", str(fd)],
+                pass_fds=[fd],
+                stdin=subprocess.DEVNULL,
+                env=_worker_env(),
+                process_group=0,
+            )
+    except BaseException:
+        parent_end.close()
+        raise
+    fd = parent_end.detach()
+    return _Worker(process, fd, LineReader(fd, MAX_MESSAGE_BYTES))
+
+
+def check_entrants(
+    entrants: Sequence[Entrant],
+    match: MatchSettings,
+    *,
+    on_checked: Callable[[str], None] | None = None,
+) -> None:
+    """Start every bot once, with its options, and stop it again: a tournament should not
+    begin (and write a log) when one of its bots cannot play at all. The bots start side by
+    side, so a field of slow starters costs the slowest start, not the sum.
+
+    :raises TournamentError: a bot cannot be started, does not complete the handshake, or
+        rejects one of its options; the message names it and says why.
+    """
+    for entrant in entrants:
+        if entrant.cwd is not None and not Path(entrant.cwd).is_dir():
+            raise TournamentError(
+                f"bot {entrant.name}: its folder {entrant.cwd} does not exist any more"
+            )
+
+    def start(entrant: Entrant) -> str | None:
+        config = entrant.config(match)
+        if config.sandbox is not None:  # the log is not made yet: nothing to hide there
+            existing = tuple(p for p in config.sandbox.hidden if os.path.exists(p))
+            config = dataclasses.replace(
+                config, sandbox=dataclasses.replace(config.sandbox, hidden=existing)
+            )
+        try:
+            session = BotSession(config)
+        except BotError as exc:
+            return f"bot {entrant.name} cannot play: {exc}"
+        session.quit()
+        return None
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=min(8, len(entrants))) as pool:
+        problems = [p for p in pool.map(start, entrants) if p is not None]
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise TournamentError(f"{problems[0]}{more}; the tournament was not started")
+
+
+def read_config(path: str | Path) -> dict[str, Any]:
+    """A tournament's TOML config, checked key by key (paths made relative to its folder).
+
+    Keys: ``bots`` (a list of tables with ``command``, and optional ``name`` and ``options``),
+    ``format``, ``gauntlet``, ``blocks``, ``deals``, ``duplicate``, ``rules``, ``seed``,
+    ``movetime``, ``timemargin``, ``startup_ms``, ``ping_ms``, ``on_fault``,
+    ``forfeit_penalty``, ``max_faults``, ``max_memory_mb``, ``max_cpu_s``, ``max_processes``,
+    ``max_stderr_mb``, ``sandbox``, ``sandbox_read`` (paths from the config's folder),
+    ``concurrency``, ``affinity``, ``log`` (a ``-`` in a key
+    may be written ``_``, and the other way round). A relative ``log`` or ``rules`` file, and
+    a bot ``command`` whose program is a relative path (``./mybot``), are taken from the
+    config's folder.
+
+    :raises TournamentError: the file cannot be read, is not TOML, or has a bad key or value.
+    """
+    where = str(path)
+    try:
+        data = tomllib.loads(Path(path).read_text("utf-8"))
+    except FileNotFoundError:
+        raise TournamentError(f"config {where}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TournamentError(f"config {where}: cannot read it: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentError(f"config {where}: not valid TOML: {exc}") from None
+    kinds: dict[str, tuple[type, ...]] = {
+        "bots": (list,),
+        "format": (str,),
+        "gauntlet": (str,),
+        "blocks": (int,),
+        "deals": (int,),
+        "duplicate": (bool,),
+        "rules": (str,),
+        "seed": (int,),
+        "movetime": (int,),
+        "timemargin": (int,),
+        "startup_ms": (int,),
+        "ping_ms": (int,),
+        "on_fault": (str,),
+        "forfeit_penalty": (int,),
+        "max_faults": (int,),
+        "max_memory_mb": (int,),
+        "max_cpu_s": (int,),
+        "concurrency": (int,),
+        "affinity": (bool,),
+        "log": (str,),
+        "sandbox": (bool,),
+        "sandbox_read": (list,),
+        "max_processes": (int,),
+        "max_stderr_mb": (int,),
+    }
+    kind_names = {str: "a string", int: "a whole number", bool: "true or false", list: "a list"}
+    folder = Path(path).parent
+    config: dict[str, Any] = {}
+    for given_key, value in data.items():
+        key = given_key.replace("-", "_")  # max-faults as on the command line, or max_faults
+        if key not in kinds:
+            raise TournamentError(
+                f"config {where}: unknown key {given_key!r} (keys: {', '.join(kinds)})"
+            )
+        if not isinstance(value, kinds[key]) or (
+            isinstance(value, bool) and bool not in kinds[key]
+        ):
+            raise TournamentError(
+                f"config {where}: {given_key} must be {kind_names[kinds[key][0]]}, not "
+                f"{json.dumps(value) if isinstance(value, bool) else repr(value)}"
+            )
+        config[key] = value
+    readable = config.get("sandbox_read")
+    if readable is not None:
+        if not all(isinstance(path, str) for path in readable):
+            raise TournamentError(f"config {where}: sandbox-read must be a list of paths")
+        config["sandbox_read"] = [
+            str(Path(p).expanduser() if Path(p).expanduser().is_absolute() else folder / p)
+            for p in readable
+        ]
+    for key in ("log", "rules"):
+        value = config.get(key)
+        if value is None or (key == "rules" and value in PRESETS):
+            continue
+        candidate = Path(value).expanduser()
+        config[key] = str(candidate if candidate.is_absolute() else folder / candidate)
+    bots = []
+    for number, bot in enumerate(config.get("bots", []), start=1):
+        if not isinstance(bot, dict) or "command" not in bot:
+            raise TournamentError(
+                f"config {where}: bot {number} needs a command, e.g. "
+                '[[bots]] name = "mine" command = "./mybot"'
+            )
+        unknown = set(bot) - {"name", "command", "options"}
+        if unknown:
+            raise TournamentError(
+                f"config {where}: bot {number} has unknown key(s) {', '.join(sorted(unknown))} "
+                "(keys: name, command, options)"
+            )
+        command = bot["command"]
+        if isinstance(command, list) and all(isinstance(c, str) for c in command) and command:
+            argv = list(command)
+        elif isinstance(command, str) and command.strip():
+            argv = [command]
+        else:
+            raise TournamentError(
+                f"config {where}: bot {number}'s command must be a string or a list of strings"
+            )
+        options = bot.get("options", {})
+        if not isinstance(options, dict):
+            raise TournamentError(f"config {where}: bot {number}'s options must be a table")
+        name = bot.get("name")
+        if name is not None and not isinstance(name, str):
+            raise TournamentError(f"config {where}: bot {number}'s name must be a string")
+        bots.append(
+            {
+                "name": name,
+                "command": argv,
+                "options": {str(k): str(v) for k, v in options.items()},
+            }
+        )
+    config["bots"] = bots
+    config["folder"] = str(folder)
+    return config
+
+
+def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> Tournament:
+    """A :class:`Tournament` set up from its log and brought up to its last whole deal.
+
+    :param concurrency: worker processes for the rest (default: as the log's header says).
+
+    :raises RecordError: the file is not a zole-arena log.
+    :raises TournamentError: the log does not start with a tournament header, or does not fit
+        it.
+    """
+    records, problems = read_log(log_path)
+    if not records:
+        why = problems[0].message if problems else "no records"
+        raise TournamentError(f"{log_path}: nothing to resume from ({why})")
+    header = records[0]
+    if header.get("type") != "tournament":
+        hint = (
+            f"; a match log continues with 'zole-arena match --resume {log_path}'"
+            if header.get("type") == "match"
+            else ""
+        )
+        raise TournamentError(f"{log_path}: not a tournament log{hint}")
+    refusal = resume_refusal(log_path, header, "tournament")
+    if refusal is not None:
+        raise TournamentError(refusal)
+    try:
+        settings = TournamentSettings(
+            entrants=tuple(
+                Entrant(e["name"], tuple(e["command"]), e.get("options", {}), e.get("cwd"))
+                for e in header["entrants"]
+            ),
+            match=MatchSettings.from_header(header),
+            format=header["tournament_format"],
+            gauntlet=header.get("gauntlet"),
+            concurrency=concurrency or header.get("concurrency", 1),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise TournamentError(f"{log_path}: the tournament header is incomplete ({exc})") from None
+    if [list(t.players) for t in settings.tables] != header.get("tables"):
+        raise TournamentError(
+            f"{log_path}: its tables are not the ones this zole-arena version would play"
+        )
+    tournament = Tournament(settings, log_path, tournament_id=header["tournament_id"])
+    tournament.take_records(records)
+    return tournament

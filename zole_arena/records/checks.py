@@ -1,0 +1,425 @@
+"""What a well-formed record is: the checks every reader of a log relies on.
+
+A log may be forged, edited or corrupt, so nothing in it is trusted before it is checked.
+:func:`check_header` checks a match or tournament header completely — the types of its keys
+and that its settings could have been given (three players, times of at least a millisecond,
+a seed in range, known fault handling, rules the engine accepts); ``verify`` reports what it
+finds, and ``match --resume`` and ``tournament --resume`` refuse such a header.
+:func:`deal_shape_problem` checks that a deal record has every key the readers use, each of
+the type they expect (whole numbers, seats, canonical card names, ...): the log readers of
+:mod:`zole_arena.records.log` skip a record that fails it, so that ``replay``, ``ratings`` and the
+resumes never meet a value of the wrong type. Whether a well-formed deal record is *true* —
+legal moves, the seed's hands, the right scores — is :mod:`zole_arena.arena.verify`'s job.
+
+Each check returns one-line reasons (or None), never raises, whatever the value.
+"""
+
+from __future__ import annotations
+
+import reprlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from zole_arena.errors import RulesError
+from zole_arena.game.actions import Contract
+from zole_arena.game.cards import CARDS
+from zole_arena.game.rules import Rules
+from zole_arena.game.shuffle import MAX_SEED
+
+__all__ = ["TOURNAMENT_FORMATS", "check_header", "deal_shape_problem", "short"]
+
+#: The ``tournament_format`` values of a tournament header.
+TOURNAMENT_FORMATS: Final = ("round-robin", "gauntlet")
+#: The ``on_fault`` values of a header's settings.
+ON_FAULT: Final = ("forfeit", "random")
+
+_CARD_NAMES: Final = frozenset(str(card) for card in CARDS)
+_CONTRACTS: Final = frozenset(contract.value for contract in Contract)
+_REPR: Final = reprlib.Repr()
+_REPR.maxstring = 40
+_REPR.maxother = 40
+_REPR.maxlist = _REPR.maxdict = 6
+_REPR.maxlevel = 3
+
+
+def short(value: object) -> str:
+    """A value as a problem line shows it: a repr cut short (a forged log's values may be
+    megabytes long, or nested thousands deep)."""
+    try:
+        return _REPR.repr(value)
+    except (RecursionError, ValueError):
+        return "(unprintable)"
+
+
+# -- value kinds ----------------------------------------------------------------------------------
+
+Check = Callable[[Any], bool]
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int  # not a bool, not a float
+
+
+def _at_least(least: int) -> Check:
+    return lambda value: _whole(value) and value >= least
+
+
+def _seat(value: Any) -> bool:
+    return _whole(value) and 0 <= value <= 2
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _optional(check: Check) -> Check:
+    return lambda value: value is None or check(value)
+
+
+def _list_of(check: Check, size: int | None = None) -> Check:
+    return lambda value: (
+        isinstance(value, list)
+        and (size is None or len(value) == size)
+        and all(check(item) for item in value)
+    )
+
+
+def _card(value: Any) -> bool:
+    return isinstance(value, str) and value in _CARD_NAMES
+
+
+def _pules(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and _at_least(0)(value.get("common"))
+        and _list_of(_seat)(value.get("personal"))
+    )
+
+
+def _seating(value: Any) -> bool:
+    return _list_of(_seat, 3)(value) and len(set(value)) == 3
+
+
+def _contract(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value in _CONTRACTS)
+
+
+def _text_map(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
+
+
+def _argument(value: Any) -> bool:
+    return isinstance(value, str) and "\0" not in value
+
+
+def _command(value: Any) -> bool:
+    return _list_of(_argument)(value) and len(value) > 0
+
+
+def _folder(value: Any) -> bool:
+    """A folder a bot could run in: an absolute path the system can take (what the arena
+    writes is ``os.getcwd()``)."""
+    if not isinstance(value, str) or not value.startswith("/") or "\0" in value:
+        return False
+    data = value.encode(errors="surrogateescape")
+    return len(data) < 4096 and all(len(part) <= 255 for part in data.split(b"/"))
+
+
+_INTS3: Final = _list_of(_whole, 3)
+
+
+# (key, check, what it must be) for each part of a deal record the readers use.
+Shape = Sequence[tuple[str, Check, str]]
+_FAULT: Final[Shape] = (
+    ("deal_no", _whole, "a whole number"),
+    ("seat", _seat, "a seat (0, 1 or 2)"),
+    ("player", _seat, "a player index (0, 1 or 2)"),
+    ("bot", _text, "text"),
+    ("kind", _text, "text"),
+    ("message", _text, "text"),
+)
+_MOVE: Final[Shape] = (
+    ("seat", _seat, "a seat (0, 1 or 2)"),
+    ("action", _text, "text"),
+)
+_TRICK: Final[Shape] = (
+    ("leader", _seat, "a seat (0, 1 or 2)"),
+    ("cards", _list_of(_card, 3), "three card names"),
+    ("winner", _seat, "a seat (0, 1 or 2)"),
+    ("points", _whole, "a whole number"),
+)
+_PLAYER: Final[Shape] = (("name", _text, "text"),)
+_RESULT: Final[Shape] = (
+    ("contract", _contract, f"null or one of {', '.join(sorted(_CONTRACTS))}"),
+    ("soloist", _optional(_seat), "null or a seat"),
+    ("scores", _INTS3, "three whole numbers"),
+    ("tricks", _INTS3, "three whole numbers"),
+    ("points", _INTS3, "three whole numbers"),
+    ("band", _optional(_text), "null or text"),
+    ("soloist_points", _optional(_whole), "null or a whole number"),
+    ("soloist_tricks", _optional(_whole), "null or a whole number"),
+    ("losers", _list_of(_seat), "a list of seats"),
+    ("pules", _pules, "{common, personal} pules"),
+    ("pule_event", _optional(_text), "null or text"),
+    ("ended_early", lambda v: isinstance(v, bool), "true or false"),
+    ("forfeit", _optional(_seat), "null or a seat"),
+)
+_DEAL: Final[Shape] = (
+    ("deal", _at_least(1), "a whole number from 1"),
+    ("block", _at_least(1), "a whole number from 1"),
+    ("seating", _seating, "the three seats in some order"),
+    ("seed", _whole, "a whole number"),
+    ("deal_no", _at_least(1), "a whole number from 1"),
+    ("dealer", _seat, "a seat (0, 1 or 2)"),
+    ("rules", lambda v: isinstance(v, dict), "an object"),
+    ("pules_before", _pules, "{common, personal} pules"),
+    ("hands", _list_of(_list_of(_card), 3), "three lists of card names"),
+    ("talon", _list_of(_card), "a list of card names"),
+    ("moves", lambda v: isinstance(v, list), "a list"),
+    ("buried", _list_of(_card), "a list of card names"),
+    ("tricks", lambda v: isinstance(v, list), "a list"),
+    ("result", lambda v: isinstance(v, dict), "an object"),
+    ("totals", _INTS3, "three whole numbers"),
+    ("termination", _text, "text"),
+    ("culprit", lambda v: v is None or isinstance(v, dict), "null or a fault"),
+    ("faults", lambda v: isinstance(v, list), "a list"),
+    ("players", lambda v: isinstance(v, list) and len(v) == 3, "a list of three players"),
+)
+
+
+def _shape(data: Mapping[str, Any], shape: Shape, where: str) -> str | None:
+    for key, check, what in shape:
+        if key not in data:
+            return f"{where}{key} is missing"
+        if not check(data[key]):
+            return f"{where}{key} is {short(data[key])}, not {what}"
+    return None
+
+
+def _each(items: Sequence[Any], shape: Shape, where: str) -> str | None:
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            return f"{where} {number} is {short(item)}, not an object"
+        problem = _shape(item, shape, f"{where} {number}: ")
+        if problem is not None:
+            return problem
+    return None
+
+
+def _moves_fit(moves: list[Any]) -> bool:
+    """The moves' shape at once (a deal has some 40; :func:`_each` then names the first bad
+    one): every reader of a log checks each record, so this is what it mostly costs."""
+    return all(
+        type(move) is dict
+        and type(move.get("seat")) is int
+        and 0 <= move["seat"] <= 2
+        and type(move.get("action")) is str
+        for move in moves
+    )
+
+
+def _tricks_fit(tricks: list[Any]) -> bool:
+    return all(
+        type(trick) is dict
+        and _seat(trick.get("leader"))
+        and _seat(trick.get("winner"))
+        and _whole(trick.get("points"))
+        and type(cards := trick.get("cards")) is list
+        and len(cards) == 3
+        and all(isinstance(card, str) and card in _CARD_NAMES for card in cards)
+        for trick in tricks
+    )
+
+
+def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
+    """Why a deal record cannot be read (a key missing or of the wrong type), or None."""
+    problem = _shape(record, _DEAL, "")
+    if problem is None:
+        problem = _shape(record["result"], _RESULT, "result.")
+    if problem is None and not _moves_fit(record["moves"]):
+        problem = _each(record["moves"], _MOVE, "move")
+    if problem is None and not _tricks_fit(record["tricks"]):
+        problem = _each(record["tricks"], _TRICK, "trick")
+    if problem is None:
+        problem = _each(record["faults"], _FAULT, "fault")
+    if problem is None and record["culprit"] is not None:
+        problem = _each([record["culprit"]], _FAULT, "culprit")
+    if problem is None:
+        problem = _each(record["players"], _PLAYER, "player")
+    return problem
+
+
+# -- headers ------------------------------------------------------------------------------------
+
+
+_SETTINGS: Final[Shape] = (
+    ("movetime_ms", _at_least(1), "a whole number of milliseconds from 1"),
+    ("margin_ms", _at_least(0), "a whole number of milliseconds from 0"),
+    ("startup_ms", _at_least(1), "a whole number of milliseconds from 1"),
+    ("on_fault", lambda v: v in ON_FAULT, " or ".join(ON_FAULT)),
+    ("penalty", _optional(_at_least(0)), "null or a whole number from 0"),
+    ("max_faults", _at_least(0), "a whole number from 0"),
+    ("memory_mb", _optional(_at_least(1)), "null or a whole number of MiB from 1"),
+    ("cpu_seconds", _optional(_at_least(1)), "null or a whole number of seconds from 1"),
+)
+
+
+def _common(header: Mapping[str, Any], problems: list[str]) -> None:
+    """The keys a match and a tournament header share: how every deal is played."""
+    if not isinstance(header.get("match_id"), str) or not header["match_id"]:
+        problems.append(f"match_id is {short(header.get('match_id'))}, not a name")
+    rules = header.get("rules")
+    if not isinstance(rules, dict):
+        problems.append(f"rules is {short(rules)}, not an object")
+    else:
+        try:
+            Rules.from_dict(rules)
+        except (RulesError, TypeError, ValueError, KeyError, AttributeError) as exc:
+            problems.append(f"rules: {short(str(exc))}")
+    seed: Any = header.get("seed")
+    if not _whole(seed) or not 0 <= seed <= MAX_SEED:
+        problems.append(f"seed is {short(seed)}, not a whole number from 0 to {MAX_SEED}")
+    if not _at_least(1)(header.get("deals")):
+        problems.append(f"deals is {short(header.get('deals'))}, not a whole number from 1")
+    if not isinstance(header.get("duplicate"), bool):
+        problems.append(f"duplicate is {short(header.get('duplicate'))}, not true or false")
+    settings = header.get("settings")
+    if not isinstance(settings, dict):
+        problems.append(f"settings is {short(settings)}, not an object")
+        return
+    for key, check, what in _SETTINGS:
+        if key not in settings:
+            problems.append(f"settings.{key} is missing")
+        elif not check(settings[key]):
+            problems.append(f"settings.{key} is {short(settings[key])}, not {what}")
+    if "ping_ms" in settings and not _at_least(1)(settings["ping_ms"]):  # not in early logs
+        problems.append(
+            f"settings.ping_ms is {short(settings['ping_ms'])}, not a whole number of "
+            "milliseconds from 1"
+        )
+    # Keys of later logs: absent from earlier ones, checked when present.
+    for key, check, what in _LATER_SETTINGS:
+        if key in settings and not check(settings[key]):
+            problems.append(f"settings.{key} is {short(settings[key])}, not {what}")
+
+
+def _sandbox(value: object) -> bool:
+    """A header's ``sandbox`` setting: null, or the sandbox's settings."""
+    if value is None:
+        return True
+    if not isinstance(value, dict) or set(value) != {"tmp_mb", "readable", "hidden"}:
+        return False
+    paths = [*value["readable"], *value["hidden"]] if all(
+        isinstance(value[k], list) for k in ("readable", "hidden")) else [None]  # fmt: skip
+    return _at_least(1)(value["tmp_mb"]) and all(
+        isinstance(p, str) and p.startswith("/") for p in paths
+    )
+
+
+_LATER_SETTINGS: Final[Shape] = (
+    ("processes", _optional(_at_least(1)), "null or a whole number from 1"),
+    ("stderr_bytes", _optional(_at_least(1)), "null or a whole number of bytes from 1"),
+    ("sandbox", _sandbox, "null or the sandbox's tmp_mb, readable and hidden paths"),
+    ("process_per_seating", lambda v: isinstance(v, bool), "true or false"),
+)
+
+
+def _bots(bots: object, key: str, least: int, most: int | None, problems: list[str]) -> int:
+    """Check a header's list of bots (``players`` or ``entrants``); how many there are."""
+    count = f"{least}" if most == least else f"at least {least}"
+    if not isinstance(bots, list):
+        problems.append(f"{key} is {short(bots)}, not a list of {count} bots")
+        return 0
+    if len(bots) < least or (most is not None and len(bots) > most):
+        problems.append(f"{key} has {len(bots)} bots, not {count}")
+        return 0
+    names = set()
+    for number, bot in enumerate(bots, start=1):
+        where = f"{key} {number}"
+        if not isinstance(bot, dict):
+            problems.append(f"{where} is {short(bot)}, not an object")
+            continue
+        name = bot.get("name")
+        if not isinstance(name, str) or not name:
+            problems.append(f"{where}: name is {short(name)}, not a name")
+        elif name in names:
+            problems.append(f"{where}: the name {short(name)} is taken by another bot")
+        else:
+            names.add(name)
+        if not _command(bot.get("command")):
+            problems.append(
+                f"{where}: command is {short(bot.get('command'))}, not an argument list"
+            )
+        if not _text_map(bot.get("options", {})):
+            problems.append(f"{where}: options is {short(bot.get('options'))}, not text values")
+        if not _optional(_folder)(bot.get("cwd")):
+            problems.append(f"{where}: cwd is {short(bot.get('cwd'))}, not an absolute path")
+    return len(bots)
+
+
+def check_header(header: Mapping[str, Any]) -> list[str]:
+    """Everything wrong with a match or tournament header (empty: nothing), one line each.
+
+    Wrong types, missing keys, and settings no command would have given: not three players,
+    a time below a millisecond (or a negative margin), deals < 1, a seed out of 0..2^64-1, a
+    negative penalty, max_faults or limit, an unknown ``on_fault``, rules the engine rejects;
+    for a tournament also its format, gauntlet, entrants, tables and concurrency.
+    """
+    kind = header.get("type")
+    problems: list[str] = []
+    if kind == "match":
+        _common(header, problems)
+        _bots(header.get("players"), "players", 3, 3, problems)
+        table = header.get("tournament")
+        if table is not None and not (
+            isinstance(table, dict) and _text(table.get("id")) and _at_least(1)(table.get("table"))
+        ):
+            problems.append(f"tournament is {short(table)}, not {{id, table}} of a table")
+    elif kind == "tournament":
+        _common(header, problems)
+        if header.get("tournament_id") != header.get("match_id"):
+            problems.append(
+                f"tournament_id {short(header.get('tournament_id'))} is not its match_id "
+                f"{short(header.get('match_id'))}"
+            )
+        if header.get("tournament_format") not in TOURNAMENT_FORMATS:
+            problems.append(
+                f"tournament_format is {short(header.get('tournament_format'))}, not "
+                f"{' or '.join(TOURNAMENT_FORMATS)}"
+            )
+        entrants = _bots(header.get("entrants"), "entrants", 3, None, problems)
+        gauntlet = header.get("gauntlet")
+        given = header.get("entrants")
+        names = (
+            [b.get("name") for b in given if isinstance(b, dict)] if isinstance(given, list) else []
+        )
+        if gauntlet is not None and gauntlet not in names:
+            problems.append(f"gauntlet {short(gauntlet)} is not one of the entrants")
+        tables = header.get("tables")
+        if not isinstance(tables, list) or not all(
+            _list_of(_whole, 3)(t) and len(set(t)) == 3 and all(0 <= p < entrants for p in t)
+            for t in tables
+        ):
+            problems.append(
+                f"tables is {short(tables)}, not lists of three entrants (0 to {entrants - 1})"
+            )
+        if not _at_least(1)(header.get("concurrency", 1)):
+            problems.append(
+                f"concurrency is {short(header.get('concurrency'))}, not a whole number from 1"
+            )
+    else:
+        problems.append(f"type is {short(kind)}, not match or tournament")
+    return problems
+
+
+def resume_refusal(path: object, header: Mapping[str, Any], what: str) -> str | None:
+    """Why a log whose header is ``header`` cannot be resumed, in one line (``what`` names
+    the header: ``match``, ``tournament``); None when its header is valid."""
+    problems = check_header(header)
+    if not problems:
+        return None
+    more = len(problems) - 1
+    also = f" (and {more} more: 'zole-arena verify {path}' lists them)" if more else ""
+    return f"{path}: cannot resume: its {what} header is not valid: {problems[0]}{also}"

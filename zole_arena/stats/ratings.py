@@ -1,0 +1,718 @@
+"""Elo ratings from game logs: a Bradley–Terry fit over every result at once, with bootstrap
+intervals.
+
+How a log becomes rating data
+-----------------------------
+
+Zole is a three-player game, and a rating model compares two players at a time, so every deal
+record (``protocol/records.md``) is turned into pairwise games in three steps:
+
+1. **Pairwise games.** Each deal gives every pair of its players one game: the one with the
+   larger score (``result.scores``) wins, equal scores are a draw (half a win each). The
+   soloist thus wins or loses against both opponents, who usually score the same and draw. A
+   seat's player is the ``name`` in the record's own ``players`` list (its display name in the
+   match), so players are identified **by name across logs**: the same bot name in two logs is
+   the same player.
+2. **Units.** The deals are grouped into units, the independent samples of the bootstrap (see
+   *Uncertainty*): in a duplicate match (its header says ``"duplicate": true``) a unit is a
+   duplicate block, the six deals with the same ``match_id`` and ``block`` (the same cards in
+   all six seatings); otherwise a unit is a single deal. A record whose match header is not
+   among the files read (a deal record copied out of its log) is grouped by ``block`` as well,
+   which gives the same units: outside duplicate matches each block holds a single deal. A deal
+   read twice (the same ``match_id`` and ``deal``, e.g. the same log named twice) counts once; a
+   block cut short by an interrupted match is a unit of the deals it has.
+3. **Totals.** A unit also keeps each player's total score over its deals and how many of them
+   it played (for the counts in the list), and when its last deal finished (for
+   :func:`ratings_over_time`).
+
+A duplicate block is therefore rated **deal by deal**, like plain deals, and a pairwise game
+means the same thing in both kinds of match: ratings from duplicate and plain logs are on one
+scale and can be mixed. What duplicate adds is balance (every player holds every seat's cards
+twice, against both orders of the others), which the bootstrap over whole blocks turns into
+narrower intervals as far as the cards decide the results: for the same number of deals, about
+13 % narrower than plain deals for the strongest of rulebot, rulebot at ``Epsilon=50`` and
+random (the cards decide a Zole deal only in part). Comparing the players *seat by seat*
+instead (each pair's totals on the same cards, as in duplicate bridge; this module's earlier
+method) was measured and rejected: it keeps only the order of 2-deal totals, across tables,
+and gave wider intervals than deal by deal for every pair of those bots in every run, and for
+the strongest on every seed tried. ``docs/ratings.md`` has the figures, the other ways tried
+(Plackett–Luce, margin-aware scores) and the script that reproduces them.
+
+The model
+---------
+
+The Bradley–Terry model gives each player a strength γ > 0, and player *i* beats *j* with
+probability γᵢ / (γᵢ + γⱼ). All pairwise games are fitted at once by maximum likelihood with
+the MM algorithm of Hunter (2004, *MM algorithms for generalized Bradley–Terry models*), a
+draw counting as half a win and half a loss, as in BayesElo and Ordo. Each player also gets a
+weak prior: one virtual draw against a neutral opponent of strength 1, so that a player who
+never lost (or never won) keeps a finite rating, and players with no games linking them are
+held near each other. Ratings are on the Elo scale, 400·log₁₀ γ: a player who beats another
+75 % of the time is 400·log₁₀ 3 ≈ 191 Elo above it. The scale is anchored so that the
+players' average is 0, or so that a named player has a given rating.
+
+Uncertainty
+-----------
+
+The 95 % intervals come from a bootstrap over units: the units are resampled with replacement
+and the model is refitted (200 times by default, from a seeded random generator, so the same
+logs and seed always give the same list). A player's interval is the 2.5th to 97.5th
+percentile of its bootstrap ratings; an anchor player has no interval of its own, the others'
+are relative to it. The likelihood of superiority (LOS) of a player over the next one in the
+sorted list is the fraction of bootstrap fits in which it is rated above that player. Units,
+not pairwise games, are resampled because the games of a unit are not independent: they share
+the cards (and, in a duplicate block, the six seatings of the same cards).
+
+>>> units = [Unit("m", n, {"A": 1, "B": -1}) for n in range(3)] + [Unit("m", 3, {"A": -1, "B": 1})]
+>>> ratings = rate(units, bootstrap=20)
+>>> [(r.name, round(r.elo)) for r in ratings.ratings]
+[('A', 82), ('B', -82)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import itertools
+import math
+import os
+import random
+import statistics
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Final, NamedTuple
+
+from zole_arena.errors import ZoleError
+from zole_arena.records.checks import check_header, short
+from zole_arena.records.log import LogReader
+
+__all__ = [
+    "DEFAULT_BOOTSTRAP",
+    "DEFAULT_POINTS",
+    "MIN_BOOTSTRAP",
+    "BootstrapFit",
+    "Game",
+    "PlayerRating",
+    "RatingData",
+    "RatingError",
+    "RatingList",
+    "Unit",
+    "chronological",
+    "fit_bootstrap",
+    "fit_elo",
+    "rate",
+    "ratings_over_time",
+    "read_logs",
+    "units_from_records",
+]
+
+#: Bootstrap resamples unless told otherwise.
+DEFAULT_BOOTSTRAP: Final = 200
+#: Fewer resamples than this cannot give a 95 % interval worth the name.
+MIN_BOOTSTRAP: Final = 10
+#: Elo points per natural-log unit of strength: 400 / ln 10.
+_ELO: Final = 400.0 / math.log(10.0)
+#: The fit stops when no log-strength moves by more than this in a sweep (≈ 2·10⁻⁷ Elo).
+_TOLERANCE: Final = 1e-9
+_MAX_SWEEPS: Final = 100_000
+
+
+class RatingError(ZoleError, ValueError):
+    """Nothing to rate, or a rating that cannot be computed as asked."""
+
+
+class Game(NamedTuple):
+    """One pairwise game: ``score`` is the first player's result (1 win, ½ draw, 0 loss)."""
+
+    first: str
+    second: str
+    score: float
+
+
+@dataclasses.dataclass(frozen=True)
+class Unit:
+    """What one duplicate block, or one deal, adds to the rating data.
+
+    :param match_id: the match the deals belong to.
+    :param block: the block (for a unit of one deal outside a duplicate match, the deal's block,
+        which is its number).
+    :param totals: each player's total score over the unit's deals.
+    :param deals: how many of the unit's deals each player played (default: one each).
+    :param scores: each deal's scores by player, in the order played (default: one deal, whose
+        scores are ``totals``).
+    :param finished: when the unit's last deal finished (None if a record did not say).
+    :param sequence: where the unit's last deal came among the records read: the order of
+        units whose finish times are unknown.
+    """
+
+    match_id: str
+    block: int
+    totals: Mapping[str, int]
+    deals: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    scores: Sequence[Mapping[str, int]] = ()
+    finished: datetime.datetime | None = None
+    sequence: int = 0
+
+    @property
+    def size(self) -> int:
+        """The number of deals in the unit."""
+        return max(self.deals.values(), default=1)
+
+    def deals_of(self, name: str) -> int:
+        """How many of the unit's deals ``name`` played."""
+        return self.deals.get(name, 1) if name in self.totals else 0
+
+    def games(self) -> list[Game]:
+        """The unit's pairwise games: for each deal, one game for every pair of its players
+        (names in sorted order), won by the larger score, a draw when the scores are equal."""
+        games = []
+        for deal in self.scores or (self.totals,):
+            for first, second in itertools.combinations(sorted(deal), 2):
+                a, b = deal[first], deal[second]
+                games.append(Game(first, second, 1.0 if a > b else 0.0 if a < b else 0.5))
+        return games
+
+
+@dataclasses.dataclass(frozen=True)
+class RatingData:
+    """The units read from logs, with the warnings about what had to be skipped."""
+
+    units: tuple[Unit, ...]
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def deals(self) -> int:
+        """The number of deals in all the units."""
+        return sum(unit.size for unit in self.units)
+
+
+def _deal_scores(record: Mapping[str, Any]) -> tuple[str, int, int, dict[str, int]]:
+    """(match_id, deal, block, score by player name) of a deal record.
+
+    :raises ValueError: the record lacks one of these, or names a player twice.
+    """
+    match_id, number, block = record["match_id"], record["deal"], record["block"]
+    scores = record["result"]["scores"]
+    players = record["players"]
+    if not isinstance(match_id, str) or not isinstance(number, int):
+        raise ValueError("no match_id or deal number")
+    if not isinstance(block, int):
+        raise ValueError("no block number")
+    if not isinstance(scores, list) or not isinstance(players, list):
+        raise ValueError("no scores or players")
+    if len(scores) != len(players) or len(players) < 2:
+        raise ValueError(f"{len(scores)} scores for {len(players)} players")
+    by_name: dict[str, int] = {}
+    for player, score in zip(players, scores, strict=True):
+        name = player["name"]
+        if not isinstance(name, str) or not isinstance(score, int) or isinstance(score, bool):
+            raise ValueError("a player without a name or a score")
+        if name in by_name:
+            raise ValueError(f"player {name!r} sits in two seats")
+        by_name[name] = score
+    return match_id, number, block, by_name
+
+
+def _finished(record: Mapping[str, Any]) -> datetime.datetime | None:
+    """A deal record's ``finished`` time (UTC when it names no zone), or None."""
+    text = record.get("finished")
+    if not isinstance(text, str):
+        return None
+    try:
+        when = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=datetime.UTC)
+
+
+class _Deal(NamedTuple):
+    block: int
+    scores: dict[str, int]
+    finished: datetime.datetime | None
+    sequence: int
+
+
+def units_from_records(records: Iterable[Mapping[str, Any]]) -> RatingData:
+    """Group deal records (of any matches, in any order) into units, as the module says.
+
+    Headers (``"type": "match"``) say which matches are duplicate; other records are ignored.
+    A deal record that lacks what a rating needs is skipped with a warning. The units come
+    sorted by match and block, so the order of the records does not change a rating.
+    """
+    duplicate: dict[str, bool] = {}
+    deals: dict[tuple[str, int], _Deal] = {}
+    warnings: list[str] = []
+    repeated = 0
+    for sequence, record in enumerate(records):
+        kind = record.get("type")
+        if kind == "match":
+            if isinstance(record.get("match_id"), str):
+                duplicate[record["match_id"]] = bool(record.get("duplicate"))
+            continue
+        if kind != "deal":
+            continue
+        try:
+            match_id, number, block, scores = _deal_scores(record)
+        except (KeyError, TypeError, ValueError) as exc:
+            what = f"deal {record.get('deal', '?')} of match {record.get('match_id', '?')}"
+            why = exc.args[0] if isinstance(exc, ValueError) else f"no {exc}"
+            warnings.append(f"{what}: not usable for ratings ({why}): skipped")
+            continue
+        if (match_id, number) in deals:
+            repeated += 1
+            continue
+        deals[match_id, number] = _Deal(block, scores, _finished(record), sequence)
+    if repeated:
+        warnings.append(f"{repeated} deal(s) read more than once: each counted once")
+    grouped: dict[tuple[str, int], list[tuple[int, _Deal]]] = {}
+    for (match_id, number), found in deals.items():
+        key = (match_id, found.block if duplicate.get(match_id, True) else number)
+        grouped.setdefault(key, []).append((number, found))
+    units = []
+    for (match_id, block), members in sorted(grouped.items()):
+        members.sort(key=lambda member: member[0])
+        totals: dict[str, int] = {}
+        played: dict[str, int] = {}
+        for _, found in members:
+            for name, score in found.scores.items():
+                totals[name] = totals.get(name, 0) + score
+                played[name] = played.get(name, 0) + 1
+        times = [found.finished for _, found in members]
+        known = [when for when in times if when is not None]
+        units.append(
+            Unit(
+                match_id,
+                block,
+                totals,
+                played,
+                tuple(found.scores for _, found in members),
+                max(known) if len(known) == len(times) else None,
+                max(found.sequence for _, found in members),
+            )
+        )
+    return RatingData(tuple(units), tuple(warnings))
+
+
+def read_logs(paths: Sequence[str | os.PathLike[str]]) -> RatingData:
+    """Read game logs (of any matches, duplicate or not) into rating data.
+
+    The logs are streamed a record at a time (only what a rating needs of each deal is kept).
+    Lines that :class:`~zole_arena.records.log.LogReader` skips become warnings.
+
+    :raises ~zole_arena.records.log.RecordError: a file is missing or not a zole-arena log.
+    """
+    warnings: list[str] = []
+    presets: set[str] = set()
+
+    def records() -> Iterator[dict[str, Any]]:
+        for path in paths:
+            for entry in LogReader(path):
+                if entry.record is None:
+                    if entry.problem is not None:
+                        warnings.append(entry.problem.describe())
+                    continue
+                if entry.record["type"] in ("match", "tournament"):
+                    found = check_header(entry.record)
+                    if found:  # its deals are rated as they stand ('verify' says more)
+                        warnings.append(
+                            f"{path}:{entry.line}: {entry.record['type']} header: {found[0]}"
+                        )
+                rules = entry.record.get("rules")
+                if isinstance(rules, dict):
+                    preset = rules.get("preset")
+                    presets.add(preset if isinstance(preset, str) else short(preset))
+                yield entry.record
+
+    data = units_from_records(records())
+    if len(presets) > 1:
+        warnings.append(
+            f"the logs play different rules ({', '.join(sorted(presets))}): rated together, "
+            "as one pool"
+        )
+    return RatingData(data.units, (*warnings, *data.warnings))
+
+
+class _Table(NamedTuple):
+    """Pairwise results in the form the fit works on (players by index)."""
+
+    wins: list[float]
+    """Each player's wins, a draw counting one half."""
+    neighbours: list[list[tuple[int, float]]]
+    """For each player: (opponent, games between them)."""
+
+
+def _tally(
+    games: Iterable[tuple[str, str, float]], index: Mapping[str, int]
+) -> dict[tuple[int, int], tuple[float, float]]:
+    """Games as ``{(i, j): (games, wins of i)}`` with ``i < j`` (player numbers by ``index``).
+
+    :raises RatingError: a score outside 0…1, or a player against itself.
+    """
+    results: dict[tuple[int, int], tuple[float, float]] = {}
+    for first, second, score in games:
+        if not 0.0 <= score <= 1.0:
+            raise RatingError(f"a game's score must be from 0 to 1, not {score}")
+        if first == second:
+            raise RatingError(f"a player cannot play itself ({first!r})")
+        i, j = index[first], index[second]
+        if i > j:
+            i, j, score = j, i, 1.0 - score
+        played, won = results.get((i, j), (0.0, 0.0))
+        results[i, j] = (played + 1.0, won + score)
+    return results
+
+
+def _table(players: int, results: Mapping[tuple[int, int], tuple[float, float]]) -> _Table:
+    """``results[i, j]`` (i < j): (games, wins of i) → a :class:`_Table`."""
+    wins = [0.0] * players
+    neighbours: list[list[tuple[int, float]]] = [[] for _ in range(players)]
+    for (i, j), (games, won) in results.items():
+        if games <= 0:
+            continue
+        wins[i] += won
+        wins[j] += games - won
+        neighbours[i].append((j, games))
+        neighbours[j].append((i, games))
+    return _Table(wins, neighbours)
+
+
+def _fit(table: _Table, prior: float) -> list[float]:
+    """Maximum-likelihood log-strengths (natural log; the neutral opponent is at 0).
+
+    Each sweep is Hunter's MM update, player by player (γᵢ ← Wᵢ / Σⱼ nᵢⱼ / (γᵢ + γⱼ), with the
+    prior's virtual draw as half a win and one game against γ = 1), followed by the exact best
+    common factor for all strengths, which only the prior decides and which plain MM would
+    approach very slowly when there are many games.
+    """
+    count = len(table.wins)
+    wins = [won + prior / 2 for won in table.wins]
+    strength = [1.0] * count
+    for _ in range(_MAX_SWEEPS):
+        moved = 0.0
+        for i in range(count):
+            own = strength[i]
+            denominator = prior / (own + 1.0)
+            for j, games in table.neighbours[i]:
+                denominator += games / (own + strength[j])
+            new = wins[i] / denominator
+            moved = max(moved, abs(math.log(new / own)))
+            strength[i] = new
+        shift = _best_shift([math.log(s) for s in strength])
+        strength = [s * math.exp(shift) for s in strength]
+        if max(moved, abs(shift)) < _TOLERANCE:
+            break
+    return [math.log(s) for s in strength]
+
+
+def _best_shift(logs: Sequence[float]) -> float:
+    """The common shift of all log-strengths that the prior likes best: where the players'
+    expected scores against the neutral opponent average one half (a monotone equation,
+    solved by Newton's method with a bisection guard)."""
+    low, high = -max(logs) - 50.0, -min(logs) + 50.0
+    shift = -statistics.fmean(logs)
+    for _ in range(200):
+        expected = [1.0 / (1.0 + math.exp(-(value + shift))) for value in logs]
+        excess = sum(expected) - len(logs) / 2
+        if excess > 0:
+            high = shift
+        else:
+            low = shift
+        slope = sum(p * (1.0 - p) for p in expected)
+        step = shift - excess / slope if slope > 0 else (low + high) / 2
+        if not low < step < high:
+            step = (low + high) / 2
+        if abs(step - shift) < 1e-13:
+            return step
+        shift = step
+    return shift
+
+
+def _anchored(
+    elos: Sequence[float], names: Sequence[str], anchor: tuple[str, float] | None
+) -> list[float]:
+    if anchor is not None:
+        return [elo + anchor[1] - elos[names.index(anchor[0])] for elo in elos]
+    offset = statistics.fmean(elos)
+    return [elo - offset for elo in elos]
+
+
+def _check(names: Sequence[str], anchor: tuple[str, float] | None, prior: float) -> None:
+    if len(names) < 2:
+        who = f" ({names[0]})" if names else ""
+        raise RatingError(f"only {len(names)} player{who} in the results: a rating needs two")
+    if anchor is not None:
+        if anchor[0] not in names:
+            raise RatingError(
+                f"no player named {anchor[0]!r} to anchor the ratings (players: {', '.join(names)})"
+            )
+        if not math.isfinite(anchor[1]):
+            raise RatingError(f"the anchor's rating must be a finite number, not {anchor[1]}")
+    if not (prior > 0 and math.isfinite(prior)):
+        raise RatingError(f"the prior must be a positive number of virtual draws, not {prior}")
+
+
+def fit_elo(
+    games: Iterable[Game | tuple[str, str, float]],
+    *,
+    anchor: tuple[str, float] | None = None,
+    prior: float = 1.0,
+) -> dict[str, float]:
+    """The maximum-likelihood Elo rating of every player of ``games`` (no intervals).
+
+    :param games: (first, second, first's score: 1, ½ or 0) for each pairwise game.
+    :param anchor: (name, rating) to pin a player; default: the average is 0.
+    :param prior: virtual draws of each player against a neutral opponent.
+    :raises RatingError: fewer than two players, an unknown anchor, a score not in [0, 1].
+
+    >>> elo = fit_elo([("A", "B", 1.0)] * 300 + [("A", "B", 0.0)] * 100)
+    >>> round(elo["A"] - elo["B"])
+    191
+    """
+    listed = list(games)
+    names = sorted({game[0] for game in listed} | {game[1] for game in listed})
+    _check(names, anchor, prior)
+    index = {name: i for i, name in enumerate(names)}
+    logs = _fit(_table(len(names), _tally(listed, index)), prior)
+    return dict(zip(names, _anchored([_ELO * v for v in logs], names, anchor), strict=True))
+
+
+@dataclasses.dataclass(frozen=True)
+class PlayerRating:
+    """One line of a rating list."""
+
+    name: str
+    elo: float
+    low: float
+    """The 2.5th percentile of the bootstrap ratings."""
+    high: float
+    """The 97.5th percentile of the bootstrap ratings."""
+    games: int
+    """Pairwise games the player took part in."""
+    deals: int
+    """Deals the player appears in."""
+    los_next: float | None
+    """Likelihood of superiority over the next player in the list (None for the last one)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (ratings rounded to 0.01 Elo, LOS to 0.0001)."""
+        return {
+            "name": self.name,
+            "elo": round(self.elo, 2),
+            "low": round(self.low, 2),
+            "high": round(self.high, 2),
+            "games": self.games,
+            "deals": self.deals,
+            "los_next": None if self.los_next is None else round(self.los_next, 4),
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class RatingList:
+    """Every player's rating, strongest first, and how it was computed."""
+
+    ratings: tuple[PlayerRating, ...]
+    units: int
+    deals: int
+    bootstrap: int
+    seed: int
+    anchor: tuple[str, float] | None
+    prior: float
+
+    @property
+    def method(self) -> str:
+        """One line saying how the ratings were computed."""
+        anchor = "average 0" if self.anchor is None else f"{self.anchor[0]} at {self.anchor[1]:g}"
+        return (
+            "Bradley-Terry maximum likelihood (MM, Hunter 2004) over the pairwise games of "
+            "every deal, draws as half wins, prior "
+            f"{self.prior:g} virtual draw(s) per player; Elo scale, {anchor}; 95% intervals "
+            "and LOS: bootstrap over units (duplicate blocks, or deals), "
+            f"{self.bootstrap} resamples, seed {self.seed}"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``ratings``, ``units`` and ``method``."""
+        return {
+            "ratings": [rating.to_dict() for rating in self.ratings],
+            "units": self.units,
+            "method": self.method,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class BootstrapFit:
+    """The maximum-likelihood ratings of a set of units and their bootstrap refits."""
+
+    names: tuple[str, ...]
+    """The players, sorted by name."""
+    elos: tuple[float, ...]
+    """The fit to all the units, in the order of ``names``."""
+    samples: tuple[tuple[float, ...], ...]
+    """One refit per resample of the units, each in the order of ``names``."""
+
+
+def fit_bootstrap(
+    unit_games: Sequence[Sequence[Game]],
+    *,
+    anchor: tuple[str, float] | None = None,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    seed: int = 0,
+    prior: float = 1.0,
+) -> BootstrapFit:
+    """Fit the pairwise games of units, and refit them on ``bootstrap`` resamples of the units.
+
+    This is :func:`rate` without the summary, for any way of turning a unit into pairwise games
+    (``scripts/duplicate_vs_plain.py`` compares several): a resample draws as many units as
+    there are, with replacement, so the games of one unit always stay together.
+
+    :param unit_games: the pairwise games of each unit (a score may be any fraction of a win).
+    :raises RatingError: no units, fewer than two players, an unknown anchor, too few
+        resamples, a score not in [0, 1], a player against itself.
+    """
+    if not unit_games:
+        raise RatingError("no finished deals to rate")
+    if bootstrap < MIN_BOOTSTRAP:
+        raise RatingError(
+            f"the bootstrap needs at least {MIN_BOOTSTRAP} resamples, not {bootstrap}"
+        )
+    names = sorted({name for games in unit_games for game in games for name in game[:2]})
+    _check(names, anchor, prior)
+    index = {name: i for i, name in enumerate(names)}
+    # Each unit as {(i, j): (games, wins of i)}, i < j: a resample adds these up.
+    summed = [_tally(games, index) for games in unit_games]
+
+    def fit(weights: Sequence[int]) -> tuple[float, ...]:
+        results: dict[tuple[int, int], tuple[float, float]] = {}
+        for weight, pairs in zip(weights, summed, strict=True):
+            if not weight:
+                continue
+            for pair, (games, won) in pairs.items():
+                played, wins = results.get(pair, (0.0, 0.0))
+                results[pair] = (played + weight * games, wins + weight * won)
+        logs = _fit(_table(len(names), results), prior)
+        return tuple(_anchored([_ELO * v for v in logs], names, anchor))
+
+    elos = fit([1] * len(summed))
+    rng = random.Random(seed)
+    samples = []
+    for _ in range(bootstrap):
+        weights = [0] * len(summed)
+        for _ in summed:
+            weights[rng.randrange(len(summed))] += 1
+        samples.append(fit(weights))
+    return BootstrapFit(tuple(names), elos, tuple(samples))
+
+
+def rate(
+    units: Sequence[Unit],
+    *,
+    anchor: tuple[str, float] | None = None,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    seed: int = 0,
+    prior: float = 1.0,
+) -> RatingList:
+    """Fit ratings to units and bootstrap their intervals and LOS (see the module's text).
+
+    :param anchor: (name, rating) to pin a player; default: the players' average is 0.
+    :param bootstrap: resamples of the units (at least :data:`MIN_BOOTSTRAP`).
+    :param seed: the resampling's seed: the same units and seed give the same list.
+    :param prior: virtual draws of each player against a neutral opponent.
+    :raises RatingError: no units, fewer than two players, an unknown anchor, too few
+        resamples.
+    """
+    if not units:
+        raise RatingError("no finished deals to rate")
+    names = sorted({name for unit in units for name in unit.totals})
+    _check(names, anchor, prior)
+    unit_games = [unit.games() for unit in units]
+    fitted = fit_bootstrap(unit_games, anchor=anchor, bootstrap=bootstrap, seed=seed, prior=prior)
+    index = {name: i for i, name in enumerate(fitted.names)}
+    elos, samples = fitted.elos, fitted.samples
+    order = sorted(range(len(fitted.names)), key=lambda i: (-elos[i], fitted.names[i]))
+    games = [0] * len(fitted.names)
+    deals = [0] * len(fitted.names)
+    for unit, played in zip(units, unit_games, strict=True):
+        for game in played:
+            games[index[game.first]] += 1
+            games[index[game.second]] += 1
+        for name in unit.totals:
+            deals[index[name]] += unit.deals_of(name)
+    ratings = []
+    for place, i in enumerate(order):
+        column = [sample[i] for sample in samples]
+        cuts = statistics.quantiles(column, n=40, method="inclusive")
+        los = None
+        if place + 1 < len(order):
+            j = order[place + 1]
+            above = sum(1.0 if s[i] > s[j] else 0.5 if s[i] == s[j] else 0.0 for s in samples)
+            los = above / len(samples)
+        ratings.append(
+            PlayerRating(fitted.names[i], elos[i], cuts[0], cuts[-1], games[i], deals[i], los)
+        )
+    return RatingList(
+        tuple(ratings),
+        units=len(units),
+        deals=sum(unit.size for unit in units),
+        bootstrap=bootstrap,
+        seed=seed,
+        anchor=anchor,
+        prior=prior,
+    )
+
+
+#: Checkpoints of :func:`ratings_over_time` unless told otherwise.
+DEFAULT_POINTS: Final = 20
+
+
+def chronological(units: Iterable[Unit]) -> list[Unit]:
+    """The units in the order they finished: by the ``finished`` time of their last deal when
+    every unit has one (ties, a second apart at most, keep the order the records were read
+    in), otherwise in the order the records were read (the order of the logs, and of the
+    deals in each)."""
+    listed = list(units)
+    if all(unit.finished is not None for unit in listed):
+        return sorted(listed, key=lambda unit: (unit.finished, unit.sequence))
+    return sorted(listed, key=lambda unit: unit.sequence)
+
+
+def ratings_over_time(
+    units: Sequence[Unit],
+    *,
+    points: int = DEFAULT_POINTS,
+    anchor: tuple[str, float] | None = None,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    seed: int = 0,
+    prior: float = 1.0,
+) -> list[RatingList]:
+    """The rating list as it stood at ``points`` moments, from the first units to all of them.
+
+    The units are put in :func:`chronological` order and rated (as :func:`rate` does, with the
+    same anchor, resamples, seed and prior) after about every ``points``-th part of the deals:
+    checkpoint *k* holds the first units whose deals add up to at least *k*/``points`` of all
+    the deals. Each list's ``deals`` is the x of a ratings-over-time chart. A checkpoint at
+    which fewer than two players have played is left out, and so are repeats (when there are
+    fewer units than points); the last checkpoint is always the list of all the units.
+
+    :raises RatingError: ``points`` below 1, no units, fewer than two players in all of them,
+        an anchor who is not among them, too few resamples.
+    """
+    if points < 1:
+        raise RatingError(f"a ratings-over-time chart needs at least 1 point, not {points}")
+    if not units:
+        raise RatingError("no finished deals to rate")
+    ordered = chronological(units)
+    sizes = list(itertools.accumulate(unit.size for unit in ordered))
+    total = sizes[-1]
+    ends: list[int] = []
+    for k in range(1, points + 1):
+        target = math.ceil(total * k / points)
+        end = next(n for n, size in enumerate(sizes, start=1) if size >= target)
+        if not ends or end > ends[-1]:
+            ends.append(end)
+    checkpoints = []
+    for end in ends:
+        first = ordered[:end]
+        present = {name for unit in first for name in unit.totals}
+        if len(present) < 2 or (end < len(ordered) and anchor and anchor[0] not in present):
+            continue
+        checkpoints.append(rate(first, anchor=anchor, bootstrap=bootstrap, seed=seed, prior=prior))
+    return checkpoints
