@@ -27,8 +27,9 @@ from typing import Any
 import pytest
 from prochelp import group_gone
 
-from zole_arena.arena.match import Match, MatchSettings
+from zole_arena.arena.match import Match
 from zole_arena.arena.referee import DealOutcome, Fault, FaultPolicy, Referee
+from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import BotStallError, BotStartupError, BotTimeoutError
 from zole_arena.game.actions import Bid
 from zole_arena.game.rules import Rules, load_rules

@@ -27,7 +27,8 @@ import pytest
 from clihelp import ok, one_line_error, zole
 from prochelp import child_pids, group_gone
 
-from zole_arena.arena.match import Match, MatchSettings
+from zole_arena.arena.match import Match
+from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import ZoleError
 from zole_arena.game.rules import load_rules
 from zole_arena.players.bundled import bundled_command

@@ -22,7 +22,7 @@ from clihelp import ok, one_line_error
 from clihelp import zole as run_zole
 from prochelp import marked_processes
 
-from zole_arena.events.tournament import tables_for
+from zole_arena.events.schedule import tables_for
 
 TESTS = Path(__file__).resolve().parent
 FAULT_BOTS = TESTS / "fault_bots"

@@ -34,8 +34,8 @@ from clihelp import ok, one_line_error
 from clihelp import zole as run_zole
 from prochelp import marked_processes
 
-from zole_arena.arena.match import MatchSettings
 from zole_arena.arena.referee import FaultPolicy
+from zole_arena.arena.settings import MatchSettings
 from zole_arena.events.messages import (
     MAX_MESSAGE_BYTES,
     LineReader,

@@ -12,23 +12,21 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import itertools
-import math
 import os
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
-from zole_arena.arena.referee import DealOutcome, FaultPolicy, Referee
-from zole_arena.errors import ZoleError
+from zole_arena.arena.referee import DealOutcome, Referee
+from zole_arena.arena.settings import MatchError, MatchSettings, _schedule, unique_names
+from zole_arena.arena.summary import DealReport, PlayerStats, Summary
 from zole_arena.game.actions import Contract
-from zole_arena.game.rules import Rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealResult
 from zole_arena.isolation.sandbox import Sandbox, readable_paths
-from zole_arena.players.botproc import Limits, limits_in_force, split_command
+from zole_arena.players.botproc import split_command
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.log import (
@@ -43,25 +41,12 @@ from zole_arena.records.log import (
 )
 
 __all__ = [
-    "DealReport",
     "Match",
-    "MatchSettings",
-    "PlayerStats",
     "RecordSink",
-    "Summary",
     "result_from_record",
     "resume_match",
-    "unique_names",
+    "stderr_path",
 ]
-
-#: The six seatings of three players, in the order duplicate blocks play them.
-SEATINGS: Final[tuple[tuple[int, int, int], ...]] = tuple(
-    (a, b, c) for a, b, c in itertools.permutations(range(3))
-)
-
-
-class MatchError(ZoleError):
-    """A match that cannot be set up or resumed as asked."""
 
 
 class RecordSink(Protocol):
@@ -73,239 +58,6 @@ class RecordSink(Protocol):
 
     def close(self) -> None:
         """No more records will come."""
-
-
-def unique_names(names: Sequence[str]) -> list[str]:
-    """Tell equal names apart: ``random``, ``random#2``, ``random#3``."""
-    seen: dict[str, int] = {}
-    unique = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        unique.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
-    return unique
-
-
-@dataclasses.dataclass(frozen=True)
-class MatchSettings:
-    """Everything that decides how a match is played (kept in the log's header)."""
-
-    rules: Rules
-    seed: int
-    deals: int
-    """Deals of the seed to play (with ``duplicate``, each is played six times)."""
-    duplicate: bool = False
-    movetime_ms: int = 2000
-    margin_ms: int = 100
-    startup_ms: int = 10_000
-    ping_ms: int = 5000
-    policy: FaultPolicy = dataclasses.field(default_factory=FaultPolicy)
-    limits: Limits = dataclasses.field(default_factory=Limits)
-    sandbox: Sandbox | None = None
-    """Every bot runs in this sandbox; None: bots run unsandboxed (trusted)."""
-    process_per_seating: bool | None = None
-    """In a duplicate match, whether each seating's deals are played by processes of their own
-    (six of each bot), so that no bot process meets the same cards twice: one process that
-    plays all six would know every hand of the block from its second deal on. None: yes when
-    the bots are sandboxed (:attr:`separate_seatings`)."""
-
-    @property
-    def separate_seatings(self) -> bool:
-        """Whether each seating of a duplicate block has processes of its own."""
-        if not self.duplicate:
-            return False
-        if self.process_per_seating is None:
-            return self.sandbox is not None
-        return self.process_per_seating
-
-    def to_dict(self) -> dict[str, Any]:
-        """The settings other than rules, seed, deals and duplicate, for the header."""
-        return {
-            "movetime_ms": self.movetime_ms,
-            "margin_ms": self.margin_ms,
-            "startup_ms": self.startup_ms,
-            "ping_ms": self.ping_ms,
-            "on_fault": self.policy.on_fault,
-            "penalty": self.policy.penalty,
-            "max_faults": self.policy.max_faults,
-            "memory_mb": self.limits.memory_mb,
-            "cpu_seconds": self.limits.cpu_seconds,
-            "processes": self.limits.processes,
-            "stderr_bytes": self.limits.stderr_bytes,
-            "sandbox": None if self.sandbox is None else self.sandbox.to_dict(),
-            "process_per_seating": self.separate_seatings,
-        }
-
-    def isolation(self) -> str:
-        """One line for people and headers: whether the bots are sandboxed, and how the
-        limits hold (per process, or for the whole bot)."""
-        if self.sandbox is None:
-            return "unsandboxed: the bots run as this user and are trusted; limits per process"
-        seatings = "; every seating of a duplicate block has its own processes" if (
-            self.separate_seatings) else ""  # fmt: skip
-        return f"sandboxed (bubblewrap); limits: {limits_in_force(True)}{seatings}"
-
-    @classmethod
-    def from_header(cls, header: dict[str, Any]) -> MatchSettings:
-        """The settings kept in a match (or tournament) header, as :meth:`to_dict` wrote them.
-
-        :raises KeyError: a key is missing; :raises RulesError: the rules are bad.
-        """
-        s = header["settings"]
-        return cls(
-            rules=Rules.from_dict(header["rules"], source=str(header["rules"].get("preset", ""))),
-            seed=header["seed"],
-            deals=header["deals"],
-            duplicate=header["duplicate"],
-            movetime_ms=s["movetime_ms"],
-            margin_ms=s["margin_ms"],
-            startup_ms=s["startup_ms"],
-            ping_ms=s.get("ping_ms", 5000),
-            policy=FaultPolicy(
-                on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
-            ),
-            limits=Limits(
-                memory_mb=s["memory_mb"],
-                cpu_seconds=s["cpu_seconds"],
-                processes=s.get("processes", Limits.processes),
-                stderr_bytes=s.get("stderr_bytes", Limits.stderr_bytes),
-            ),
-            sandbox=None if s.get("sandbox") is None else Sandbox.from_dict(s["sandbox"]),
-            process_per_seating=bool(s.get("process_per_seating", False)),
-        )
-
-    @property
-    def total_deals(self) -> int:
-        """Deals in the whole match."""
-        return self.deals * (6 if self.duplicate else 1)
-
-
-@dataclasses.dataclass(frozen=True)
-class DealReport:
-    """One finished deal as the match reports it: by player, not by seat."""
-
-    number: int
-    block: int
-    seating: tuple[int, int, int]
-    result: DealResult
-    scores: tuple[int, int, int]
-    """Each player's change in this deal."""
-    faults: int
-
-
-@dataclasses.dataclass
-class PlayerStats:
-    """One player's figures over a match."""
-
-    name: str
-    deals: int = 0
-    points: int = 0
-    squares: int = 0
-    soloist: int = 0
-    soloist_won: int = 0
-    soloist_points: int = 0
-    partner: int = 0
-    partner_points: int = 0
-    table: int = 0
-    table_points: int = 0
-    forfeited: int = 0
-    """Deals stopped by a fault (of any player): counted in points, not in the roles."""
-    faults: int = 0
-
-    def add(self, seat: int, result: DealResult, score: int) -> None:
-        """Count one deal in which this player sat in ``seat`` and scored ``score``."""
-        self.deals += 1
-        self.points += score
-        self.squares += score * score
-        if result.forfeit is not None:
-            self.forfeited += 1
-        elif result.contract is Contract.TABLE:
-            self.table += 1
-            self.table_points += score
-        elif result.soloist is not None:
-            if result.soloist == seat:
-                self.soloist += 1
-                self.soloist_points += score
-                if result.won:
-                    self.soloist_won += 1
-            else:
-                self.partner += 1
-                self.partner_points += score
-
-    @property
-    def mean(self) -> float:
-        """Points per deal."""
-        return self.points / self.deals if self.deals else 0.0
-
-    @property
-    def interval(self) -> float:
-        """Half-width of the 95% confidence interval of the points per deal."""
-        if self.deals < 2:
-            return math.inf
-        variance = (self.squares - self.points * self.points / self.deals) / (self.deals - 1)
-        return 1.96 * math.sqrt(max(variance, 0.0) / self.deals)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready figures."""
-        return {
-            "name": self.name,
-            "deals": self.deals,
-            "points": self.points,
-            "points_per_deal": self.mean,
-            "ci95": None if math.isinf(self.interval) else self.interval,
-            "as_soloist": {
-                "deals": self.soloist,
-                "won": self.soloist_won,
-                "points": self.soloist_points,
-            },
-            "as_partner": {"deals": self.partner, "points": self.partner_points},
-            "table_games": {"deals": self.table, "points": self.table_points},
-            "forfeited_deals": self.forfeited,
-            "faults": self.faults,
-        }
-
-
-@dataclasses.dataclass
-class Summary:
-    """A match's outcome so far."""
-
-    players: list[PlayerStats]
-    deals: int = 0
-    planned: int = 0
-    stopped: str | None = None
-    """Why the match stopped early (interrupted, disqualified), or None."""
-    log: str | None = None
-    fault_lines: list[str] = dataclasses.field(default_factory=list)
-    digest: str | None = None
-    """The log's digest (``sha256:`` and the hash of its last line) so far, when the match
-    writes a log of its own: published, it pins every record (``verify --digest``)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary."""
-        return {
-            "deals": self.deals,
-            "planned": self.planned,
-            "stopped": self.stopped,
-            "log": self.log,
-            "digest": self.digest,
-            "players": [p.to_dict() for p in self.players],
-            "faults": self.fault_lines,
-        }
-
-
-def scheduled(number: int, duplicate: bool) -> tuple[int, int, tuple[int, int, int]]:
-    """(block, sheet index, seating) of deal ``number`` (from 1) of a match: a duplicate
-    match plays each block in the six :data:`SEATINGS` in turn, a plain one deal ``n`` as
-    block ``n`` in the first seating. The block is also the deal's ``deal_no`` on its sheet."""
-    if not duplicate:
-        return number, 0, SEATINGS[0]
-    block, sheet_index = divmod(number - 1, len(SEATINGS))
-    return block + 1, sheet_index, SEATINGS[sheet_index]
-
-
-def _schedule(settings: MatchSettings) -> Iterator[tuple[int, int, int, tuple[int, int, int]]]:
-    """(number, block, sheet index, seating) of every deal of the match, in order."""
-    for number in range(1, settings.total_deals + 1):
-        yield (number, *scheduled(number, settings.duplicate))
 
 
 def result_from_record(data: dict[str, Any]) -> DealResult:

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from zole_arena.arena.match import scheduled
+from zole_arena.arena.settings import scheduled
 from zole_arena.errors import ZoleError
 from zole_arena.game.actions import parse_action
 from zole_arena.game.cards import Card, cards_of

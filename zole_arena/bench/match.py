@@ -35,7 +35,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from zole_arena.arena.match import DealReport, Match, MatchSettings
+from zole_arena.arena.match import Match
+from zole_arena.arena.settings import MatchSettings
+from zole_arena.arena.summary import DealReport
 from zole_arena.bench.engine import fastest_bot, raw_round_trip
 from zole_arena.errors import ZoleError
 from zole_arena.game.cards import Card

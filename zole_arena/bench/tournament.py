@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from zole_arena.arena.match import MatchSettings, unique_names
-from zole_arena.events.tournament import Entrant, Tournament, TournamentSettings
+from zole_arena.arena.settings import MatchSettings, unique_names
+from zole_arena.events.schedule import Entrant
+from zole_arena.events.tournament import Tournament, TournamentSettings
 from zole_arena.game.rules import load_rules
 from zole_arena.players.botproc import program_name
 from zole_arena.players.bundled import parse_bot_arg

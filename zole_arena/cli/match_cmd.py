@@ -15,15 +15,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zole_arena.arena.match import (
-    DealReport,
-    Match,
-    MatchSettings,
-    Summary,
-    resume_match,
-    stderr_path,
-    unique_names,
-)
+from zole_arena.arena.match import Match, resume_match, stderr_path
+from zole_arena.arena.settings import MatchSettings, unique_names
+from zole_arena.arena.summary import DealReport, Summary
 from zole_arena.cli.bots_cmd import (
     CpuOption,
     MarginOption,

@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from zole_arena.arena.match import Match, MatchSettings, stderr_path, unique_names
+from zole_arena.arena.match import Match, stderr_path
+from zole_arena.arena.settings import MatchSettings, unique_names
 from zole_arena.cli.bots_cmd import SandboxOption, sandbox_setting
 from zole_arena.cli.console import check_new_log, fail, out
 from zole_arena.cli.rules_cmd import RulesOption

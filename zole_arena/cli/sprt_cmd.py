@@ -16,7 +16,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from zole_arena.arena.match import MatchSettings
+from zole_arena.arena.settings import MatchSettings
 from zole_arena.cli.bots_cmd import (
     CpuOption,
     MarginOption,

@@ -21,17 +21,16 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zole_arena.arena.match import MatchSettings, unique_names
+from zole_arena.arena.settings import MatchSettings, unique_names
 from zole_arena.cli.bots_cmd import SandboxReadOption, bot_options, conduct, sandbox_setting
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
+from zole_arena.events.config import read_config
+from zole_arena.events.schedule import FORMATS, Entrant
+from zole_arena.events.standings import TournamentSummary
 from zole_arena.events.tournament import (
-    FORMATS,
-    Entrant,
     Tournament,
     TournamentSettings,
-    TournamentSummary,
     check_entrants,
-    read_config,
     resume_tournament,
 )
 from zole_arena.game.rules import load_rules

@@ -55,7 +55,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from zole_arena.arena.match import MatchSettings
+from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import ZoleError
 from zole_arena.game.actions import Contract
 from zole_arena.game.rules import Rules

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from zole_arena.arena.match import Match, MatchSettings, stderr_path
+from zole_arena.arena.match import Match, stderr_path
+from zole_arena.arena.settings import MatchSettings
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.records.log import LogWriter
 from zole_arena.stats.ratings import units_from_records

@@ -28,57 +28,41 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import datetime
-import itertools
-import json
-import math
 import os
 import select
 import signal
-import socket
 import subprocess
-import sys
 import threading
 import time
-import tomllib
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from zole_arena import __version__
-from zole_arena.arena.match import (
-    Match,
-    MatchSettings,
-    PlayerStats,
-    _schedule,
-    result_from_record,
-    stderr_path,
-)
-from zole_arena.errors import BotError, ZoleError
+from zole_arena.arena.match import stderr_path
+from zole_arena.arena.settings import MatchSettings, _schedule
+from zole_arena.errors import BotError
 from zole_arena.events.messages import (
-    MAX_MESSAGE_BYTES,
-    MAX_TASK_BYTES,
-    LineReader,
     MessageError,
     NoMoreTables,
-    ParentMessage,
     Ready,
     RecordMessage,
     TableDone,
-    TableFailed,
     Task,
     WorkerExit,
     WorkerMessage,
     check_deal,
     check_header,
-    decode_parent_message,
     decode_worker_message,
     one_line,
     send,
 )
-from zole_arena.game.rules import PRESETS
+from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, TournamentError, tables_for
+from zole_arena.events.standings import Standings, TableState, TournamentSummary
+from zole_arena.events.workers import _start_worker, _Worker
 from zole_arena.isolation.affinity import pin
-from zole_arena.players.session import BotConfig, BotSession
+from zole_arena.players.session import BotSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.log import (
     FORMAT,
@@ -88,117 +72,19 @@ from zole_arena.records.log import (
     is_regular_log,
     read_log,
 )
-from zole_arena.stats.ratings import (
-    RatingError,
-    RatingList,
-    Unit,
-    fit_elo,
-    rate,
-    units_from_records,
-)
 
 __all__ = [
-    "FORMATS",
-    "Entrant",
-    "Standings",
-    "Table",
+    "Event",
     "Tournament",
-    "TournamentError",
     "TournamentSettings",
-    "TournamentSummary",
+    "check_entrants",
     "resume_tournament",
-    "tables_for",
+    "tournament_header",
 ]
 
-Format = Literal["round-robin", "gauntlet"]
-#: The tournament formats.
-FORMATS: Final[tuple[Format, ...]] = ("round-robin", "gauntlet")
+
 #: After Ctrl-C, how long the workers get to stop their bots and send their last records.
 _STOP_GRACE_S: Final = 15.0
-
-
-class TournamentError(ZoleError):
-    """A tournament that cannot be set up, played or resumed as asked."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Entrant:
-    """A bot in the tournament: a unique display name, how to run it, and its options."""
-
-    name: str
-    command: tuple[str, ...]
-    options: Mapping[str, str] = dataclasses.field(default_factory=dict)
-    cwd: str | None = None
-    """The folder the bot runs in (the one the tournament was started from, so that a
-    relative path in its command means the same when the tournament is resumed elsewhere);
-    None: the arena's."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form kept in the tournament header."""
-        return {
-            "name": self.name,
-            "command": list(self.command),
-            "options": dict(self.options),
-            "cwd": self.cwd,
-        }
-
-    def config(self, match: MatchSettings, stderr_path: str | None = None) -> BotConfig:
-        """How to start this bot with a table's settings."""
-        return BotConfig(
-            command=self.command,
-            name=self.name,
-            cwd=self.cwd,
-            options=dict(self.options),
-            startup_ms=match.startup_ms,
-            ping_ms=match.ping_ms,
-            limits=match.limits,
-            stderr_path=stderr_path,
-            sandbox=match.sandbox,
-        )
-
-
-@dataclasses.dataclass(frozen=True)
-class Table:
-    """One table: its number (from 1) and its three entrants (indices into the entrants)."""
-
-    number: int
-    players: tuple[int, int, int]
-
-
-def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:
-    """The tables of a tournament, in the order they are played.
-
-    A round-robin has one table for every three distinct entrants; a gauntlet one for entrant
-    ``gauntlet`` and every pair of the others. The order spreads the entrants: each next table
-    is the one whose players have sat at the fewest tables so far (ties in lexical order), so
-    that the standings are balanced while the tournament runs.
-
-    :raises TournamentError: fewer than three entrants, or a gauntlet bot out of range.
-
-    >>> [t.players for t in tables_for("round-robin", 4)]
-    [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
-    >>> [t.players for t in tables_for("gauntlet", 4, gauntlet=3)]
-    [(3, 0, 1), (3, 0, 2), (3, 1, 2)]
-    """
-    if entrants < 3:
-        raise TournamentError(f"a tournament needs at least 3 bots, not {entrants}")
-    if format == "gauntlet":
-        if not 0 <= gauntlet < entrants:
-            raise TournamentError(f"no entrant {gauntlet} to run the gauntlet")
-        others = [i for i in range(entrants) if i != gauntlet]
-        combos = [(gauntlet, a, b) for a, b in itertools.combinations(others, 2)]
-    else:
-        combos = [(a, b, c) for a, b, c in itertools.combinations(range(entrants), 3)]
-    seated = [0] * entrants
-    ordered: list[tuple[int, int, int]] = []
-    remaining = list(combos)
-    while remaining:
-        best = min(remaining, key=lambda t: sum(seated[p] for p in t))
-        remaining.remove(best)
-        ordered.append(best)
-        for player in best:
-            seated[player] += 1
-    return [Table(number, players) for number, players in enumerate(ordered, start=1)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -240,188 +126,6 @@ class TournamentSettings:
         return len(self.tables) * self.match.total_deals
 
 
-@dataclasses.dataclass
-class Standings:
-    """The tournament's figures so far, built from its deal records (live, or from a log).
-
-    Points and per-role figures per bot as in a match, faults, and the rating data (each table
-    is a duplicate match; its deals become pairwise games and its blocks bootstrap units; see
-    :mod:`zole_arena.stats.ratings`).
-    """
-
-    names: Sequence[str]
-    duplicate: bool
-    players: dict[str, PlayerStats] = dataclasses.field(default_factory=dict)
-    deals: int = 0
-    _rating_records: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-    _elo_at: tuple[int, dict[str, float]] | None = None
-
-    def __post_init__(self) -> None:
-        self.players = {name: PlayerStats(name) for name in self.names}
-
-    def add(self, record: Mapping[str, Any]) -> None:
-        """Count one deal record (one of this tournament's)."""
-        result = result_from_record(record["result"])
-        names = [p["name"] for p in record["players"]]
-        for seat, name in enumerate(names):
-            self._player(name).add(seat, result, result.scores[seat])
-        for fault in record["faults"]:
-            self._player(names[fault["seat"]]).faults += 1
-        # Only what the rating needs, so that a long tournament stays small in memory.
-        self._rating_records.append(
-            {
-                "type": "deal",
-                "match_id": record["match_id"],
-                "deal": record["deal"],
-                "block": record["block"],
-                "result": {"scores": list(result.scores)},
-                "players": [{"name": name} for name in names],
-            }
-        )
-        self.deals += 1
-
-    def _player(self, name: str) -> PlayerStats:
-        if name not in self.players:
-            self.players[name] = PlayerStats(name)
-        return self.players[name]
-
-    def units(self) -> list[Unit]:
-        """The rating data: one unit per duplicate block (or per deal) of every table."""
-        headers = {r["match_id"]: r for r in self._rating_records}
-        records: list[dict[str, Any]] = [
-            {"type": "match", "match_id": match_id, "duplicate": self.duplicate}
-            for match_id in headers
-        ]
-        return list(units_from_records([*records, *self._rating_records]).units)
-
-    def quick_elo(self) -> dict[str, float]:
-        """The maximum-likelihood ratings so far, without intervals (for the live view).
-
-        Fitted once per number of deals: the ranking and the table that shows it ask in turn.
-        """
-        if self._elo_at is not None and self._elo_at[0] == self.deals:
-            return self._elo_at[1]
-        games = [game for unit in self.units() for game in unit.games()]
-        players = {g.first for g in games} | {g.second for g in games}
-        elo = fit_elo(games) if len(players) >= 2 else {}
-        self._elo_at = (self.deals, elo)
-        return elo
-
-    def ratings(self, bootstrap: int, seed: int = 0) -> RatingList | None:
-        """The rating list with bootstrap intervals, or None before there is enough to rate."""
-        units = self.units()
-        if not units:
-            return None
-        try:
-            return rate(units, bootstrap=bootstrap, seed=seed)
-        except RatingError:
-            return None
-
-    def head_to_head(self) -> dict[str, dict[str, tuple[float, int]]]:
-        """For each two bots: (the row bot's score, pairwise games), as ratings count them."""
-        table: dict[str, dict[str, tuple[float, int]]] = {}
-        for unit in self.units():
-            for game in unit.games():
-                for a, b, score in (
-                    (game.first, game.second, game.score),
-                    (game.second, game.first, 1.0 - game.score),
-                ):
-                    won, played = table.setdefault(a, {}).get(b, (0.0, 0))
-                    table[a][b] = (won + score, played + 1)
-        return table
-
-
-@dataclasses.dataclass
-class TableState:
-    """How far one table has got."""
-
-    table: Table
-    match_id: str
-    names: tuple[str, str, str]
-    planned: int
-    deals: int = 0
-    started: bool = False
-    """Its match header is in the log."""
-    stopped: str | None = None
-
-    @property
-    def finished(self) -> bool:
-        """All its deals are played, or it stopped for good (a disqualification)."""
-        return self.deals >= self.planned or (
-            self.stopped is not None and self.stopped != "interrupted"
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready state."""
-        return {
-            "table": self.table.number,
-            "match_id": self.match_id,
-            "players": list(self.names),
-            "deals": self.deals,
-            "planned": self.planned,
-            "stopped": self.stopped,
-        }
-
-
-@dataclasses.dataclass
-class TournamentSummary:
-    """A tournament's outcome so far."""
-
-    standings: Standings
-    tables: list[TableState]
-    planned: int
-    stopped: str | None = None
-    log: str | None = None
-    ratings: RatingList | None = None
-    """The rating list with intervals (filled at the end)."""
-    digest: str | None = None
-    """The log's digest so far (``sha256:`` and the hash of its last line)."""
-
-    @property
-    def deals(self) -> int:
-        """Deals played so far."""
-        return self.standings.deals
-
-    def ranking(self) -> list[str]:
-        """The bots, strongest first: by rating when there is one, else by points per deal."""
-        if self.ratings is not None:
-            rated = [r.name for r in self.ratings.ratings]
-            return rated + [n for n in self.standings.players if n not in rated]
-        elo = self.standings.quick_elo()
-        return sorted(
-            self.standings.players,
-            key=lambda n: (-elo.get(n, -math.inf), -self.standings.players[n].mean, n),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary: ``standings`` (strongest first), ``tables``, ``head_to_head``."""
-        rating = {r.name: r for r in self.ratings.ratings} if self.ratings else {}
-        elo = self.standings.quick_elo() if not rating else {}
-        standings = []
-        for name in self.ranking():
-            entry = self.standings.players[name].to_dict()
-            if name in rating:
-                entry.update(rating[name].to_dict())
-            else:
-                entry.update(elo=round(elo[name], 2) if name in elo else None)
-            standings.append(entry)
-        h2h = self.standings.head_to_head()
-        return {
-            "deals": self.deals,
-            "planned": self.planned,
-            "stopped": self.stopped,
-            "log": self.log,
-            "digest": self.digest,
-            "standings": standings,
-            "tables": [t.to_dict() for t in self.tables],
-            "head_to_head": {
-                a: {b: {"score": round(s, 2), "games": g} for b, (s, g) in row.items()}
-                for a, row in h2h.items()
-            },
-            "method": self.ratings.method if self.ratings else None,
-        }
-
-
 def tournament_header(tournament_id: str, settings: TournamentSettings) -> dict[str, Any]:
     """The first record of a tournament's log."""
     match = settings.match
@@ -445,122 +149,6 @@ def tournament_header(tournament_id: str, settings: TournamentSettings) -> dict[
         "settings": match.to_dict(),
         "isolation": match.isolation(),
     }
-
-
-# -- worker processes ---------------------------------------------------------------------------
-
-
-class _RecordSink:
-    """A worker's record sink: each record goes to the parent as a message of its own."""
-
-    def __init__(self, fd: int, number: int) -> None:
-        self.fd = fd
-        self.number = number
-
-    def write(self, record: dict[str, Any]) -> None:
-        # SIGTERM (a stop request) waits for the whole line: a stop never cuts a message.
-        send(self.fd, RecordMessage(self.number, record))
-
-    def close(self) -> None:
-        """Nothing to close: the socket is the worker's."""
-
-
-def _worker_env() -> dict[str, str]:
-    """The environment for a worker: this one, with this copy of zole_arena importable."""
-    env = dict(os.environ)
-    package_parent = str(Path(__file__).resolve().parents[2])
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
-    return env
-
-
-def _raise_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-def serve_tables(fd: int) -> None:
-    """A worker process's life: ask for tables over the socket ``fd`` and play them until told
-    there are no more (see :mod:`zole_arena.events.messages`).
-
-    The worker runs in a process group of its own, so Ctrl-C in a terminal reaches only the
-    tournament, which decides; SIGTERM from the tournament stops the current table the way
-    Ctrl-C stops a match: the bots are stopped and the finished deals are kept.
-
-    :raises MessageError: the tournament sent something that is not a task.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _raise_interrupt)
-    reader = LineReader(fd, MAX_TASK_BYTES)
-    try:
-        while True:
-            send(fd, Ready())
-            line = reader.next_line()
-            if line is None:
-                break
-            task = decode_parent_message(line)
-            if isinstance(task, NoMoreTables):
-                break
-            if _play_table(fd, task) == "interrupted":
-                break
-    except (KeyboardInterrupt, BrokenPipeError, ConnectionResetError):
-        pass
-    finally:
-        with contextlib.suppress(OSError):
-            send(fd, WorkerExit())
-        os.close(fd)
-
-
-def _play_table(fd: int, task: Task) -> str | None:
-    match = Match(
-        list(task.configs),
-        task.settings,
-        match_id=task.match_id,
-        sink=_RecordSink(fd, task.table),
-        header_extra=task.header_extra,
-    )
-    try:
-        if task.started:
-            match.replay_records(task.records)
-        summary = match.run()
-    except ZoleError as exc:
-        send(fd, TableFailed(task.table, str(exc)))
-        return "error"
-    send(fd, TableDone(task.table, summary.stopped))
-    return summary.stopped
-
-
-@dataclasses.dataclass(eq=False)
-class _Worker:
-    """The tournament's side of one worker process: its socket, and what it may send next.
-
-    What a worker sends is checked as it comes (see :meth:`Tournament._take`), but a record is
-    written to the log only when the worker's next message for the table shows that its stream
-    goes on as it should (a next record, or the table's end): a record a bot forged into the
-    socket before the worker's own one is caught by the one that follows, and never reaches the
-    log.
-    """
-
-    process: subprocess.Popen[bytes]
-    fd: int
-    reader: LineReader
-    table: TableState | None = None
-    """The table it plays now."""
-    header_due: bool = False
-    """Its table's match header is the record it must send next."""
-    next_deal: int = 1
-    """The number of the deal record it must send next."""
-    held: dict[str, Any] | None = None
-    """Its last record, checked but not yet written."""
-    outbox: ParentMessage | None = None
-    """The answer to its ``ready``, sent once the messages read with it are handled."""
-    broken: bool = False
-    """It sent something the tournament does not accept: the rest is read and dropped."""
-    exited: bool = False
-
-    def where(self) -> str:
-        """The worker, for people: by its table when it has one."""
-        if self.table is None:
-            return f"a worker process (pid {self.process.pid})"
-        return f"table {self.table.table.number} ({', '.join(self.table.names)})"
 
 
 class _SignalGate:
@@ -614,9 +202,6 @@ class _SignalGate:
         caught, self._caught = self._caught, None
         if caught is not None:
             self._pass_on(caught)
-
-
-# -- the tournament -----------------------------------------------------------------------------
 
 
 #: What the parent reports as the tournament goes: ("deal", table) after each deal record,
@@ -978,29 +563,6 @@ class Tournament:
                     worker.process.send_signal(signal.SIGTERM)
 
 
-def _start_worker() -> _Worker:
-    """Start a worker process with one end of a new socket pair (see
-    :mod:`zole_arena.events.messages` for why a socket, not a pipe)."""
-    parent_end, worker_end = socket.socketpair()
-    try:
-        with worker_end:
-            fd = worker_end.fileno()
-            process = subprocess.Popen(
-                # -P: the current folder does not go first on the worker's path, so a
-                # zole_arena folder there (a clone) never shadows the arena's own copy.
-                [sys.executable, "-P", "-m", "zole_arena.events.worker", str(fd)],
-                pass_fds=[fd],
-                stdin=subprocess.DEVNULL,
-                env=_worker_env(),
-                process_group=0,
-            )
-    except BaseException:
-        parent_end.close()
-        raise
-    fd = parent_end.detach()
-    return _Worker(process, fd, LineReader(fd, MAX_MESSAGE_BYTES))
-
-
 def check_entrants(
     entrants: Sequence[Entrant],
     match: MatchSettings,
@@ -1039,127 +601,6 @@ def check_entrants(
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise TournamentError(f"{problems[0]}{more}; the tournament was not started")
-
-
-def read_config(path: str | Path) -> dict[str, Any]:
-    """A tournament's TOML config, checked key by key (paths made relative to its folder).
-
-    Keys: ``bots`` (a list of tables with ``command``, and optional ``name`` and ``options``),
-    ``format``, ``gauntlet``, ``blocks``, ``deals``, ``duplicate``, ``rules``, ``seed``,
-    ``movetime``, ``timemargin``, ``startup_ms``, ``ping_ms``, ``on_fault``,
-    ``forfeit_penalty``, ``max_faults``, ``max_memory_mb``, ``max_cpu_s``, ``max_processes``,
-    ``max_stderr_mb``, ``sandbox``, ``sandbox_read`` (paths from the config's folder),
-    ``concurrency``, ``affinity``, ``log`` (a ``-`` in a key
-    may be written ``_``, and the other way round). A relative ``log`` or ``rules`` file, and
-    a bot ``command`` whose program is a relative path (``./mybot``), are taken from the
-    config's folder.
-
-    :raises TournamentError: the file cannot be read, is not TOML, or has a bad key or value.
-    """
-    where = str(path)
-    try:
-        data = tomllib.loads(Path(path).read_text("utf-8"))
-    except FileNotFoundError:
-        raise TournamentError(f"config {where}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TournamentError(f"config {where}: cannot read it: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TournamentError(f"config {where}: not valid TOML: {exc}") from None
-    kinds: dict[str, tuple[type, ...]] = {
-        "bots": (list,),
-        "format": (str,),
-        "gauntlet": (str,),
-        "blocks": (int,),
-        "deals": (int,),
-        "duplicate": (bool,),
-        "rules": (str,),
-        "seed": (int,),
-        "movetime": (int,),
-        "timemargin": (int,),
-        "startup_ms": (int,),
-        "ping_ms": (int,),
-        "on_fault": (str,),
-        "forfeit_penalty": (int,),
-        "max_faults": (int,),
-        "max_memory_mb": (int,),
-        "max_cpu_s": (int,),
-        "concurrency": (int,),
-        "affinity": (bool,),
-        "log": (str,),
-        "sandbox": (bool,),
-        "sandbox_read": (list,),
-        "max_processes": (int,),
-        "max_stderr_mb": (int,),
-    }
-    kind_names = {str: "a string", int: "a whole number", bool: "true or false", list: "a list"}
-    folder = Path(path).parent
-    config: dict[str, Any] = {}
-    for given_key, value in data.items():
-        key = given_key.replace("-", "_")  # max-faults as on the command line, or max_faults
-        if key not in kinds:
-            raise TournamentError(
-                f"config {where}: unknown key {given_key!r} (keys: {', '.join(kinds)})"
-            )
-        if not isinstance(value, kinds[key]) or (
-            isinstance(value, bool) and bool not in kinds[key]
-        ):
-            raise TournamentError(
-                f"config {where}: {given_key} must be {kind_names[kinds[key][0]]}, not "
-                f"{json.dumps(value) if isinstance(value, bool) else repr(value)}"
-            )
-        config[key] = value
-    readable = config.get("sandbox_read")
-    if readable is not None:
-        if not all(isinstance(path, str) for path in readable):
-            raise TournamentError(f"config {where}: sandbox-read must be a list of paths")
-        config["sandbox_read"] = [
-            str(Path(p).expanduser() if Path(p).expanduser().is_absolute() else folder / p)
-            for p in readable
-        ]
-    for key in ("log", "rules"):
-        value = config.get(key)
-        if value is None or (key == "rules" and value in PRESETS):
-            continue
-        candidate = Path(value).expanduser()
-        config[key] = str(candidate if candidate.is_absolute() else folder / candidate)
-    bots = []
-    for number, bot in enumerate(config.get("bots", []), start=1):
-        if not isinstance(bot, dict) or "command" not in bot:
-            raise TournamentError(
-                f"config {where}: bot {number} needs a command, e.g. "
-                '[[bots]] name = "mine" command = "./mybot"'
-            )
-        unknown = set(bot) - {"name", "command", "options"}
-        if unknown:
-            raise TournamentError(
-                f"config {where}: bot {number} has unknown key(s) {', '.join(sorted(unknown))} "
-                "(keys: name, command, options)"
-            )
-        command = bot["command"]
-        if isinstance(command, list) and all(isinstance(c, str) for c in command) and command:
-            argv = list(command)
-        elif isinstance(command, str) and command.strip():
-            argv = [command]
-        else:
-            raise TournamentError(
-                f"config {where}: bot {number}'s command must be a string or a list of strings"
-            )
-        options = bot.get("options", {})
-        if not isinstance(options, dict):
-            raise TournamentError(f"config {where}: bot {number}'s options must be a table")
-        name = bot.get("name")
-        if name is not None and not isinstance(name, str):
-            raise TournamentError(f"config {where}: bot {number}'s name must be a string")
-        bots.append(
-            {
-                "name": name,
-                "command": argv,
-                "options": {str(k): str(v) for k, v in options.items()},
-            }
-        )
-    config["bots"] = bots
-    config["folder"] = str(folder)
-    return config
 
 
 def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> Tournament:

@@ -13,7 +13,7 @@ import os
 import sys
 
 from zole_arena.events.messages import MessageError
-from zole_arena.events.tournament import serve_tables
+from zole_arena.events.workers import serve_tables
 
 
 def main(argv: list[str]) -> int:

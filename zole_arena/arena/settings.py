@@ -1,0 +1,153 @@
+"""What a match is told: its bots' seatings, deals, rules, time and fault policy, limits and
+sandbox, checked once when made."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterator, Sequence
+from typing import Any, Final
+
+from zole_arena.arena.referee import FaultPolicy
+from zole_arena.errors import ZoleError
+from zole_arena.game.rules import Rules
+from zole_arena.isolation.sandbox import Sandbox
+from zole_arena.players.botproc import Limits, limits_in_force
+
+__all__ = [
+    "MatchError",
+    "MatchSettings",
+    "SEATINGS",
+    "scheduled",
+    "unique_names",
+]
+
+
+#: The six seatings of three players, in the order duplicate blocks play them.
+SEATINGS: Final[tuple[tuple[int, int, int], ...]] = tuple(
+    (a, b, c) for a, b, c in itertools.permutations(range(3))
+)
+
+
+class MatchError(ZoleError):
+    """A match that cannot be set up or resumed as asked."""
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """Tell equal names apart: ``random``, ``random#2``, ``random#3``."""
+    seen: dict[str, int] = {}
+    unique = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        unique.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return unique
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchSettings:
+    """Everything that decides how a match is played (kept in the log's header)."""
+
+    rules: Rules
+    seed: int
+    deals: int
+    """Deals of the seed to play (with ``duplicate``, each is played six times)."""
+    duplicate: bool = False
+    movetime_ms: int = 2000
+    margin_ms: int = 100
+    startup_ms: int = 10_000
+    ping_ms: int = 5000
+    policy: FaultPolicy = dataclasses.field(default_factory=FaultPolicy)
+    limits: Limits = dataclasses.field(default_factory=Limits)
+    sandbox: Sandbox | None = None
+    """Every bot runs in this sandbox; None: bots run unsandboxed (trusted)."""
+    process_per_seating: bool | None = None
+    """In a duplicate match, whether each seating's deals are played by processes of their own
+    (six of each bot), so that no bot process meets the same cards twice: one process that
+    plays all six would know every hand of the block from its second deal on. None: yes when
+    the bots are sandboxed (:attr:`separate_seatings`)."""
+
+    @property
+    def separate_seatings(self) -> bool:
+        """Whether each seating of a duplicate block has processes of its own."""
+        if not self.duplicate:
+            return False
+        if self.process_per_seating is None:
+            return self.sandbox is not None
+        return self.process_per_seating
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings other than rules, seed, deals and duplicate, for the header."""
+        return {
+            "movetime_ms": self.movetime_ms,
+            "margin_ms": self.margin_ms,
+            "startup_ms": self.startup_ms,
+            "ping_ms": self.ping_ms,
+            "on_fault": self.policy.on_fault,
+            "penalty": self.policy.penalty,
+            "max_faults": self.policy.max_faults,
+            "memory_mb": self.limits.memory_mb,
+            "cpu_seconds": self.limits.cpu_seconds,
+            "processes": self.limits.processes,
+            "stderr_bytes": self.limits.stderr_bytes,
+            "sandbox": None if self.sandbox is None else self.sandbox.to_dict(),
+            "process_per_seating": self.separate_seatings,
+        }
+
+    def isolation(self) -> str:
+        """One line for people and headers: whether the bots are sandboxed, and how the
+        limits hold (per process, or for the whole bot)."""
+        if self.sandbox is None:
+            return "unsandboxed: the bots run as this user and are trusted; limits per process"
+        seatings = "; every seating of a duplicate block has its own processes" if (
+            self.separate_seatings) else ""  # fmt: skip
+        return f"sandboxed (bubblewrap); limits: {limits_in_force(True)}{seatings}"
+
+    @classmethod
+    def from_header(cls, header: dict[str, Any]) -> MatchSettings:
+        """The settings kept in a match (or tournament) header, as :meth:`to_dict` wrote them.
+
+        :raises KeyError: a key is missing; :raises RulesError: the rules are bad.
+        """
+        s = header["settings"]
+        return cls(
+            rules=Rules.from_dict(header["rules"], source=str(header["rules"].get("preset", ""))),
+            seed=header["seed"],
+            deals=header["deals"],
+            duplicate=header["duplicate"],
+            movetime_ms=s["movetime_ms"],
+            margin_ms=s["margin_ms"],
+            startup_ms=s["startup_ms"],
+            ping_ms=s.get("ping_ms", 5000),
+            policy=FaultPolicy(
+                on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
+            ),
+            limits=Limits(
+                memory_mb=s["memory_mb"],
+                cpu_seconds=s["cpu_seconds"],
+                processes=s.get("processes", Limits.processes),
+                stderr_bytes=s.get("stderr_bytes", Limits.stderr_bytes),
+            ),
+            sandbox=None if s.get("sandbox") is None else Sandbox.from_dict(s["sandbox"]),
+            process_per_seating=bool(s.get("process_per_seating", False)),
+        )
+
+    @property
+    def total_deals(self) -> int:
+        """Deals in the whole match."""
+        return self.deals * (6 if self.duplicate else 1)
+
+
+def scheduled(number: int, duplicate: bool) -> tuple[int, int, tuple[int, int, int]]:
+    """(block, sheet index, seating) of deal ``number`` (from 1) of a match: a duplicate
+    match plays each block in the six :data:`SEATINGS` in turn, a plain one deal ``n`` as
+    block ``n`` in the first seating. The block is also the deal's ``deal_no`` on its sheet."""
+    if not duplicate:
+        return number, 0, SEATINGS[0]
+    block, sheet_index = divmod(number - 1, len(SEATINGS))
+    return block + 1, sheet_index, SEATINGS[sheet_index]
+
+
+def _schedule(settings: MatchSettings) -> Iterator[tuple[int, int, int, tuple[int, int, int]]]:
+    """(number, block, sheet index, seating) of every deal of the match, in order."""
+    for number in range(1, settings.total_deals + 1):
+        yield (number, *scheduled(number, settings.duplicate))

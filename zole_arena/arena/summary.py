@@ -1,0 +1,129 @@
+"""A match's results as they come: each deal's report, each player's statistics, the summary."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+from zole_arena.game.actions import Contract
+from zole_arena.game.state import DealResult
+
+__all__ = [
+    "DealReport",
+    "PlayerStats",
+    "Summary",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class DealReport:
+    """One finished deal as the match reports it: by player, not by seat."""
+
+    number: int
+    block: int
+    seating: tuple[int, int, int]
+    result: DealResult
+    scores: tuple[int, int, int]
+    """Each player's change in this deal."""
+    faults: int
+
+
+@dataclasses.dataclass
+class PlayerStats:
+    """One player's figures over a match."""
+
+    name: str
+    deals: int = 0
+    points: int = 0
+    squares: int = 0
+    soloist: int = 0
+    soloist_won: int = 0
+    soloist_points: int = 0
+    partner: int = 0
+    partner_points: int = 0
+    table: int = 0
+    table_points: int = 0
+    forfeited: int = 0
+    """Deals stopped by a fault (of any player): counted in points, not in the roles."""
+    faults: int = 0
+
+    def add(self, seat: int, result: DealResult, score: int) -> None:
+        """Count one deal in which this player sat in ``seat`` and scored ``score``."""
+        self.deals += 1
+        self.points += score
+        self.squares += score * score
+        if result.forfeit is not None:
+            self.forfeited += 1
+        elif result.contract is Contract.TABLE:
+            self.table += 1
+            self.table_points += score
+        elif result.soloist is not None:
+            if result.soloist == seat:
+                self.soloist += 1
+                self.soloist_points += score
+                if result.won:
+                    self.soloist_won += 1
+            else:
+                self.partner += 1
+                self.partner_points += score
+
+    @property
+    def mean(self) -> float:
+        """Points per deal."""
+        return self.points / self.deals if self.deals else 0.0
+
+    @property
+    def interval(self) -> float:
+        """Half-width of the 95% confidence interval of the points per deal."""
+        if self.deals < 2:
+            return math.inf
+        variance = (self.squares - self.points * self.points / self.deals) / (self.deals - 1)
+        return 1.96 * math.sqrt(max(variance, 0.0) / self.deals)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures."""
+        return {
+            "name": self.name,
+            "deals": self.deals,
+            "points": self.points,
+            "points_per_deal": self.mean,
+            "ci95": None if math.isinf(self.interval) else self.interval,
+            "as_soloist": {
+                "deals": self.soloist,
+                "won": self.soloist_won,
+                "points": self.soloist_points,
+            },
+            "as_partner": {"deals": self.partner, "points": self.partner_points},
+            "table_games": {"deals": self.table, "points": self.table_points},
+            "forfeited_deals": self.forfeited,
+            "faults": self.faults,
+        }
+
+
+@dataclasses.dataclass
+class Summary:
+    """A match's outcome so far."""
+
+    players: list[PlayerStats]
+    deals: int = 0
+    planned: int = 0
+    stopped: str | None = None
+    """Why the match stopped early (interrupted, disqualified), or None."""
+    log: str | None = None
+    fault_lines: list[str] = dataclasses.field(default_factory=list)
+    digest: str | None = None
+    """The log's digest (``sha256:`` and the hash of its last line) so far, when the match
+    writes a log of its own: published, it pins every record (``verify --digest``)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary."""
+        return {
+            "deals": self.deals,
+            "planned": self.planned,
+            "stopped": self.stopped,
+            "log": self.log,
+            "digest": self.digest,
+            "players": [p.to_dict() for p in self.players],
+            "faults": self.fault_lines,
+        }

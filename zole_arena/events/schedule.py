@@ -1,0 +1,112 @@
+"""Who plays whom in a tournament: its entrants, its formats and their tables of three."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Mapping
+from typing import Any, Final, Literal
+
+from zole_arena.arena.settings import MatchSettings
+from zole_arena.errors import ZoleError
+from zole_arena.players.session import BotConfig
+
+__all__ = [
+    "Entrant",
+    "FORMATS",
+    "Format",
+    "Table",
+    "TournamentError",
+    "tables_for",
+]
+
+
+Format = Literal["round-robin", "gauntlet"]
+
+
+#: The tournament formats.
+FORMATS: Final[tuple[Format, ...]] = ("round-robin", "gauntlet")
+
+
+class TournamentError(ZoleError):
+    """A tournament that cannot be set up, played or resumed as asked."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Entrant:
+    """A bot in the tournament: a unique display name, how to run it, and its options."""
+
+    name: str
+    command: tuple[str, ...]
+    options: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    cwd: str | None = None
+    """The folder the bot runs in (the one the tournament was started from, so that a
+    relative path in its command means the same when the tournament is resumed elsewhere);
+    None: the arena's."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form kept in the tournament header."""
+        return {
+            "name": self.name,
+            "command": list(self.command),
+            "options": dict(self.options),
+            "cwd": self.cwd,
+        }
+
+    def config(self, match: MatchSettings, stderr_path: str | None = None) -> BotConfig:
+        """How to start this bot with a table's settings."""
+        return BotConfig(
+            command=self.command,
+            name=self.name,
+            cwd=self.cwd,
+            options=dict(self.options),
+            startup_ms=match.startup_ms,
+            ping_ms=match.ping_ms,
+            limits=match.limits,
+            stderr_path=stderr_path,
+            sandbox=match.sandbox,
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """One table: its number (from 1) and its three entrants (indices into the entrants)."""
+
+    number: int
+    players: tuple[int, int, int]
+
+
+def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:
+    """The tables of a tournament, in the order they are played.
+
+    A round-robin has one table for every three distinct entrants; a gauntlet one for entrant
+    ``gauntlet`` and every pair of the others. The order spreads the entrants: each next table
+    is the one whose players have sat at the fewest tables so far (ties in lexical order), so
+    that the standings are balanced while the tournament runs.
+
+    :raises TournamentError: fewer than three entrants, or a gauntlet bot out of range.
+
+    >>> [t.players for t in tables_for("round-robin", 4)]
+    [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
+    >>> [t.players for t in tables_for("gauntlet", 4, gauntlet=3)]
+    [(3, 0, 1), (3, 0, 2), (3, 1, 2)]
+    """
+    if entrants < 3:
+        raise TournamentError(f"a tournament needs at least 3 bots, not {entrants}")
+    if format == "gauntlet":
+        if not 0 <= gauntlet < entrants:
+            raise TournamentError(f"no entrant {gauntlet} to run the gauntlet")
+        others = [i for i in range(entrants) if i != gauntlet]
+        combos = [(gauntlet, a, b) for a, b in itertools.combinations(others, 2)]
+    else:
+        combos = [(a, b, c) for a, b, c in itertools.combinations(range(entrants), 3)]
+    seated = [0] * entrants
+    ordered: list[tuple[int, int, int]] = []
+    remaining = list(combos)
+    while remaining:
+        best = min(remaining, key=lambda t: sum(seated[p] for p in t))
+        remaining.remove(best)
+        ordered.append(best)
+        for player in best:
+            seated[player] += 1
+    return [Table(number, players) for number, players in enumerate(ordered, start=1)]
