@@ -36,7 +36,7 @@ from zole_arena.game.rules import Rules, load_rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealState, Phase, max_penalty
-from zole_arena.players.botproc import Limits
+from zole_arena.players.limits import Limits
 from zole_arena.players.session import BotConfig, BotSession
 from zole_arena.protocol.messages import format_go, format_newdeal, parse_answer
 

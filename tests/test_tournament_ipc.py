@@ -54,7 +54,7 @@ from zole_arena.events.messages import (
     to_plain,
 )
 from zole_arena.game.rules import load_rules
-from zole_arena.players.botproc import Limits
+from zole_arena.players.limits import Limits
 from zole_arena.players.session import BotConfig
 
 TESTS = Path(__file__).resolve().parent

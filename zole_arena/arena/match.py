@@ -26,7 +26,7 @@ from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealResult
 from zole_arena.isolation.sandbox import Sandbox, readable_paths
-from zole_arena.players.botproc import split_command
+from zole_arena.players.command import split_command
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.log import (

@@ -30,7 +30,7 @@ from zole_arena.game.cards import CARDS, Card
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.state import DealResult, DealState, forfeit_result, max_penalty
-from zole_arena.players.botproc import program_name, split_command
+from zole_arena.players.command import program_name, split_command
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.protocol.messages import (
     CARD_EVENTS,

@@ -12,7 +12,7 @@ from zole_arena.arena.referee import FaultPolicy
 from zole_arena.errors import ZoleError
 from zole_arena.game.rules import Rules
 from zole_arena.isolation.sandbox import Sandbox
-from zole_arena.players.botproc import Limits, limits_in_force
+from zole_arena.players.limits import Limits, limits_in_force
 
 __all__ = [
     "MatchError",

@@ -22,8 +22,8 @@ from zole_arena.arena.settings import MatchSettings, unique_names
 from zole_arena.events.schedule import Entrant
 from zole_arena.events.tournament import Tournament, TournamentSettings
 from zole_arena.game.rules import load_rules
-from zole_arena.players.botproc import program_name
 from zole_arena.players.bundled import parse_bot_arg
+from zole_arena.players.command import program_name
 
 __all__ = ["DEFAULT_BOTS", "TournamentBenchResult", "run_tournament_bench"]
 

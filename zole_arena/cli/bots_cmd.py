@@ -13,8 +13,8 @@ from zole_arena.arena.check import CheckItem, run_check
 from zole_arena.arena.referee import FaultPolicy
 from zole_arena.cli.console import check_times, fail, out
 from zole_arena.isolation.sandbox import Sandbox, SandboxUnavailable, check_available
-from zole_arena.players.botproc import Limits
 from zole_arena.players.bundled import BUNDLED, describe_command, parse_bot_arg
+from zole_arena.players.limits import Limits
 from zole_arena.players.session import BotConfig
 
 StartupOption = Annotated[

@@ -48,8 +48,8 @@ from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.game.rules import load_rules
 from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.isolation.affinity import pin
-from zole_arena.players.botproc import program_name
 from zole_arena.players.bundled import c_compiler, parse_bot_arg
+from zole_arena.players.command import program_name
 from zole_arena.players.session import BotConfig
 
 DEMO_BOTS = ("random", "rulebot", "cbot")

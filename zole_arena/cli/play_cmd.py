@@ -17,8 +17,8 @@ from zole_arena.cli.console import check_new_log, fail, out
 from zole_arena.cli.rules_cmd import RulesOption
 from zole_arena.game.rules import load_rules
 from zole_arena.game.shuffle import MAX_SEED
-from zole_arena.players.botproc import program_name
 from zole_arena.players.bundled import parse_bot_arg
+from zole_arena.players.command import program_name
 from zole_arena.players.human import HUMAN_COMMAND, HumanSession
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 

@@ -42,8 +42,8 @@ from zole_arena.isolation.sandbox import (
     check_available,
     readable_paths,
 )
-from zole_arena.players.botproc import program_name, split_command
 from zole_arena.players.bundled import BUNDLED, bundled_command, parse_bot_arg
+from zole_arena.players.command import program_name, split_command
 
 DEFAULT_BLOCKS = 10
 _BUNDLED_NAMES = {bot.name for bot in BUNDLED}

@@ -13,13 +13,14 @@ hand out tuples of them without building objects:
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator, Sequence
 from itertools import combinations
-from typing import Final, TypeAlias
+from typing import Final, TypeAlias, overload
 
 from zole_arena.errors import NotationError
-from zole_arena.game.cards import CARDS, Card
+from zole_arena.game.cards import CARDS, Card, cards_of
 
-__all__ = ["Action", "Bid", "Bury", "Contract", "parse_action"]
+__all__ = ["Action", "Bid", "Bury", "BuryChoices", "Contract", "parse_action"]
 
 
 class Bid(enum.Enum):
@@ -168,3 +169,57 @@ def parse_action(text: str) -> Action:
         except NotationError:
             pass
     raise NotationError(f"not an action: {text!r} (expected a bid, 'bury C1 C2' or a card)")
+
+
+class BuryChoices(Sequence[Bury]):
+    """The 45 ways to bury two of the soloist's 10 cards, in canonical order, built lazily.
+
+    Indexing, ``len``, ``in`` and iteration work as on a tuple of :class:`Bury` actions.
+    """
+
+    __slots__ = ("_held", "_mask")
+
+    def __init__(self, hand_mask: int) -> None:
+        self._mask = hand_mask
+        self._held = cards_of(hand_mask)
+
+    def __len__(self) -> int:
+        n = len(self._held)
+        return n * (n - 1) // 2
+
+    @overload
+    def __getitem__(self, index: int) -> Bury: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Bury]: ...
+
+    def __getitem__(self, index: int | slice) -> Bury | Sequence[Bury]:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        held = self._held
+        pairs = _PAIRS[len(held)]
+        i, j = pairs[index]
+        return BURY_OF_PAIR[held[i], held[j]]
+
+    def __iter__(self) -> Iterator[Bury]:
+        return map(BURY_OF_PAIR.__getitem__, combinations(self._held, 2))
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, Bury) and self._mask & item.mask == item.mask
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, BuryChoices):
+            return self._mask == other._mask
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"BuryChoices({' '.join(str(c) for c in self._held)})"
+
+
+#: _PAIRS[n]: the index pairs (i, j), i < j, of n items in combinations() order.
+_PAIRS: Final = tuple(tuple(combinations(range(n), 2)) for n in range(11))

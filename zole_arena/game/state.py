@@ -21,13 +21,18 @@ is. What one seat may know is given by :meth:`~DealState.view`, never by the sta
 from __future__ import annotations
 
 import dataclasses
-import enum
-from collections.abc import Iterable, Iterator, Sequence
-from itertools import combinations
-from typing import Final, NamedTuple, overload
+from collections.abc import Iterable, Sequence
+from typing import Final
 
 from zole_arena.errors import IllegalActionError
-from zole_arena.game.actions import BURY_OF_PAIR, CONTRACT_OF_BID, Action, Bid, Bury, Contract
+from zole_arena.game.actions import (
+    CONTRACT_OF_BID,
+    Action,
+    Bid,
+    Bury,
+    BuryChoices,
+    Contract,
+)
 from zole_arena.game.cards import (
     _HIGH_CARDS,
     _LOW_CARDS,
@@ -44,8 +49,6 @@ from zole_arena.game.cards import (
 from zole_arena.game.rules import AllPass, Rules
 from zole_arena.game.scoring import (
     NO_PULES,
-    WINNING_BANDS,
-    Band,
     Pules,
     score_soloist,
     score_table,
@@ -53,121 +56,20 @@ from zole_arena.game.scoring import (
 )
 from zole_arena.game.shuffle import deal_from_deck, shuffled_deck
 
+# The values a deal shows are part of this module's face: most users need them with it.
+from zole_arena.game.values import DealResult, Phase, SeatView, Trick, dealer_of
+
 __all__ = [
     "DealResult",
-    "DealState",
     "Phase",
     "SeatView",
     "Trick",
     "dealer_of",
+    "BuryChoices",
+    "DealState",
     "forfeit_result",
     "max_penalty",
 ]
-
-
-class Phase(enum.Enum):
-    """Where a deal stands."""
-
-    BIDDING = "bidding"
-    BURYING = "burying"
-    PLAYING = "playing"
-    DONE = "done"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class Trick(NamedTuple):
-    """A finished trick: who led, the three cards in the order played, who won it."""
-
-    leader: int
-    cards: tuple[Card, Card, Card]
-    winner: int
-
-    @property
-    def points(self) -> int:
-        """Card points in the trick."""
-        return POINTS[self.cards[0]] + POINTS[self.cards[1]] + POINTS[self.cards[2]]
-
-    def seat_of(self, index: int) -> int:
-        """The seat that played ``cards[index]``."""
-        return (self.leader + index) % 3
-
-
-def dealer_of(deal_no: int) -> int:
-    """The dealer of deal ``deal_no`` (1-based) of a match: seat 2 deals first, so that seat 0
-    is the forehand of deal 1; the deal then passes to the left (§2).
-    """
-    return (deal_no + 1) % 3
-
-
-class DealResult(NamedTuple):
-    """How a deal ended and what it scored. Every field is public knowledge at the end.
-
-    (A named tuple rather than a dataclass: it is built once per deal on the engine's hot path.)
-    """
-
-    contract: Contract | None
-    """None only for a deal forfeited before bidding ended."""
-    soloist: int | None
-    scores: tuple[int, int, int]
-    """Change of each seat's total (zero-sum)."""
-    tricks: tuple[int, int, int]
-    """Tricks taken by each seat."""
-    points: tuple[int, int, int]
-    """Card points in each seat's tricks (not counting buried cards or the talon)."""
-    band: Band | None = None
-    """For a soloist's game: all_tricks, high_win, win, loss, high_loss or no_tricks."""
-    soloist_points: int | None = None
-    """The soloist's points as scored: tricks plus buried cards after a take."""
-    soloist_tricks: int | None = None
-    losers: tuple[int, ...] = ()
-    """The losers of a table game."""
-    pules: Pules = NO_PULES
-    """The pules after the deal."""
-    pule_event: str | None = None
-    ended_early: bool = False
-    """A small zole stopped at the soloist's first trick."""
-    forfeit: int | None = None
-    """The seat that forfeited the deal by a fault (see :func:`forfeit_result`), or None."""
-
-    @property
-    def won(self) -> bool | None:
-        """Whether the soloist won; None when there was no soloist."""
-        if self.soloist is None:
-            return None
-        return self.band in WINNING_BANDS
-
-
-@dataclasses.dataclass(frozen=True)
-class SeatView:
-    """Everything one seat may know about a deal, and nothing else.
-
-    The soloist who took the talon sees the talon and what he buried; nobody else ever sees
-    them, nor another seat's hand. Played cards, bids and trick winners are public.
-    """
-
-    seat: int
-    dealer: int
-    forehand: int
-    rules: str
-    phase: Phase
-    turn: int | None
-    hand: tuple[Card, ...]
-    bids: tuple[tuple[int, Bid], ...]
-    contract: Contract | None
-    soloist: int | None
-    talon: tuple[Card, ...] | None
-    buried: tuple[Card, ...] | None
-    tricks: tuple[Trick, ...]
-    trick: tuple[Card, ...]
-    """Cards played so far to the unfinished trick, in order."""
-    trick_leader: int | None
-    tricks_won: tuple[int, int, int]
-    pules: Pules
-    legal_actions: tuple[Action, ...]
-    """What this seat may do now; empty when it is not this seat's turn."""
-    result: DealResult | None
 
 
 def _winner_table() -> bytes:
@@ -187,6 +89,8 @@ def _winner_table() -> bytes:
 
 #: _TRICK_WINNER[(a * 26 + b) * 26 + c]: offset from the leader of the winning card.
 _TRICK_WINNER: Final = _winner_table()
+
+
 #: _TRICK_POINTS[(a * 26 + b) * 26 + c]: card points of the trick.
 _TRICK_POINTS: Final = tuple(
     POINTS[a] + POINTS[b] + POINTS[c]
@@ -194,75 +98,47 @@ _TRICK_POINTS: Final = tuple(
     for b in range(NUM_CARDS)
     for c in range(NUM_CARDS)
 )
+
+
 #: _SEAT_AFTER[seat][k]: the seat k places to the left of ``seat``.
 _SEAT_AFTER: Final = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+
+
 #: The mask of the category that card n belongs to (what must follow it).
 _FOLLOW_MASK: Final = tuple(CATEGORY_MASK[CATEGORY[n]] for n in range(NUM_CARDS))
+
+
 _NEXT: Final = (1, 2, 0)
+
+
 _BIT_AND_INT: Final = tuple((1 << n, n) for n in range(NUM_CARDS))
+
+
 _NO_CARD: Final = (0, 0)
+
+
 _PLAYING: Final = Phase.PLAYING
+
+
 _BIDDING: Final = Phase.BIDDING
+
+
 _BURYING: Final = Phase.BURYING
+
+
 _DONE: Final = Phase.DONE
+
+
 _SMALL_ZOLE: Final = Contract.SMALL_ZOLE
+
+
 _TAKE: Final = Contract.TAKE
+
+
 _TABLE: Final = Contract.TABLE
+
+
 _CARD_TYPE: Final = Card
-
-
-class BuryChoices(Sequence[Bury]):
-    """The 45 ways to bury two of the soloist's 10 cards, in canonical order, built lazily.
-
-    Indexing, ``len``, ``in`` and iteration work as on a tuple of :class:`Bury` actions.
-    """
-
-    __slots__ = ("_held", "_mask")
-
-    def __init__(self, hand_mask: int) -> None:
-        self._mask = hand_mask
-        self._held = cards_of(hand_mask)
-
-    def __len__(self) -> int:
-        n = len(self._held)
-        return n * (n - 1) // 2
-
-    @overload
-    def __getitem__(self, index: int) -> Bury: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Bury]: ...
-
-    def __getitem__(self, index: int | slice) -> Bury | Sequence[Bury]:
-        if isinstance(index, slice):
-            return tuple(self)[index]
-        held = self._held
-        pairs = _PAIRS[len(held)]
-        i, j = pairs[index]
-        return BURY_OF_PAIR[held[i], held[j]]
-
-    def __iter__(self) -> Iterator[Bury]:
-        return map(BURY_OF_PAIR.__getitem__, combinations(self._held, 2))
-
-    def __contains__(self, item: object) -> bool:
-        return isinstance(item, Bury) and self._mask & item.mask == item.mask
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, BuryChoices):
-            return self._mask == other._mask
-        if isinstance(other, tuple):
-            return tuple(self) == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"BuryChoices({' '.join(str(c) for c in self._held)})"
-
-
-#: _PAIRS[n]: the index pairs (i, j), i < j, of n items in combinations() order.
-_PAIRS: Final = tuple(tuple(combinations(range(n), 2)) for n in range(11))
 
 
 class DealState:

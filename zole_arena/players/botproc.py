@@ -28,20 +28,13 @@ This module knows nothing of the protocol's messages: see :mod:`zole_arena.playe
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import dataclasses
 import logging
 import os
-import re
-import resource
 import select
-import shlex
-import shutil
 import signal
 import subprocess
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -57,27 +50,46 @@ from zole_arena.isolation.cgroups import BotCgroup, CgroupError, Layout
 from zole_arena.isolation.cgroups import probe as probe_cgroups
 from zole_arena.isolation.sandbox import Sandbox, SandboxUnavailable, bwrap_argv, check_available
 from zole_arena.isolation.seccomp import filter_fd
-from zole_arena.players.stderrcap import DEFAULT_STDERR_BYTES, StderrCopy
+from zole_arena.players.command import (
+    _check_program,
+    _no_such_program,
+    _not_executable,
+    split_command,
+)
+from zole_arena.players.limits import DEFAULT_LIMITS, Limits
+from zole_arena.players.proctree import (
+    _CHILDREN_LOCK,
+    _OWN_CHILDREN,
+    _become_subreaper,
+    _child_setup,
+    _kill_tree,
+    _reap_orphans,
+    _signals_held,
+)
+from zole_arena.players.stderrcap import StderrCopy
 
 __all__ = [
-    "DEFAULT_LIMITS",
     "BotProcess",
-    "Limits",
-    "limits_in_force",
-    "program_name",
-    "register_child",
-    "split_command",
+    "LOGGER",
+    "MAX_LINE_BYTES",
+    "SPIN_SECONDS",
 ]
+
 
 LOGGER = logging.getLogger(__name__)
 
+
 #: The longest line accepted from a bot, in bytes (without the line end).
 MAX_LINE_BYTES: Final = 64 * 1024
+
+
 _READ_SIZE: Final = 65536
+
+
 #: While waiting for a line, how often to look whether the bot's process has exited (ms).
 _EXIT_CHECK_MS: Final = 100.0
-_PR_SET_PDEATHSIG: Final = 1
-_PR_SET_CHILD_SUBREAPER: Final = 36
+
+
 #: How long a read keeps looking for a bot's answer, yielding the CPU between looks, before
 #: it sleeps in ``poll`` (seconds). On a virtual machine, waking a sleeping process on another
 #: CPU can take 50 µs, several times a fast bot's whole answer: staying awake that long saves
@@ -94,293 +106,6 @@ def _spin_seconds() -> float:
     """:data:`SPIN_SECONDS`, or 0 when this process may run on one CPU only."""
     cpus = current_cpus()
     return 0.0 if cpus is not None and len(cpus) == 1 else SPIN_SECONDS
-
-
-@dataclasses.dataclass(frozen=True)
-class Limits:
-    """Resource limits for a bot; None means no limit.
-
-    Each holds for every process of the bot (``setrlimit``); in a sandbox with a control group
-    (:func:`limits_in_force`), memory, processes and CPU time hold for all of them together.
-    """
-
-    memory_mb: int | None = 2048
-    """Memory in MiB: the address space of each process (``RLIMIT_AS``), and in a control group
-    the memory of the whole bot (its ``/tmp`` included)."""
-    cpu_seconds: int | None = 600
-    """CPU time in seconds: of each process (``RLIMIT_CPU``, past it the kernel kills it), and
-    in a control group of the whole bot (checked between deals: :meth:`BotProcess.check`)."""
-    processes: int | None = 128
-    """Processes and threads of the whole bot at once (a control group's ``pids.max``);
-    without a control group it does not hold."""
-    stderr_bytes: int | None = DEFAULT_STDERR_BYTES
-    """The most of the bot's stderr kept in its file; the rest is read and dropped."""
-
-
-def limits_in_force(sandboxed: bool) -> str:
-    """One line saying how the limits hold for a bot, for the headers of matches."""
-    if not sandboxed:
-        return "per process (unsandboxed bots get no control group)"
-    return probe_cgroups().describe()
-
-
-DEFAULT_LIMITS: Final = Limits()
-
-
-#: Programs that run a script: a bot run by one is named after its script, not after them.
-_INTERPRETERS: Final = re.compile(
-    r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|ruby|perl|php|java|dotnet|mono|lua"
-    r"|luajit|julia|Rscript|bash|sh|dash|zsh|env|uv|pipenv|poetry)(\.exe)?$"
-)
-_SCRIPT_SUFFIXES: Final = (".py", ".js", ".mjs", ".rb", ".pl", ".php", ".jar", ".lua", ".jl",
-                           ".R", ".sh", ".exe")  # fmt: skip
-
-
-def program_name(argv: Sequence[str]) -> str:
-    """A short name for a bot given only as a command: its program's file name, or, for a
-    script run by an interpreter (``python3 bots/mine.py``, ``java -jar zb.jar``), the
-    script's, without a script suffix (``mine``, ``zb``).
-
-    >>> program_name(["/usr/bin/python3", "-u", "bots/mine.py", "--depth", "3"])
-    'mine'
-    >>> program_name(["./zolebot-1.2"])
-    'zolebot-1.2'
-    >>> program_name(["python3", "-m", "mybots.deep"]), program_name(["python3", "-c", "..."])
-    ('deep', 'python3')
-    """
-    program = Path(argv[0]).name
-    if _INTERPRETERS.match(program):
-        for index, arg in enumerate(argv[1:], start=1):
-            if arg == "-c":  # code on the command line: no better name than the interpreter
-                break
-            if arg == "-m" and index + 1 < len(argv):  # python -m package.bot
-                return argv[index + 1].rpartition(".")[2]
-            if not arg.startswith("-"):
-                program = Path(arg).name
-                break
-    for suffix in _SCRIPT_SUFFIXES:
-        if program.endswith(suffix) and len(program) > len(suffix):
-            return program[: -len(suffix)]
-    return program
-
-
-def split_command(command: str | Sequence[str]) -> list[str]:
-    """An argument list from a command line (split shell-style, never run by a shell).
-
-    :raises BotStartupError: the command is empty or its quoting is broken.
-    """
-    if isinstance(command, str):
-        try:
-            argv = shlex.split(command)
-        except ValueError as exc:
-            raise BotStartupError(f"bad bot command {command!r}: {exc}") from None
-    else:
-        argv = list(command)
-    if not argv:
-        raise BotStartupError("empty bot command")
-    return argv
-
-
-_subreaper_done = False
-
-
-def _become_subreaper() -> None:
-    """Ask Linux to hand us the orphans of our bots, so that we can reap them."""
-    global _subreaper_done
-    if _subreaper_done:
-        return
-    _subreaper_done = True
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
-
-_libc: ctypes.CDLL | None = None
-
-
-def _prctl() -> Callable[..., int] | None:
-    global _libc
-    if _libc is None:
-        with contextlib.suppress(OSError):
-            _libc = ctypes.CDLL(None, use_errno=True)
-    return getattr(_libc, "prctl", None) if _libc is not None else None
-
-
-_HELD_SIGNALS: Final = {signal.SIGINT, signal.SIGTERM}
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM (in the main thread) while the block runs; they are delivered
-    after it."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def _child_setup(limits: Limits, cgroup: BotCgroup | None, parent: int) -> None:
-    """Runs in the bot's process between ``fork`` and ``exec``: join the bot's control group,
-    die with the arena, set the per-process limits."""
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)  # held by the arena meanwhile
-    if cgroup is not None:
-        cgroup.join()
-    prctl = _prctl()
-    if prctl is not None:
-        # The parent-death signal: when the arena (the thread that started the bot) dies,
-        # even of kill -9, the kernel kills the bot.
-        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:  # the arena died before the signal was set
-            os._exit(1)
-    if limits.memory_mb is not None:
-        size = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
-    if limits.cpu_seconds is not None:
-        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
-
-
-#: The children this process started on purpose (bots, a tournament's workers): any other
-#: child is an orphan of a bot's, handed to us as the subreaper.
-_OWN_CHILDREN: set[int] = set()
-#: Held while a bot is started and its pid registered, and while orphans are looked for: a
-#: bot being started in another thread is never taken for an orphan.
-_CHILDREN_LOCK: Final = threading.Lock()
-
-
-def register_child(pid: int) -> None:
-    """Tell the bot handling that ``pid``, a child this process started in a session of its
-    own, is not a bot's orphan to kill (children in this process's session never are)."""
-    _OWN_CHILDREN.add(pid)
-
-
-_HAS_CHILDREN_FILES: Final = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
-
-
-def _children_by_scan(pid: int) -> list[int]:
-    """The children of ``pid`` from every process's ``stat`` (kernels without the
-    ``children`` files)."""
-    found: list[int] = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                    fields = handle.read().rsplit(b")", 1)[1].split()
-                if int(fields[1]) == pid:
-                    found.append(int(entry.name))
-    return found
-
-
-def _children(pid: int) -> list[int]:
-    """The children of process ``pid`` (every thread's), from /proc."""
-    if not _HAS_CHILDREN_FILES:
-        return _children_by_scan(pid)
-    found: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    for tid in tasks:
-        with (
-            contextlib.suppress(OSError, ValueError),
-            open(f"/proc/{pid}/task/{tid}/children", "rb") as handle,
-        ):
-            found.extend(int(word) for word in handle.read().split())
-    return found
-
-
-def _descendants(pid: int) -> list[int]:
-    """Every process below ``pid``, children first."""
-    found: list[int] = []
-    todo = _children(pid)
-    while todo:
-        child = todo.pop()
-        if child not in found:
-            found.append(child)
-            todo.extend(_children(child))
-    return found
-
-
-def _signal_all(pids: Sequence[int], signum: int) -> None:
-    for pid in pids:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signum)
-
-
-def _kill_tree(pid: int) -> None:
-    """Kill ``pid`` and every process below it, whatever group or session they moved to:
-    stop them all first (a stopped process cannot fork), until no new one turns up."""
-    stopped: list[int] = []
-    for _ in range(100):
-        fresh = [p for p in [pid, *_descendants(pid)] if p not in stopped]
-        if not fresh:
-            break
-        _signal_all(fresh, signal.SIGSTOP)
-        stopped += fresh
-    _signal_all(stopped, signal.SIGKILL)
-
-
-def _session(pid: int) -> int | None:
-    try:
-        return os.getsid(pid)
-    except OSError:
-        return None
-
-
-def _reap_orphans() -> None:
-    """Kill and reap the orphans of bots: processes whose parents died (a double fork),
-    handed to this subreaper.
-
-    An orphan is a child of this process in another session than this process's, that it did
-    not start as a bot (:func:`register_child`): every bot starts in a session of its own, and
-    no process can join another session, so whatever a bot starts stays out of the arena's
-    session — while the children a program embedding the arena starts itself stay in it."""
-    me, mine = os.getpid(), _session(0)
-    for _ in range(100):
-        with _CHILDREN_LOCK:
-            orphans = [
-                p
-                for p in _children(me)
-                if p not in _OWN_CHILDREN and _session(p) not in (mine, None)
-            ]
-        if not orphans:
-            return
-        for orphan in orphans:
-            _kill_tree(orphan)
-        for orphan in orphans:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(orphan, 0)
-
-
-def _no_such_program(program: str, cwd: str | os.PathLike[str] | None) -> BotStartupError:
-    place = f" in {os.fspath(cwd)}" if cwd is not None else ""
-    return BotStartupError(
-        f"cannot start bot: no such program {program!r}{place} (check the command, or give a path)"
-    )
-
-
-def _not_executable(program: str) -> BotStartupError:
-    return BotStartupError(
-        f"cannot start bot: {program!r} is not executable (chmod +x it, or run it through its "
-        "interpreter)"
-    )
-
-
-def _check_program(program: str, cwd: str, env: Mapping[str, str] | None) -> None:
-    """Say, as an unsandboxed start would, that the program is missing or not executable.
-
-    :raises BotStartupError: it is.
-    """
-    path_var = (env or os.environ).get("PATH", os.defpath)
-    found = (os.path.join(cwd, program) if "/" in program else
-             shutil.which(program, mode=os.F_OK, path=path_var))  # fmt: skip
-    if found is None or not os.path.exists(found):
-        raise _no_such_program(program, cwd)
-    if os.path.isdir(found) or not os.access(found, os.X_OK):
-        raise _not_executable(program)
 
 
 class BotProcess:

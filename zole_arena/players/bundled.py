@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Final
 
 from zole_arena.errors import BotStartupError
-from zole_arena.players.botproc import split_command
+from zole_arena.players.command import split_command
 
 __all__ = [
     "BUNDLED",

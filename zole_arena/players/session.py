@@ -28,7 +28,8 @@ from zole_arena.errors import (
     printable,
 )
 from zole_arena.isolation.sandbox import Sandbox
-from zole_arena.players.botproc import DEFAULT_LIMITS, BotProcess, Limits
+from zole_arena.players.botproc import BotProcess
+from zole_arena.players.limits import DEFAULT_LIMITS, Limits
 from zole_arena.protocol.messages import (
     PROTOCOL_VERSION,
     ActionReply,

@@ -1,0 +1,47 @@
+"""What a bot may use: memory, CPU time, processes, stderr — per process, or per bot where a
+control group holds all its processes."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Final
+
+from zole_arena.isolation.cgroups import probe as probe_cgroups
+from zole_arena.players.stderrcap import DEFAULT_STDERR_BYTES
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "Limits",
+    "limits_in_force",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """Resource limits for a bot; None means no limit.
+
+    Each holds for every process of the bot (``setrlimit``); in a sandbox with a control group
+    (:func:`limits_in_force`), memory, processes and CPU time hold for all of them together.
+    """
+
+    memory_mb: int | None = 2048
+    """Memory in MiB: the address space of each process (``RLIMIT_AS``), and in a control group
+    the memory of the whole bot (its ``/tmp`` included)."""
+    cpu_seconds: int | None = 600
+    """CPU time in seconds: of each process (``RLIMIT_CPU``, past it the kernel kills it), and
+    in a control group of the whole bot (checked between deals: :meth:`BotProcess.check`)."""
+    processes: int | None = 128
+    """Processes and threads of the whole bot at once (a control group's ``pids.max``);
+    without a control group it does not hold."""
+    stderr_bytes: int | None = DEFAULT_STDERR_BYTES
+    """The most of the bot's stderr kept in its file; the rest is read and dropped."""
+
+
+def limits_in_force(sandboxed: bool) -> str:
+    """One line saying how the limits hold for a bot, for the headers of matches."""
+    if not sandboxed:
+        return "per process (unsandboxed bots get no control group)"
+    return probe_cgroups().describe()
+
+
+DEFAULT_LIMITS: Final = Limits()
