@@ -11,14 +11,8 @@ from typing import Any
 from zole_arena.arena.match import result_from_record
 from zole_arena.arena.summary import PlayerStats
 from zole_arena.events.schedule import Table
-from zole_arena.stats.ratings import (
-    RatingError,
-    RatingList,
-    Unit,
-    fit_elo,
-    rate,
-    units_from_records,
-)
+from zole_arena.stats.ratings import RatingError, RatingList, Unit, rate
+from zole_arena.stats.tally import ResultTally
 
 __all__ = [
     "Standings",
@@ -29,22 +23,27 @@ __all__ = [
 
 @dataclasses.dataclass
 class Standings:
-    """The tournament's figures so far, built from its deal records (live, or from a log).
+    """The tournament's figures so far, counted deal by deal (live, or from a log).
 
     Points and per-role figures per bot as in a match, faults, and the rating data (each table
     is a duplicate match; its deals become pairwise games and its blocks bootstrap units; see
-    :mod:`zole_arena.stats.ratings`).
+    :mod:`zole_arena.stats.ratings`), kept by a :class:`~zole_arena.stats.tally.ResultTally`
+    so that a redraw after every deal costs no more late in a long tournament than early.
     """
 
     names: Sequence[str]
     duplicate: bool
     players: dict[str, PlayerStats] = dataclasses.field(default_factory=dict)
-    deals: int = 0
-    _rating_records: list[dict[str, Any]] = dataclasses.field(default_factory=list)
-    _elo_at: tuple[int, dict[str, float]] | None = None
+    tally: ResultTally = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
         self.players = {name: PlayerStats(name) for name in self.names}
+        self.tally = ResultTally(self.duplicate)
+
+    @property
+    def deals(self) -> int:
+        """Deals counted so far."""
+        return self.tally.deals
 
     def add(self, record: Mapping[str, Any]) -> None:
         """Count one deal record (one of this tournament's)."""
@@ -54,18 +53,12 @@ class Standings:
             self._player(name).add(seat, result, result.scores[seat])
         for fault in record["faults"]:
             self._player(names[fault["seat"]]).faults += 1
-        # Only what the rating needs, so that a long tournament stays small in memory.
-        self._rating_records.append(
-            {
-                "type": "deal",
-                "match_id": record["match_id"],
-                "deal": record["deal"],
-                "block": record["block"],
-                "result": {"scores": list(result.scores)},
-                "players": [{"name": name} for name in names],
-            }
+        self.tally.add(
+            record["match_id"],
+            record["deal"],
+            record["block"],
+            dict(zip(names, result.scores, strict=True)),
         )
-        self.deals += 1
 
     def _player(self, name: str) -> PlayerStats:
         if name not in self.players:
@@ -74,25 +67,11 @@ class Standings:
 
     def units(self) -> list[Unit]:
         """The rating data: one unit per duplicate block (or per deal) of every table."""
-        headers = {r["match_id"]: r for r in self._rating_records}
-        records: list[dict[str, Any]] = [
-            {"type": "match", "match_id": match_id, "duplicate": self.duplicate}
-            for match_id in headers
-        ]
-        return list(units_from_records([*records, *self._rating_records]).units)
+        return self.tally.units()
 
     def quick_elo(self) -> dict[str, float]:
-        """The maximum-likelihood ratings so far, without intervals (for the live view).
-
-        Fitted once per number of deals: the ranking and the table that shows it ask in turn.
-        """
-        if self._elo_at is not None and self._elo_at[0] == self.deals:
-            return self._elo_at[1]
-        games = [game for unit in self.units() for game in unit.games()]
-        players = {g.first for g in games} | {g.second for g in games}
-        elo = fit_elo(games) if len(players) >= 2 else {}
-        self._elo_at = (self.deals, elo)
-        return elo
+        """The maximum-likelihood ratings so far, without intervals (for the live view)."""
+        return self.tally.elo()
 
     def ratings(self, bootstrap: int, seed: int = 0) -> RatingList | None:
         """The rating list with bootstrap intervals, or None before there is enough to rate."""
@@ -106,16 +85,7 @@ class Standings:
 
     def head_to_head(self) -> dict[str, dict[str, tuple[float, int]]]:
         """For each two bots: (the row bot's score, pairwise games), as ratings count them."""
-        table: dict[str, dict[str, tuple[float, int]]] = {}
-        for unit in self.units():
-            for game in unit.games():
-                for a, b, score in (
-                    (game.first, game.second, game.score),
-                    (game.second, game.first, 1.0 - game.score),
-                ):
-                    won, played = table.setdefault(a, {}).get(b, (0.0, 0))
-                    table[a][b] = (won + score, played + 1)
-        return table
+        return self.tally.head_to_head()
 
 
 @dataclasses.dataclass
