@@ -566,8 +566,6 @@ class Tournament:
 def check_entrants(
     entrants: Sequence[Entrant],
     match: MatchSettings,
-    *,
-    on_checked: Callable[[str], None] | None = None,
 ) -> None:
     """Start every bot once, with its options, and stop it again: a tournament should not
     begin (and write a log) when one of its bots cannot play at all. The bots start side by

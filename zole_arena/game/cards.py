@@ -20,7 +20,7 @@ This order is also the fresh deck that the reproducible shuffle starts from (see
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 from zole_arena.errors import NotationError
@@ -275,8 +275,3 @@ def names_of(mask: int) -> str:
 def format_cards(items: Iterable[int]) -> str:
     """Canonical notation of some cards, space-separated."""
     return " ".join(_NAMES[card] for card in items)
-
-
-def iter_mask(mask: int) -> Iterator[Card]:
-    """Iterate the cards of a mask in canonical order."""
-    return iter(cards_of(mask))
