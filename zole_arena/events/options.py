@@ -190,10 +190,12 @@ class Option(Generic[T_co]):
 
         :raises OptionError: a one-line message naming ``key`` as the file wrote it.
         """
-        values = value if self.many and isinstance(value, list) else [value]
         wanted = _KIND_NAMES[self.kind]
+        if self.many:
+            wanted = f"a list of {'paths' if self.path else wanted.split(' ', 1)[1] + 's'}"
         if self.many and not isinstance(value, list):
-            raise OptionError(f"{key} must be a list, not {_shown(value)}")
+            raise OptionError(f"{key} must be {wanted}, not {_shown(value)}")
+        values = cast(list[object], value) if self.many else [value]
         for item in values:
             fits = (
                 isinstance(item, str)
@@ -201,9 +203,7 @@ class Option(Generic[T_co]):
                 else isinstance(item, self.kind) and (self.kind is bool) == isinstance(item, bool)
             )
             if not fits:
-                what = f"a list of {'paths' if self.path else wanted[2:] + 's'}" if (
-                    self.many) else wanted  # fmt: skip
-                raise OptionError(f"{key} must be {what}, not {_shown(value)}")
+                raise OptionError(f"{key} must be {wanted}, not {_shown(value)}")
         checked: object = tuple(values) if self.many else value
         if self.kind is Path:
             checked = Path(cast(str, value))
