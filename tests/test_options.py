@@ -31,10 +31,12 @@ from zole_arena.events.options import (
     Command,
     Option,
     OptionError,
+    options_of,
+)
+from zole_arena.events.optionvalues import (
     OptionValues,
     Source,
     assign_bot_options,
-    options_of,
     parse_bot_option,
 )
 from zole_arena.events.schedule import TournamentError

@@ -35,9 +35,8 @@ from zole_arena.events.options import (
     OPTION,
     SANDBOX,
     SANDBOX_READ,
-    OptionValues,
-    assign_bot_options,
 )
+from zole_arena.events.optionvalues import OptionValues, assign_bot_options
 from zole_arena.isolation.affinity import pin
 from zole_arena.players.bundled import c_compiler, parse_bot_arg
 from zole_arena.players.command import program_name

@@ -18,7 +18,8 @@ from typing import Annotated, Any
 import typer
 
 from zole_arena.cli.console import fail
-from zole_arena.events.options import Command, Option, OptionValues, options_of
+from zole_arena.events.options import Command, Option, options_of
+from zole_arena.events.optionvalues import OptionValues
 from zole_arena.isolation.sandbox import Sandbox, SandboxUnavailable, check_available
 
 __all__ = [
@@ -89,7 +90,7 @@ def _parameter(option: Option[Any], command: Command) -> inspect.Parameter:
 def takes_options(command: Command) -> Callable[[CommandFunction], CommandFunction]:
     """Give a command function the declared options of ``command``, in place of its keyword
     parameter ``values`` (where ``--help`` lists them); it is called with their values as an
-    :class:`~zole_arena.events.options.OptionValues`, which knows the ones given on the
+    :class:`~zole_arena.events.optionvalues.OptionValues`, which knows the ones given on the
     command line."""
     declared = options_of(command)
 

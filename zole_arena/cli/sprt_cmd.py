@@ -16,16 +16,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.options import sandbox_setting, takes_options
-from zole_arena.events.options import (
-    CPU,
-    LOG,
-    OPTION,
-    SANDBOX,
-    SANDBOX_READ,
-    SPRT,
-    OptionValues,
-    assign_bot_options,
-)
+from zole_arena.events.options import CPU, LOG, OPTION, SANDBOX, SANDBOX_READ, SPRT
+from zole_arena.events.optionvalues import OptionValues, assign_bot_options
 from zole_arena.events.sprt import HeadToHead, SprtResult
 from zole_arena.isolation.affinity import pin
 from zole_arena.players.bundled import parse_bot_arg

@@ -37,10 +37,8 @@ from zole_arena.events.options import (
     SANDBOX,
     SANDBOX_READ,
     TOURNAMENT,
-    OptionValues,
-    Source,
-    assign_bot_options,
 )
+from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
 from zole_arena.events.schedule import Entrant
 from zole_arena.events.standings import TournamentSummary
 from zole_arena.events.tournament import (

@@ -10,13 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from zole_arena.events.options import (
-    TOURNAMENT,
-    Option,
-    OptionError,
-    bot_option,
-    options_of,
-)
+from zole_arena.events.options import TOURNAMENT, Option, OptionError, options_of
+from zole_arena.events.optionvalues import bot_option
 from zole_arena.events.schedule import TournamentError
 
 __all__ = [
