@@ -422,7 +422,10 @@ def test_resume_from_another_folder_runs_the_bots_where_they_started(tmp_path: P
         (("rulebot", "random", "cbot", "--deals", "0"), ("--deals must be at least 1",)),
         (("rulebot", "random", "cbot", "--blocks", "0"), ("--blocks must be at least 1",)),
         (("rulebot", "random", "cbot", "--movetime", "0"), ("--movetime must be at least 1",)),
-        (("rulebot", "random", "cbot", "--max-faults", "-1"), ("--max-faults must not be",)),
+        (
+            ("rulebot", "random", "cbot", "--max-faults", "-1"),
+            ("--max-faults must be at least 0, not -1",),
+        ),
         (("rulebot", "random", "cbot", "--on-fault", "ignore"), ("--on-fault", "ignore")),
         (
             ("rulebot", "random", "cbot", "--option", "rulebot:Nonexistent=3"),
@@ -455,7 +458,7 @@ def test_bad_arguments_get_one_line(tmp_path: Path, args: tuple[str, ...], needl
         (
             'format = "swiss"\n[[bots]]\ncommand = "rulebot"\n[[bots]]\ncommand = "random"\n'
             '[[bots]]\ncommand = "cbot"\n',
-            ("format in t.toml must be round-robin or gauntlet",),
+            ("config t.toml: format must be round-robin or gauntlet, not 'swiss'",),
         ),
         ('[[bots]]\nname = "x"\n', ("bot 1 needs a command",)),
         ('[[bots]]\ncommand = "rulebot"\nspeed = 2\n', ("unknown key(s) speed",)),

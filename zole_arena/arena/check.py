@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from zole_arena.arena.referee import RESTART_KINDS, FaultPolicy, Referee
+from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, RESTART_KINDS, FaultPolicy, Referee
 from zole_arena.errors import BotError, IllegalActionError, NotationError
 from zole_arena.game.actions import Bid
 from zole_arena.game.cards import Card
@@ -326,8 +326,8 @@ class _Checker:
 def run_check(
     config: BotConfig,
     *,
-    time_ms: int = 2000,
-    margin_ms: int = 100,
+    time_ms: int = MOVETIME_MS,
+    margin_ms: int = MARGIN_MS,
     report: Callable[[CheckItem], None] = lambda item: None,
 ) -> list[CheckItem]:
     """Run every item of the check against the bot of ``config``; ``report`` is called as

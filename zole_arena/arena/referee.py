@@ -41,13 +41,26 @@ from zole_arena.protocol.messages import (
     trick_event,
 )
 
-__all__ = ["RESTART_KINDS", "Fault", "FaultPolicy", "DealOutcome", "Move", "Referee"]
+__all__ = [
+    "MARGIN_MS",
+    "MOVETIME_MS",
+    "RESTART_KINDS",
+    "Fault",
+    "FaultPolicy",
+    "DealOutcome",
+    "Move",
+    "Referee",
+]
 
 LOGGER = logging.getLogger(__name__)
 
 _CARD_NAMES: Final = tuple(card.name for card in CARDS)
 
 OnFault = Literal["forfeit", "random"]
+#: A bot's time for a decision, and the slack allowed on top of it for the pipes and the
+#: scheduler, in milliseconds, unless a match says otherwise.
+MOVETIME_MS: Final = 2000
+MARGIN_MS: Final = 100
 #: Faults after which the bot's process cannot be trusted to go on: it is stopped, and started
 #: again when it is next needed. With the forfeit policy every fault stops the culprit
 #: (protocol §6: "the bot is stopped and restarted for the next deal"); with random
@@ -187,8 +200,8 @@ class Referee:
         rules: Rules,
         configs: Sequence[BotConfig],
         *,
-        time_ms: int = 2000,
-        margin_ms: int = 100,
+        time_ms: int = MOVETIME_MS,
+        margin_ms: int = MARGIN_MS,
         policy: FaultPolicy = FaultPolicy(),
         on_fault: Callable[[Fault], None] | None = None,
         start_session: Callable[[BotConfig], PlayerSession] = BotSession,

@@ -8,11 +8,12 @@ import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
-from zole_arena.arena.referee import FaultPolicy
+from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, FaultPolicy
 from zole_arena.errors import ZoleError
 from zole_arena.game.rules import Rules
 from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.limits import Limits, limits_in_force
+from zole_arena.players.session import BotConfig
 
 __all__ = [
     "MatchError",
@@ -45,17 +46,22 @@ def unique_names(names: Sequence[str]) -> list[str]:
 
 @dataclasses.dataclass(frozen=True)
 class MatchSettings:
-    """Everything that decides how a match is played (kept in the log's header)."""
+    """Everything that decides how a match is played (kept in the log's header).
+
+    Its defaults are the command line's (:mod:`zole_arena.events.options` reads them from
+    here): the times are in milliseconds, ``startup_ms`` and ``ping_ms`` those of a bot's
+    :class:`~zole_arena.players.session.BotConfig`.
+    """
 
     rules: Rules
     seed: int
     deals: int
     """Deals of the seed to play (with ``duplicate``, each is played six times)."""
     duplicate: bool = False
-    movetime_ms: int = 2000
-    margin_ms: int = 100
-    startup_ms: int = 10_000
-    ping_ms: int = 5000
+    movetime_ms: int = MOVETIME_MS
+    margin_ms: int = MARGIN_MS
+    startup_ms: int = BotConfig.startup_ms
+    ping_ms: int = BotConfig.ping_ms
     policy: FaultPolicy = dataclasses.field(default_factory=FaultPolicy)
     limits: Limits = dataclasses.field(default_factory=Limits)
     sandbox: Sandbox | None = None
@@ -117,7 +123,7 @@ class MatchSettings:
             movetime_ms=s["movetime_ms"],
             margin_ms=s["margin_ms"],
             startup_ms=s["startup_ms"],
-            ping_ms=s.get("ping_ms", 5000),
+            ping_ms=s.get("ping_ms", cls.ping_ms),  # logs from before there was a ping time
             policy=FaultPolicy(
                 on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
             ),

@@ -18,7 +18,6 @@ from zole_arena.records.log import check_log_path
 
 __all__ = [
     "check_new_log",
-    "check_times",
     "err",
     "fail",
     "out",
@@ -103,18 +102,6 @@ def stop_on_signals() -> None:
     signal.signal(signal.SIGTERM, _interrupt)
     # A terminal that hangs up (an ssh session that ends) stops the command the same way.
     signal.signal(signal.SIGHUP, _interrupt)
-
-
-def check_times(movetime: int, timemargin: int, startup_ms: int, ping_ms: int) -> None:
-    """End the command with a one-line error naming the first time option out of range."""
-    for flag, value, least in (
-        ("--movetime", movetime, 1),
-        ("--timemargin", timemargin, 0),
-        ("--startup-ms", startup_ms, 1),
-        ("--ping-ms", ping_ms, 1),
-    ):
-        if value < least:
-            fail(f"{flag} must be at least {least}, not {value}")
 
 
 def _log_kind(path: Path) -> str | None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import secrets
 import sys
 import time
 from pathlib import Path
@@ -16,26 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from zole_arena.arena.match import Match, resume_match, stderr_path
-from zole_arena.arena.settings import MatchSettings, unique_names
+from zole_arena.arena.settings import unique_names
 from zole_arena.arena.summary import DealReport, Summary
-from zole_arena.cli.bots_cmd import (
-    CpuOption,
-    MarginOption,
-    MemoryOption,
-    MovetimeOption,
-    OnFaultOption,
-    PenaltyOption,
-    PingOption,
-    PinOption,
-    ProcessesOption,
-    SandboxOption,
-    SandboxReadOption,
-    StartupOption,
-    StderrOption,
-    bot_options,
-    conduct,
-    sandbox_setting,
-)
 from zole_arena.cli.console import (
     check_new_log,
     err,
@@ -44,13 +25,21 @@ from zole_arena.cli.console import (
     print_json,
     stop_on_signals,
 )
-from zole_arena.cli.rules_cmd import RulesOption
-from zole_arena.game.rules import load_rules
-from zole_arena.game.shuffle import MAX_SEED
+from zole_arena.cli.options import sandbox_setting, takes_options
+from zole_arena.events.options import (
+    CPU,
+    DEALS,
+    DUPLICATE,
+    LOG,
+    MATCH,
+    OPTION,
+    SANDBOX,
+    SANDBOX_READ,
+)
+from zole_arena.events.optionvalues import OptionValues, assign_bot_options
 from zole_arena.isolation.affinity import pin
 from zole_arena.players.bundled import c_compiler, parse_bot_arg
 from zole_arena.players.command import program_name
-from zole_arena.players.session import BotConfig
 
 DEMO_BOTS = ("random", "rulebot", "cbot")
 
@@ -95,6 +84,7 @@ def _scores_text(summary: Summary) -> str:
     return "  ".join(f"{escape(p.name)} {p.points:+d}" for p in summary.players)
 
 
+@takes_options(MATCH)
 def match_command(
     bots: Annotated[
         list[str] | None,
@@ -107,59 +97,23 @@ def match_command(
     games: Annotated[
         int | None, typer.Option(help="Games of 3 deals to play (default 1; demo: 2).")
     ] = None,
-    deals: Annotated[int | None, typer.Option(help="Deals to play (instead of --games).")] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Match seed (0 to 2^64-1); default: a random one.")
-    ] = None,
-    rules: RulesOption = "wpt",
-    movetime: MovetimeOption = 2000,
-    timemargin: MarginOption = 100,
-    startup_ms: StartupOption = 10_000,
-    duplicate: Annotated[
-        bool, typer.Option(help="Play every deal in all 6 seatings of the three bots.")
-    ] = False,
-    on_fault: OnFaultOption = "forfeit",
-    forfeit_penalty: PenaltyOption = None,
-    max_faults: Annotated[
-        int, typer.Option(help="Faults a bot may make before it is disqualified.")
-    ] = 3,
-    ping_ms: PingOption = 5000,
-    max_memory_mb: MemoryOption = 2048,
-    max_cpu_s: CpuOption = 600,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(help="A bot option, PLAYER:NAME=VALUE (repeatable).", show_default=False),
-    ] = None,
-    log: Annotated[
-        Path | None,
-        typer.Option(help="Write the game records to this new file (continue one: --resume)."),
-    ] = None,
+    *,
+    values: OptionValues,
     resume: Annotated[
         Path | None, typer.Option(help="Continue an interrupted match from its log.")
     ] = None,
-    cpu: PinOption = None,
-    sandbox: SandboxOption = False,
-    sandbox_read: SandboxReadOption = None,
-    max_processes: ProcessesOption = 128,
-    max_stderr_mb: StderrOption = 10,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")
     ] = False,
 ) -> None:
     """Play a match between three bots: live scores, a results table, a replayable log."""
     stop_on_signals()
+    cpu = values[CPU]
     if cpu is not None:
         pin(cpu)  # before any bot starts: they inherit it
     if resume is not None:
-        given = [
-            flag
-            for flag, value in (
-                ("bots", bots), ("--games", games), ("--deals", deals), ("--seed", seed),
-                ("--log", log), ("--option", option), ("--duplicate", duplicate or None),
-                ("--sandbox", sandbox or None), ("--sandbox-read", sandbox_read),
-            )
-            if value
-        ]  # fmt: skip
+        given = [name for name, value in (("bots", bots), ("--games", games)) if value]
+        given += [option.flag for option in values.given if option is not CPU]
         if given:
             fail(f"--resume takes everything from the log: give no {', '.join(given)}")
         match = resume_match(resume)
@@ -179,6 +133,7 @@ def match_command(
         _run(match, json_output)
         return
     demo = not bots
+    deals = values[DEALS]
     if demo:
         names = list(DEMO_BOTS) if c_compiler() is not None else ["random", "rulebot", "rulebot"]
         bots = names
@@ -191,60 +146,35 @@ def match_command(
     total = deals if deals is not None else 3 * (games if games is not None else 1)
     if total < 1:
         fail("the match needs at least one deal")
-    policy, limits = conduct(
-        movetime=movetime, timemargin=timemargin, startup_ms=startup_ms, ping_ms=ping_ms,
-        on_fault=on_fault, forfeit_penalty=forfeit_penalty, max_faults=max_faults,
-        max_memory_mb=max_memory_mb, max_cpu_s=max_cpu_s, max_processes=max_processes,
-        max_stderr_mb=max_stderr_mb,
-    )  # fmt: skip
-    isolation = sandbox_setting(sandbox, sandbox_read)
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
-    elif not 0 <= seed <= MAX_SEED:
-        fail(f"--seed must be from 0 to {MAX_SEED}")
+    isolation = sandbox_setting(values[SANDBOX], values[SANDBOX_READ])
+    log = values[LOG]
     if log is not None:
         check_new_log(log)
-    resolved = load_rules(rules)
+    settings = values.match_settings(deals=total, duplicate=values[DUPLICATE], sandbox=isolation)
     specs = [parse_bot_arg(b) for b in bots]
     # A bot without a given name goes by its program's name everywhere — banner, options,
     # stderr files, results and log — as in a tournament (told apart: x, x#2). The name it
     # announces is kept in the log as its id_name.
     names = unique_names([s.name or program_name(s.argv) for s in specs])
-    options = bot_options(option or [], names)
+    options = assign_bot_options(values[OPTION], names)
     configs = [
-        BotConfig(
-            command=spec.argv,
-            name=name,
+        values.bot_config(
+            spec.argv,
+            name,
             options=opts,
-            startup_ms=startup_ms,
-            ping_ms=ping_ms,
-            limits=limits,
             stderr_path=stderr_path(log, name),
             sandbox=isolation,
         )
         for spec, name, opts in zip(specs, names, options, strict=True)
     ]
-    settings = MatchSettings(
-        rules=resolved,
-        seed=seed,
-        deals=total,
-        duplicate=duplicate,
-        movetime_ms=movetime,
-        margin_ms=timemargin,
-        startup_ms=startup_ms,
-        ping_ms=ping_ms,
-        policy=policy,
-        limits=limits,
-        sandbox=isolation,
-    )
     match = Match(configs, settings, log)
     if not json_output:
         what = "demo match" if demo else "match"
-        copies = " × 6 seatings" if duplicate else ""
+        copies = " × 6 seatings" if settings.duplicate else ""
         out.print(
             f"{what}: {', '.join(names)} — {total} deal{'s' if total != 1 else ''}{copies} of "
-            f"{resolved.name}, "
-            f"seed {seed}"
+            f"{settings.rules.name}, "
+            f"seed {settings.seed}"
             + (f", log {log}" if log else "")
             + (f"; arena and bots on CPU {cpu}" if cpu is not None else "")
         )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import secrets
 import signal
 from pathlib import Path
 from typing import Annotated
@@ -11,18 +10,18 @@ from typing import Annotated
 import typer
 
 from zole_arena.arena.match import Match, stderr_path
-from zole_arena.arena.settings import MatchSettings, unique_names
-from zole_arena.cli.bots_cmd import SandboxOption, sandbox_setting
+from zole_arena.arena.settings import unique_names
 from zole_arena.cli.console import check_new_log, fail, out
-from zole_arena.cli.rules_cmd import RulesOption
-from zole_arena.game.rules import load_rules
-from zole_arena.game.shuffle import MAX_SEED
+from zole_arena.cli.options import sandbox_setting, takes_options
+from zole_arena.events.options import DEALS, LOG, PLAY, SANDBOX
+from zole_arena.events.optionvalues import OptionValues
 from zole_arena.players.bundled import parse_bot_arg
 from zole_arena.players.command import program_name
 from zole_arena.players.human import HUMAN_COMMAND, HumanSession
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 
 
+@takes_options(PLAY)
 def play_command(
     bots: Annotated[
         list[str] | None,
@@ -33,16 +32,9 @@ def play_command(
             show_default=False,
         ),
     ] = None,
-    rules: RulesOption = "wpt",
-    seed: Annotated[int | None, typer.Option(help="Match seed; default: a random one.")] = None,
-    deals: Annotated[int, typer.Option(help="Deals to play.")] = 3,
-    movetime: Annotated[int, typer.Option(help="Milliseconds per bot decision.")] = 2000,
-    log: Annotated[
-        Path | None,
-        typer.Option(help="The game log (default: play-YYYYMMDD-HHMMSS.jsonl here)."),
-    ] = None,
+    *,
+    values: OptionValues,
     name: Annotated[str, typer.Option(help="Your name in the log.")] = "you",
-    sandbox: SandboxOption = False,
 ) -> None:
     """Play Zole against two bots: you sit in seat 0, the deal passes to the left, every
     deal is logged (replay and verify it like any match). Ctrl-C ends the session."""
@@ -50,29 +42,20 @@ def play_command(
     opponents = bots or ["rulebot", "rulebot"]
     if len(opponents) != 2:
         fail(f"give two opponents with --bots (twice), not {len(opponents)}")
-    if deals < 1:
-        fail("--deals must be at least 1")
-    if movetime < 1:
-        fail("--movetime must be positive")
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
-    elif not 0 <= seed <= MAX_SEED:
-        fail(f"--seed must be from 0 to {MAX_SEED}")
+    log = values[LOG]
     if log is None:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         log = Path(f"play-{stamp}.jsonl")
     check_new_log(log)
-    isolation = sandbox_setting(sandbox)
-    resolved = load_rules(rules)
+    isolation = sandbox_setting(values[SANDBOX])
+    deals = values[DEALS]
+    assert deals is not None  # play's default is a number
+    settings = values.match_settings(deals=deals, duplicate=False, sandbox=isolation)
     specs = [parse_bot_arg(b) for b in opponents]
     names = unique_names([name] + [s.name or program_name(s.argv) for s in specs])
     configs = [BotConfig(command=HUMAN_COMMAND, name=names[0])] + [
-        BotConfig(
-            command=spec.argv,
-            name=bot_name,
-            startup_ms=10_000,
-            stderr_path=stderr_path(log, bot_name),
-            sandbox=isolation,
+        values.bot_config(
+            spec.argv, bot_name, stderr_path=stderr_path(log, bot_name), sandbox=isolation
         )
         for spec, bot_name in zip(specs, names[1:], strict=True)
     ]
@@ -83,14 +66,12 @@ def play_command(
             return human
         return BotSession(config)
 
-    settings = MatchSettings(
-        rules=resolved, seed=seed, deals=deals, movetime_ms=movetime, sandbox=isolation
-    )
     match = Match(configs, settings, log, start_session=start)
     human.seat_names = lambda: [player.name for player in match.referee.seats]
     out.print(
-        f"Zole ({resolved.name}) against {names[1]} and {names[2]}: {deals} "
-        f"deal{'s' if deals != 1 else ''}, seed {seed}. Log: {log}. Ctrl-C ends the session."
+        f"Zole ({settings.rules.name}) against {names[1]} and {names[2]}: {deals} "
+        f"deal{'s' if deals != 1 else ''}, seed {settings.seed}. Log: {log}. Ctrl-C ends the "
+        "session."
     )
     summary = match.run()
     out.print()

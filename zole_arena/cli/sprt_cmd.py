@@ -6,43 +6,21 @@ command line, shows the LLR between its bounds as the test runs, and reports the
 
 from __future__ import annotations
 
-import secrets
 import sys
 import time
-from pathlib import Path
 from typing import Annotated, Final
 
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from zole_arena.arena.settings import MatchSettings
-from zole_arena.cli.bots_cmd import (
-    CpuOption,
-    MarginOption,
-    MemoryOption,
-    MovetimeOption,
-    OnFaultOption,
-    PenaltyOption,
-    PingOption,
-    PinOption,
-    ProcessesOption,
-    SandboxOption,
-    SandboxReadOption,
-    StartupOption,
-    StderrOption,
-    bot_options,
-    conduct,
-    sandbox_setting,
-)
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
-from zole_arena.cli.rules_cmd import RulesOption
+from zole_arena.cli.options import sandbox_setting, takes_options
+from zole_arena.events.options import CPU, LOG, OPTION, SANDBOX, SANDBOX_READ, SPRT
+from zole_arena.events.optionvalues import OptionValues, assign_bot_options
 from zole_arena.events.sprt import HeadToHead, SprtResult
-from zole_arena.game.rules import load_rules
-from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.isolation.affinity import pin
 from zole_arena.players.bundled import parse_bot_arg
-from zole_arena.players.session import BotConfig
 from zole_arena.records.log import last_line_digest
 from zole_arena.stats.sprt import (
     DEFAULT_ALPHA,
@@ -129,6 +107,7 @@ def _report(result: SprtResult, elapsed: float, digest: str | None) -> None:
         out.print(f"log {result.log}  digest {digest}", highlight=False, markup=False)
 
 
+@takes_options(SPRT)
 def sprt_command(
     bots: Annotated[
         list[str],
@@ -154,38 +133,8 @@ def sprt_command(
     max_blocks: Annotated[
         int, typer.Option(help="Stop undecided after this many blocks (exit 5).")
     ] = DEFAULT_MAX_BLOCKS,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed of the deals (0 to 2^64-1); default: a random one.")
-    ] = None,
-    rules: RulesOption = "wpt",
-    movetime: MovetimeOption = 2000,
-    timemargin: MarginOption = 100,
-    startup_ms: StartupOption = 10_000,
-    on_fault: OnFaultOption = "forfeit",
-    forfeit_penalty: PenaltyOption = None,
-    max_faults: Annotated[
-        int, typer.Option(help="Faults a bot may make in a match before it is disqualified.")
-    ] = 3,
-    ping_ms: PingOption = 5000,
-    max_memory_mb: MemoryOption = 2048,
-    max_cpu_s: CpuOption = 600,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A bot option, PLAYER:NAME=VALUE, PLAYER being new, old, third or a name "
-            "(repeatable; copies get their original's options).",
-            show_default=False,
-        ),
-    ] = None,
-    log: Annotated[
-        Path | None,
-        typer.Option(help="Write the deals to this new file (a normal match log)."),
-    ] = None,
-    cpu: PinOption = None,
-    sandbox: SandboxOption = False,
-    sandbox_read: SandboxReadOption = None,
-    max_processes: ProcessesOption = 128,
-    max_stderr_mb: StderrOption = 10,
+    *,
+    values: OptionValues,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print the result as JSON on stdout.")
     ] = False,
@@ -212,6 +161,7 @@ def sprt_command(
     # Ctrl-C and kill end the test cleanly: the bots are stopped, every finished deal is in
     # the log, and the state of the test so far is reported.
     stop_on_signals()
+    cpu = values[CPU]
     if cpu is not None:
         pin(cpu)  # before any bot starts: they inherit it
     if len(bots) not in (2, 3):
@@ -219,49 +169,21 @@ def sprt_command(
     settings = SprtSettings(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
     if max_blocks < 1:
         fail("--max-blocks must be at least 1")
-    policy, limits = conduct(
-        movetime=movetime, timemargin=timemargin, startup_ms=startup_ms, ping_ms=ping_ms,
-        on_fault=on_fault, forfeit_penalty=forfeit_penalty, max_faults=max_faults,
-        max_memory_mb=max_memory_mb, max_cpu_s=max_cpu_s, max_processes=max_processes,
-        max_stderr_mb=max_stderr_mb,
-    )  # fmt: skip
-    isolation = sandbox_setting(sandbox, sandbox_read)
-    if seed is None:
-        seed = secrets.randbelow(MAX_SEED + 1)
-    elif not 0 <= seed <= MAX_SEED:
-        fail(f"--seed must be from 0 to {MAX_SEED}")
+    isolation = sandbox_setting(values[SANDBOX], values[SANDBOX_READ])
+    log = values[LOG]
     if log is not None:
         check_new_log(log)
-    resolved = load_rules(rules)
+    match_settings = values.match_settings(deals=max_blocks, duplicate=True, sandbox=isolation)
     specs = [parse_bot_arg(b) for b in bots]
     names = _names([spec.name for spec in specs])
     roles = ROLES[: len(names)]
-    options = bot_options(option or [], names, aliases={role: i for i, role in enumerate(roles)})
+    options = assign_bot_options(
+        values[OPTION], names, aliases={role: i for i, role in enumerate(roles)}
+    )
     configs = [
-        BotConfig(
-            command=spec.argv,
-            name=name,
-            options=opts,
-            startup_ms=startup_ms,
-            ping_ms=ping_ms,
-            limits=limits,
-            sandbox=isolation,
-        )
+        values.bot_config(spec.argv, name, options=opts, sandbox=isolation)
         for spec, name, opts in zip(specs, names, options, strict=True)
     ]
-    match_settings = MatchSettings(
-        rules=resolved,
-        seed=seed,
-        deals=max_blocks,
-        duplicate=True,
-        movetime_ms=movetime,
-        margin_ms=timemargin,
-        startup_ms=startup_ms,
-        ping_ms=ping_ms,
-        policy=policy,
-        limits=limits,
-        sandbox=isolation,
-    )
     test = HeadToHead(
         configs[0],
         configs[1],
@@ -279,7 +201,7 @@ def sprt_command(
         out.print(
             f"sprt: {names[0]} (NEW) against {names[1]} (OLD), {layout}; "
             f"H0 Elo {settings.elo0:g}, H1 Elo {settings.elo1:g}, alpha {settings.alpha:g}, "
-            f"beta {settings.beta:g}; {resolved.name}, seed {seed}"
+            f"beta {settings.beta:g}; {match_settings.rules.name}, seed {match_settings.seed}"
             + (f", log {log}" if log else "")
             + (f"; arena and bots on CPU {cpu}" if cpu is not None else ""),
             highlight=False,

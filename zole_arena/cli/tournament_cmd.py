@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import secrets
 import shutil
 import time
 import uuid
@@ -21,11 +20,26 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zole_arena.arena.settings import MatchSettings, unique_names
-from zole_arena.cli.bots_cmd import SandboxReadOption, bot_options, conduct, sandbox_setting
+from zole_arena.arena.settings import unique_names
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
-from zole_arena.events.config import read_config
-from zole_arena.events.schedule import FORMATS, Entrant
+from zole_arena.cli.options import sandbox_setting, takes_options
+from zole_arena.events.config import ConfigBot, read_config
+from zole_arena.events.options import (
+    AFFINITY,
+    BLOCKS,
+    CONCURRENCY,
+    DEALS,
+    DUPLICATE,
+    FORMAT,
+    GAUNTLET,
+    LOG,
+    OPTION,
+    SANDBOX,
+    SANDBOX_READ,
+    TOURNAMENT,
+)
+from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
+from zole_arena.events.schedule import Entrant
 from zole_arena.events.standings import TournamentSummary
 from zole_arena.events.tournament import (
     Tournament,
@@ -33,8 +47,6 @@ from zole_arena.events.tournament import (
     check_entrants,
     resume_tournament,
 )
-from zole_arena.game.rules import load_rules
-from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.isolation.affinity import allowed_cpus
 from zole_arena.isolation.sandbox import (
     Sandbox,
@@ -45,7 +57,6 @@ from zole_arena.isolation.sandbox import (
 from zole_arena.players.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.players.command import program_name, split_command
 
-DEFAULT_BLOCKS = 10
 _BUNDLED_NAMES = {bot.name for bot in BUNDLED}
 
 
@@ -112,16 +123,16 @@ def _head_to_head_table(summary: TournamentSummary) -> Table | None:
     return table
 
 
-def _config_bot(bot: dict[str, Any], folder: Path) -> tuple[str | None, tuple[str, ...]]:
+def _config_bot(bot: ConfigBot, folder: Path) -> tuple[str | None, tuple[str, ...]]:
     """A config's bot as (name, argv): a bundled name, a command line or an argument list.
 
     A program given as a relative path (``bots/mine``), an argument that starts with ``./`` or
     ``../``, and an argument that names a file in the config's folder (``mine.py``) are taken
     from the config's folder, so a config works from anywhere.
     """
-    command: list[str] = bot["command"]
+    command = bot.command
     if len(command) == 1 and command[0].strip() in _BUNDLED_NAMES:
-        return bot["name"] or command[0].strip(), bundled_command(command[0].strip())
+        return bot.name or command[0].strip(), bundled_command(command[0].strip())
     argv = split_command(command[0]) if len(command) == 1 else list(command)
     for index, arg in enumerate(argv):
         path = Path(arg).expanduser()
@@ -129,7 +140,7 @@ def _config_bot(bot: dict[str, Any], folder: Path) -> tuple[str | None, tuple[st
             continue
         if arg.startswith(("./", "../")) or (index == 0 and "/" in arg) or (folder / path).exists():
             argv[index] = str(folder / path)
-    return bot["name"], tuple(argv)
+    return bot.name, tuple(argv)
 
 
 def _check_program(name: str, argv: tuple[str, ...]) -> None:
@@ -145,6 +156,7 @@ def _check_program(name: str, argv: tuple[str, ...]) -> None:
         )
 
 
+@takes_options(TOURNAMENT)
 def tournament_command(
     bots: Annotated[
         list[str] | None,
@@ -157,186 +169,13 @@ def tournament_command(
     config: Annotated[
         Path | None,
         typer.Option(
-            help="A TOML file with the bots and any of the settings below (the options given "
-            "here override it).",
+            help="A TOML file with the bots (each with its options table) and any of the "
+            "options below but --option; every option given here overrides the file's value.",
             show_default=False,
         ),
     ] = None,
-    format: Annotated[
-        str | None,
-        typer.Option(
-            "--format",
-            help="round-robin: a table for every 3 bots; gauntlet: the gauntlet's bot against "
-            "every pair of the others. [default: round-robin]",
-            show_default=False,
-        ),
-    ] = None,
-    gauntlet: Annotated[
-        str | None,
-        typer.Option(
-            help="The gauntlet's bot (implies --format gauntlet) [default: the first bot].",
-            show_default=False,
-        ),
-    ] = None,
-    blocks: Annotated[
-        int | None,
-        typer.Option(
-            help=f"Duplicate blocks per table: each deals 1 hand in all 6 seatings "
-            f"[default: {DEFAULT_BLOCKS}].",
-            show_default=False,
-        ),
-    ] = None,
-    deals: Annotated[
-        int | None,
-        typer.Option(
-            help="Deals of the seed per table, instead of --blocks (with duplicate tables, each "
-            "is played in all 6 seatings, as in 'match').",
-            show_default=False,
-        ),
-    ] = None,
-    duplicate: Annotated[
-        bool | None,
-        typer.Option(
-            "--duplicate/--no-duplicate",
-            help="Play each deal in all 6 seatings of a table (the default), or plain deals.",
-            show_default=False,
-        ),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            help="Seed of the deals, the same at every table (default: a random one).",
-            show_default=False,
-        ),
-    ] = None,
-    rules: Annotated[
-        str | None,
-        typer.Option(
-            "--rules", "-r", help="wpt, lzf or a rules file [default: wpt].", show_default=False
-        ),
-    ] = None,
-    movetime: Annotated[
-        int | None,
-        typer.Option(help="Milliseconds per decision [default: 2000].", show_default=False),
-    ] = None,
-    timemargin: Annotated[
-        int | None,
-        typer.Option(
-            help="Milliseconds allowed on top of each decision's time [default: 100].",
-            show_default=False,
-        ),
-    ] = None,
-    startup_ms: Annotated[
-        int | None,
-        typer.Option(
-            "--startup-ms",
-            help="Time for a bot to start and finish the handshake [default: 10000].",
-            show_default=False,
-        ),
-    ] = None,
-    on_fault: Annotated[
-        str | None,
-        typer.Option(
-            help="forfeit: the culprit forfeits the deal; random: a random legal action is "
-            "played for it [default: forfeit].",
-            show_default=False,
-        ),
-    ] = None,
-    forfeit_penalty: Annotated[
-        int | None,
-        typer.Option(
-            help="What a forfeiting bot pays each opponent [default: the rules' largest loss].",
-            show_default=False,
-        ),
-    ] = None,
-    max_faults: Annotated[
-        int | None,
-        typer.Option(
-            help="Faults a bot may make at a table before it is disqualified there [default: 3].",
-            show_default=False,
-        ),
-    ] = None,
-    ping_ms: Annotated[
-        int | None,
-        typer.Option(
-            "--ping-ms",
-            help="Time for a bot to answer isready with readyok [default: 5000].",
-            show_default=False,
-        ),
-    ] = None,
-    max_memory_mb: Annotated[
-        int | None,
-        typer.Option(
-            "--max-memory-mb",
-            help="Address-space limit per bot, MiB; 0: none [default: 2048].",
-            show_default=False,
-        ),
-    ] = None,
-    max_cpu_s: Annotated[
-        int | None,
-        typer.Option(
-            "--max-cpu-s",
-            help="CPU-time limit, s: of each bot process, and sandboxed of the whole bot; "
-            "0: none [default: 600].",
-            show_default=False,
-        ),
-    ] = None,
-    max_processes: Annotated[
-        int | None,
-        typer.Option(
-            "--max-processes",
-            help="Sandboxed: processes and threads a bot may have at once, all together; "
-            "0: none [default: 128].",
-            show_default=False,
-        ),
-    ] = None,
-    max_stderr_mb: Annotated[
-        int | None,
-        typer.Option(
-            "--max-stderr-mb",
-            help="A bot's stderr file is cut at this size, MiB; 0: no limit [default: 10].",
-            show_default=False,
-        ),
-    ] = None,
-    sandbox: Annotated[
-        bool | None,
-        typer.Option(
-            "--sandbox/--no-sandbox",
-            help="Run every bot in a bubblewrap sandbox (docs/competitions.md). On by default: "
-            "--no-sandbox trusts the bots with your files, processes and the log "
-            "[default: sandbox].",
-            show_default=False,
-        ),
-    ] = None,
-    sandbox_read: SandboxReadOption = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(help="A bot option, BOT:NAME=VALUE (repeatable).", show_default=False),
-    ] = None,
-    concurrency: Annotated[
-        int | None,
-        typer.Option(
-            help="Tables played at once, each in a process of its own [default: 1].",
-            show_default=False,
-        ),
-    ] = None,
-    affinity: Annotated[
-        bool | None,
-        typer.Option(
-            "--affinity/--no-affinity",
-            help="Pin each table's process and its bots to a CPU of its own (round robin over "
-            "the CPUs this process may use; Linux): with fast C bots 1.2-1.7x the deals per "
-            "second when CPUs are idle, about 1.1x when every CPU has a table; bots that think "
-            "in several threads lose by it [default: no].",
-            show_default=False,
-        ),
-    ] = None,
-    log: Annotated[
-        Path | None,
-        typer.Option(
-            help="The tournament's log [default: tournament-<id>.jsonl here].", show_default=False
-        ),
-    ] = None,
+    *,
+    values: OptionValues,
     resume: Annotated[
         Path | None, typer.Option(help="Continue an interrupted tournament from its log.")
     ] = None,
@@ -350,37 +189,23 @@ def tournament_command(
     """Play a tournament: every table of 3 bots (or a gauntlet), duplicate blocks, live
     standings, Elo ratings with 95% intervals, and one resumable log.
 
-    Every table plays the same deals (one seed). Ratings: see 'zole-arena ratings'.
+    Every table plays the same deals (one seed). Ratings: see 'zole-arena ratings'. The
+    options given here override a --config file's values.
     """
     stop_on_signals()
     if bootstrap < 10:
         fail(f"--bootstrap must be at least 10, not {bootstrap}")
-    if concurrency is not None and concurrency < 1:
-        fail(f"--concurrency must be at least 1, not {concurrency}")
     if resume is not None:
-        given = [
-            flag
-            for flag, value in (
-                ("bots", bots), ("--config", config), ("--format", format),
-                ("--gauntlet", gauntlet), ("--blocks", blocks), ("--deals", deals),
-                ("--duplicate", duplicate), ("--seed", seed), ("--rules", rules),
-                ("--movetime", movetime), ("--option", option), ("--log", log),
-                ("--timemargin", timemargin), ("--startup-ms", startup_ms),
-                ("--on-fault", on_fault), ("--forfeit-penalty", forfeit_penalty),
-                ("--max-faults", max_faults), ("--ping-ms", ping_ms),
-                ("--max-memory-mb", max_memory_mb), ("--max-cpu-s", max_cpu_s),
-                ("--max-processes", max_processes), ("--max-stderr-mb", max_stderr_mb),
-                ("--sandbox/--no-sandbox", sandbox), ("--sandbox-read", sandbox_read),
-            )
-            if value is not None
-        ]  # fmt: skip
+        given = [name for name, value in (("bots", bots), ("--config", config)) if value]
+        given += [o.flag for o in values.given if o not in (CONCURRENCY, AFFINITY)]
         if given:
             fail(
                 f"--resume takes everything from the log (except --concurrency and "
                 f"--affinity): give no {', '.join(given)}"
             )
-        tournament = resume_tournament(resume, concurrency)
-        tournament.cpus = allowed_cpus() if affinity else None
+        more = values[CONCURRENCY] if values.source(CONCURRENCY) is Source.COMMAND_LINE else None
+        tournament = resume_tournament(resume, more)
+        tournament.cpus = allowed_cpus() if values[AFFINITY] else None
         concurrency_now = tournament.settings.concurrency
         check_entrants(tournament.settings.entrants, tournament.settings.match)
         unfinished = [t for t in tournament.tables if not t.finished]
@@ -398,17 +223,20 @@ def tournament_command(
         _run(tournament, bootstrap, json_output)
         return
 
-    settings_file: dict[str, Any] = read_config(config) if config is not None else {}
-    folder = Path(settings_file.get("folder", "."))
-    if bots and settings_file.get("bots"):
+    settings_file = read_config(config) if config is not None else None
+    if settings_file is not None:
+        values = values.with_config(settings_file.values)
+    file_bots = settings_file.bots if settings_file is not None else ()
+    if bots and file_bots:
         fail(f"give the bots on the command line or in {config}, not both")
     if bots:
         specs = [parse_bot_arg(b) for b in bots]
         pairs = [(s.name, s.argv) for s in specs]
         given_options: list[dict[str, str]] = [{} for _ in specs]
     else:
-        pairs = [_config_bot(b, folder) for b in settings_file.get("bots", [])]
-        given_options = [b["options"] for b in settings_file.get("bots", [])]
+        folder = settings_file.folder if settings_file is not None else Path(".")
+        pairs = [_config_bot(b, folder) for b in file_bots]
+        given_options = [dict(b.options) for b in file_bots]
     if len(pairs) < 3:
         where = f" ({config} has {len(pairs)})" if config is not None else ""
         fail(f"a tournament needs at least 3 bots, not {len(pairs)}{where}")
@@ -420,100 +248,49 @@ def tournament_command(
     ]
     for entrant in entrants:
         _check_program(entrant.name, entrant.command)
-    extra = bot_options(option or [], [e.name for e in entrants], word="bot")
+    extra = assign_bot_options(values[OPTION], [e.name for e in entrants], word="bot")
     entrants = [
         dataclasses.replace(e, options={**e.options, **o})
         for e, o in zip(entrants, extra, strict=True)
     ]
 
-    def pick(value: Any, key: str, default: Any) -> Any:
-        return value if value is not None else settings_file.get(key, default)
-
-    chosen_format = pick(format, "format", None)
-    chosen_gauntlet = pick(gauntlet, "gauntlet", None)
-    if chosen_format is None:
-        chosen_format = "gauntlet" if chosen_gauntlet is not None else "round-robin"
-    if chosen_format not in FORMATS:
-        where = "--format" if format is not None else f"format in {config}"
-        fail(f"{where} must be {' or '.join(FORMATS)}, not {chosen_format!r}")
+    chosen_gauntlet = values[GAUNTLET]
+    chosen_format = values[FORMAT]
+    if values.source(FORMAT) is Source.DEFAULT and chosen_gauntlet is not None:
+        chosen_format = "gauntlet"  # --gauntlet NAME alone implies it
     if chosen_format == "gauntlet" and chosen_gauntlet is None:
         chosen_gauntlet = entrants[0].name
     if chosen_format == "round-robin" and chosen_gauntlet is not None:
         fail("--gauntlet is for --format gauntlet, not round-robin")
-    if chosen_gauntlet is not None and chosen_gauntlet not in names:
-        fail(f"--gauntlet {chosen_gauntlet!r} is not one of the bots ({', '.join(names)})")
-    is_duplicate = bool(pick(duplicate, "duplicate", True))
-    chosen_blocks = pick(blocks, "blocks", None)
-    chosen_deals = pick(deals, "deals", None)
-    if chosen_blocks is not None and chosen_deals is not None:
-        fail("give --blocks or --deals, not both")
-    if chosen_blocks is not None and not is_duplicate:
-        fail("--blocks is for duplicate tables: give --deals with --no-duplicate")
+    is_duplicate = values[DUPLICATE]
+    chosen_deals = values[DEALS]
+    if values.source(BLOCKS) is not Source.DEFAULT:
+        if chosen_deals is not None:
+            fail("give --blocks or --deals, not both")
+        if not is_duplicate:
+            fail("--blocks is for duplicate tables: give --deals with --no-duplicate")
     # As in 'match': --deals counts the seed's deals, each played in 6 seatings when duplicate.
-    per_table = next((n for n in (chosen_blocks, chosen_deals) if n is not None), DEFAULT_BLOCKS)
-    if per_table < 1:
-        fail(f"--{'blocks' if chosen_blocks is not None else 'deals'} must be at least 1")
-    chosen_seed = pick(seed, "seed", None)
-    if chosen_seed is None:
-        chosen_seed = secrets.randbelow(MAX_SEED + 1)
-    elif not 0 <= chosen_seed <= MAX_SEED:
-        fail(f"--seed must be from 0 to {MAX_SEED}")
-    number = {
-        key: pick(value, key, default)
-        for key, value, default in (
-            ("movetime", movetime, 2000), ("timemargin", timemargin, 100),
-            ("startup_ms", startup_ms, 10_000), ("ping_ms", ping_ms, 5000),
-            ("max_faults", max_faults, 3), ("max_memory_mb", max_memory_mb, 2048),
-            ("max_cpu_s", max_cpu_s, 600), ("forfeit_penalty", forfeit_penalty, None),
-            ("max_processes", max_processes, 128), ("max_stderr_mb", max_stderr_mb, 10),
-        )
-    }  # fmt: skip
-    policy, limits = conduct(
-        movetime=number["movetime"], timemargin=number["timemargin"],
-        startup_ms=number["startup_ms"], ping_ms=number["ping_ms"],
-        on_fault=pick(on_fault, "on_fault", "forfeit"),
-        forfeit_penalty=number["forfeit_penalty"], max_faults=number["max_faults"],
-        max_memory_mb=number["max_memory_mb"], max_cpu_s=number["max_cpu_s"],
-        max_processes=number["max_processes"], max_stderr_mb=number["max_stderr_mb"],
-    )  # fmt: skip
-    chosen_concurrency = pick(concurrency, "concurrency", 1)
-    if chosen_concurrency < 1:
-        fail(f"--concurrency must be at least 1, not {chosen_concurrency}")
+    per_table = chosen_deals if chosen_deals is not None else values[BLOCKS]
     tournament_id = uuid.uuid4().hex[:12]
-    chosen_log = pick(log, "log", None)
-    log_path = (
-        Path(chosen_log) if chosen_log is not None else Path(f"tournament-{tournament_id}.jsonl")
-    )
+    chosen_log = values[LOG]
+    log_path = chosen_log if chosen_log is not None else Path(f"tournament-{tournament_id}.jsonl")
     check_new_log(log_path)
-    isolation = _isolation(
-        pick(sandbox, "sandbox", None), pick(sandbox_read, "sandbox_read", None), entrants,
-        log_path, config,
-    )  # fmt: skip
-    match_settings = MatchSettings(
-        rules=load_rules(pick(rules, "rules", "wpt")),
-        seed=chosen_seed,
-        deals=per_table,
-        duplicate=is_duplicate,
-        movetime_ms=number["movetime"],
-        margin_ms=number["timemargin"],
-        startup_ms=number["startup_ms"],
-        ping_ms=number["ping_ms"],
-        policy=policy,
-        limits=limits,
-        sandbox=isolation,
+    isolation = _isolation(values[SANDBOX], values[SANDBOX_READ], entrants, log_path, config)
+    match_settings = values.match_settings(
+        deals=per_table, duplicate=is_duplicate, sandbox=isolation
+    )
+    settings = TournamentSettings(
+        entrants=tuple(entrants),
+        match=match_settings,
+        format="gauntlet" if chosen_format == "gauntlet" else "round-robin",
+        gauntlet=chosen_gauntlet,
+        concurrency=values[CONCURRENCY],
     )
     if not json_output:
         out.print(f"bots: {match_settings.isolation()}", highlight=False, markup=False)
         out.print(f"checking that the {len(entrants)} bots start …", highlight=False)
     check_entrants(entrants, match_settings)
-    settings = TournamentSettings(
-        entrants=tuple(entrants),
-        match=match_settings,
-        format=chosen_format,
-        gauntlet=chosen_gauntlet,
-        concurrency=chosen_concurrency,
-    )
-    cpus = allowed_cpus() if pick(affinity, "affinity", False) else None
+    cpus = allowed_cpus() if values[AFFINITY] else None
     tournament = Tournament(settings, log_path, tournament_id=tournament_id, cpus=cpus)
     if not json_output:
         tables = len(tournament.tables)
@@ -523,8 +300,9 @@ def tournament_command(
         what = f"gauntlet of {chosen_gauntlet}" if chosen_format == "gauntlet" else "round-robin"
         out.print(
             f"tournament ({what}): {', '.join(names)} — {tables} table(s) × {kind} = "
-            f"{settings.total_deals} deals of {settings.match.rules.name}, seed {chosen_seed}, "
-            f"{chosen_concurrency} at a time{_pinning(cpus, chosen_concurrency)}; log {log_path}",
+            f"{settings.total_deals} deals of {settings.match.rules.name}, "
+            f"seed {match_settings.seed}, {settings.concurrency} at a time"
+            f"{_pinning(cpus, settings.concurrency)}; log {log_path}",
             highlight=False,
             markup=False,
         )
@@ -532,8 +310,8 @@ def tournament_command(
 
 
 def _isolation(
-    wanted: bool | None,
-    readable: list[str] | None,
+    wanted: bool,
+    readable: tuple[str, ...],
     entrants: Sequence[Entrant],
     log: Path,
     config: Path | None,
@@ -541,7 +319,7 @@ def _isolation(
     """The tournament's sandbox: on unless ``--no-sandbox`` (a machine that cannot build one
     ends the command with one line saying how to install bubblewrap, or to trust the bots).
     It hides the log, the stderr folder, the config file and every entrant's program."""
-    if wanted is False:
+    if not wanted:
         return sandbox_setting(False, readable)
     try:
         check_available()

@@ -58,6 +58,8 @@ from zole_arena.events.messages import (
     one_line,
     send,
 )
+from zole_arena.events.options import CONCURRENCY
+from zole_arena.events.options import FORMAT as FORMAT_OPTION
 from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, TournamentError, tables_for
 from zole_arena.events.standings import Standings, TableState, TournamentSummary
 from zole_arena.events.workers import _start_worker, _Worker
@@ -94,24 +96,24 @@ class TournamentSettings:
     entrants: tuple[Entrant, ...]
     match: MatchSettings
     """How each table plays: rules, seed, deals (blocks, with ``duplicate``), time, faults."""
-    format: Format = "round-robin"
+    format: Format = FORMATS[0]
     gauntlet: str | None = None
     """The gauntlet's bot (a gauntlet only; default: the first entrant)."""
-    concurrency: int = 1
+    concurrency: int = CONCURRENCY.default
 
     def __post_init__(self) -> None:
         names = [entrant.name for entrant in self.entrants]
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
             raise TournamentError(f"two bots are named {twice[0]!r}: give each a name of its own")
-        if self.format not in FORMATS:
-            raise TournamentError(f"unknown format {self.format!r}: use {' or '.join(FORMATS)}")
+        for option, value in ((FORMAT_OPTION, self.format), (CONCURRENCY, self.concurrency)):
+            problem = option.problem(value)
+            if problem is not None:
+                raise TournamentError(f"{option.name} {problem}")
         if self.gauntlet is not None and self.gauntlet not in names:
             raise TournamentError(
                 f"--gauntlet {self.gauntlet!r} is not one of the bots ({', '.join(names)})"
             )
-        if self.concurrency < 1:
-            raise TournamentError(f"concurrency must be at least 1, not {self.concurrency}")
 
     @property
     def tables(self) -> list[Table]:
@@ -634,7 +636,7 @@ def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> T
             match=MatchSettings.from_header(header),
             format=header["tournament_format"],
             gauntlet=header.get("gauntlet"),
-            concurrency=concurrency or header.get("concurrency", 1),
+            concurrency=concurrency or header.get("concurrency", TournamentSettings.concurrency),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise TournamentError(f"{log_path}: the tournament header is incomplete ({exc})") from None

@@ -22,6 +22,7 @@ class Limits:
 
     Each holds for every process of the bot (``setrlimit``); in a sandbox with a control group
     (:func:`limits_in_force`), memory, processes and CPU time hold for all of them together.
+    The defaults are the command line's too (``--max-memory-mb`` and the others read them).
     """
 
     memory_mb: int | None = 2048
