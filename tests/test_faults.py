@@ -37,7 +37,7 @@ from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealState, Phase, max_penalty
 from zole_arena.players.botproc import Limits
 from zole_arena.players.session import BotConfig, BotSession
-from zole_arena.protocol.messages import format_go, format_newdeal, parse_answer
+from zole_arena.protocol import DealWriter, parse_answer
 
 TESTS = Path(__file__).resolve().parent
 FAULT_BOTS = TESTS / "fault_bots"
@@ -567,8 +567,7 @@ def _requests() -> list[DealState]:
 
 
 def _go(state: DealState, request_id: int) -> str:
-    seat: int = state.turn  # type: ignore[assignment]
-    return format_go(request_id, TIME_MS, state.view(seat), 1, "wpt", (0, 0, 0))
+    return DealWriter(state, 1, (0, 0, 0)).go(request_id, TIME_MS)
 
 
 def _stale(session: BotSession) -> list[str]:
@@ -581,7 +580,7 @@ def test_late_answer_is_never_taken_for_the_next_request(procs: Procs) -> None:
     session = procs.session(procs.fault_bot("late_answer", "0.3"))
     try:
         bid, play, next_play = _requests()
-        session.send(format_newdeal(bid.view(0), 1, "wpt", (0, 0, 0)))
+        session.send(DealWriter(bid, 1, (0, 0, 0)).newdeal(0))
         with pytest.raises(BotTimeoutError, match="no answer to request 1 within 300 ms"):
             session.request(_go(bid, 1), 1, TIME_MS, MARGIN_MS)  # times out at 0.4 s
         assert _stale(session) == []

@@ -18,13 +18,12 @@ from typing import Final
 from zole_arena.arena.referee import RESTART_KINDS, FaultPolicy, Referee
 from zole_arena.errors import BotError, IllegalActionError, NotationError
 from zole_arena.game.actions import Bid
-from zole_arena.game.cards import Card
 from zole_arena.game.rules import AllPass, Rules, load_rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import NO_PULES, Pules
 from zole_arena.game.state import DealState, Phase
 from zole_arena.players.session import BotConfig, BotSession
-from zole_arena.protocol.messages import format_events, format_go, format_newdeal, parse_answer
+from zole_arena.protocol import DealWriter, events_after, parse_answer, setoption_line
 
 __all__ = ["CheckItem", "Scenario", "run_check", "scenarios"]
 
@@ -127,15 +126,11 @@ def scenarios() -> list[Scenario]:
 
 def _events(state: DealState) -> Iterator[str]:
     """The events a bot would have seen so far in this deal."""
-    log = state.trick_log()
-    played = 0
+    assert state.seed is not None and state.deal_no is not None
+    replay = DealState.from_seed(state.rules, state.seed, state.deal_no, pules=state.pules)
     for seat, action in state.history:
-        finished = None
-        if isinstance(action, Card):
-            played += 1
-            if played % 3 == 0:
-                finished = log[played // 3 - 1]
-        yield from format_events(seat, action, finished)
+        replay.apply(action)
+        yield from events_after(replay, seat, action)
 
 
 class _Checker:
@@ -165,14 +160,14 @@ class _Checker:
         state = scenario.state
         seat: int = state.turn  # type: ignore[assignment]
         scores = (0, 0, 0)
-        preset = state.rules.preset
+        writer = DealWriter(state, 1, scores)
         try:
             if with_events:
-                session.send(format_newdeal(state.view(seat), 1, preset, scores))
+                session.send(writer.newdeal(seat))
                 for event in _events(state):
                     session.send(event)
             self.request_id += 1
-            line = format_go(self.request_id, self.time_ms, state.view(seat), 1, preset, scores)
+            line = writer.go(self.request_id, self.time_ms)
             reply = session.request(line, self.request_id, self.time_ms, self.margin_ms)
         except BotError as exc:
             self.last_fault = exc.kind
@@ -260,7 +255,7 @@ class _Checker:
         try:
             for option in session.options.values():
                 if option.type != "string":
-                    session.send(f"setoption name {option.name} value {option.default}")
+                    session.send(setoption_line(option.name, option.default))
             ms = session.ping()
         except BotError as exc:
             self.item("options", False, f"{exc.kind}: {exc}", exc.line)
