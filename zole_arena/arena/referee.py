@@ -351,8 +351,9 @@ class Referee:
         line = self._writer.go(request_id, self.time_ms)
         session = seat.session
         try:
-            if session is None:  # restarted after a fault earlier in this deal
-                session = self._start(seat)
+            if session is None:  # restarted after a fault earlier in this deal: the new
+                session = self._start(seat)  # process hears the deal from its start
+                seat.pending, seat.seen = [self._writer.newdeal(index)], 0
             # The events this bot has not seen yet go in the same write as the request.
             events = self._unsent(seat)
             reply = session.request(line, request_id, self.time_ms, self.margin_ms, events)
