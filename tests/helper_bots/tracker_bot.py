@@ -12,7 +12,9 @@ this deal's; and, from one deal to the next of a process, the next deal's ``scor
 and exits with code 2, which the arena sees as a crash. It answers with a random legal action.
 
 Usage: ``tracker_bot.py [--crash-at N MARKER]``: exit with code 3 at its Nth ``go`` instead of
-answering, once (a file MARKER is made then; a copy started while it exists plays on).
+answering, once (a file MARKER is made then; a copy started while it exists plays on). With
+``$ZOLE_FAULT_PIDS`` set, it appends ``bot <pid>`` to that file when it starts and ``quit <pid>``
+when it is told to quit.
 """
 
 from __future__ import annotations
@@ -178,7 +180,15 @@ class Tracker:
         return self.rng.choice(legal)
 
 
+def note(what: str) -> None:
+    path = os.environ.get("ZOLE_FAULT_PIDS")
+    if path:
+        with open(path, "a") as file:
+            file.write(f"{what} {os.getpid()}\n")
+
+
 def main() -> None:
+    note("bot")
     crash_at, marker = None, None
     if len(sys.argv) == 4 and sys.argv[1] == "--crash-at":
         crash_at, marker = int(sys.argv[2]), sys.argv[3]
@@ -212,6 +222,7 @@ def main() -> None:
                 fields = fields_of(words)
                 print(f"action {fields['id']} {tracker.go(fields)}", flush=True)
             elif head == "quit":
+                note("quit")
                 return
         except (Inconsistent, KeyError, ValueError, IndexError) as exc:
             sys.stderr.write(f"tracker: inconsistent stream at {line.strip()!r}: {exc!r}\n")
