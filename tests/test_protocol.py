@@ -433,3 +433,19 @@ def test_spec_examples_are_well_formed() -> None:
         hand = fields["hand"].split(",")
         for answer in fields["legal"].split(","):
             assert answer in hand or answer in ("pass", "take", "zole", "smallzole"), line
+
+
+def test_spec_documents_every_newdeal_field_and_its_example_is_real() -> None:
+    """The page's ``newdeal`` table names every field the arena writes, and its example has
+    them in the arena's order, with lzf's rules as the arena spells them."""
+    spec = (EXAMPLES.parent / "README.md").read_text()
+    written = DealWriter(DealState.from_seed(load_rules("lzf"), 1, 4), 4, (0, 0, 0)).newdeal(2)
+    keys = written.split()[1::2]
+    section = spec[spec.index("### `newdeal`") : spec.index("### `go`")]
+    documented = set(re.findall(r"`(\w+)`", "".join(re.findall(r"^\| (.*?) \|", section, re.M))))
+    assert set(keys) <= documented, set(keys) - documented
+    example = re.search(r"Example: `(newdeal [^`]+)`", section)
+    assert example is not None
+    words = example.group(1).split()
+    assert words[1::2] == keys
+    assert " ".join(words[19:]) == rules_fields(load_rules("lzf"))
