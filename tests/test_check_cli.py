@@ -35,6 +35,12 @@ from pathlib import Path
 import pytest
 from prochelp import group_gone, marked_processes
 
+from zole_arena.arena.check import check_matches
+from zole_arena.game.actions import Contract
+from zole_arena.game.rules import AllPass
+from zole_arena.game.scoring import Pules
+from zole_arena.game.state import DealState, Phase
+
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 FAULT_BOTS = TESTS / "fault_bots"
@@ -410,3 +416,48 @@ def test_the_tracker_fails_loudly_on_a_stream_no_match_sends(stream: str, why: s
     )  # fmt: skip
     assert proc.returncode == 2, proc.stderr
     assert "tracker: inconsistent stream" in proc.stderr and why in proc.stderr, proc.stderr
+
+
+def test_the_check_asks_for_the_decisions_its_items_name() -> None:
+    """Each match's deals are numbered on from its first, every position is reached by legal
+    moves from its seed's deal, and it is the decision the item names."""
+    matches = check_matches()
+    assert [m.rules.preset for m in matches] == ["wpt", "lzf", "lzf"]
+    assert matches[1].pules == Pules(2, (1,)) and sum(matches[1].totals) == 0
+    assert matches[2].rules.all_pass is AllPass.TABLE
+    assert Contract.SMALL_ZOLE in matches[2].rules.contracts
+    by_name = {}
+    for match in matches:
+        numbers = [s.state.deal_no for s in match.scenarios]
+        assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+        for scenario in match.scenarios:
+            state = scenario.state
+            assert state.seed is not None and state.deal_no is not None
+            replay = DealState.from_seed(match.rules, state.seed, state.deal_no)
+            for _, action in state.history:
+                replay.apply(action)  # legal, or this raises
+            assert replay.turn == scenario.seat and replay.phase is state.phase
+            by_name[scenario.name] = scenario
+    phases = {name: s.state.phase for name, s in by_name.items()}
+    assert phases["wpt bury after taking the talon"] is Phase.BURYING
+    assert [n for n, p in phases.items() if p is Phase.BIDDING] == [
+        "wpt bid as forehand", "wpt bid after two passes", "lzf bid with zole offered",
+        "lzf bid with small zole offered",
+    ]  # fmt: skip
+    follow = by_name["wpt follow the led category"].state
+    assert 0 < len(follow.legal_actions()) < len(follow.hand(follow.turn))  # type: ignore[arg-type]
+    void = by_name["wpt play when void"].state
+    assert void.current_trick and len(void.legal_actions()) == len(void.hand(void.turn))  # type: ignore[arg-type]
+    assert by_name["wpt table game (all passed)"].state.contract is Contract.TABLE
+    assert by_name["lzf table game switch (all passed)"].state.contract is Contract.TABLE
+    for name in ("lzf zole: soloist plays", "lzf small zole: soloist plays"):
+        assert by_name[name].state.turn == by_name[name].state.soloist
+    opponent = by_name["lzf zole: opponent plays"].state
+    assert opponent.contract is Contract.ZOLE and opponent.turn != opponent.soloist
+    # A decision that follows from the bot's own moves is asked of a copy joining mid-deal.
+    joining = {name for name, s in by_name.items() if s.joins}
+    assert joining == {
+        "wpt bury after taking the talon", "wpt lead the first trick",
+        "wpt table game (all passed)", "lzf zole: soloist plays",
+        "lzf small zole: soloist plays", "lzf table game switch (all passed)",
+    }  # fmt: skip

@@ -1,4 +1,5 @@
-"""Protocol v1 text: parsing bot lines, reading answers, writing requests, and the examples."""
+"""Protocol v1 text: parsing bot lines, reading and writing answers, every message the arena
+writes (against field-by-field references), the rules fields of newdeal, and the examples."""
 
 from __future__ import annotations
 
@@ -180,7 +181,7 @@ def play_random(rules: Rules, seed: int) -> list[tuple[DealState, str, str]]:
 
 
 @pytest.mark.parametrize("rules", rules_variants(), ids=lambda r: r.name + str(r.contracts))
-def test_go_writer_equals_the_seat_view_form(rules: Rules) -> None:
+def test_deal_writer_go_equals_the_seat_view_form(rules: Rules) -> None:
     for seed in range(120):
         for _, from_view, from_writer in play_random(rules, seed):
             assert from_writer == from_view
