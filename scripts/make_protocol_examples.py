@@ -43,7 +43,8 @@ def annotate(direction: str, line: str) -> str:
             f = _fields(words)
             return (
                 f"deal {f['deal']}: this bot sits in seat {f['seat']}, seat {f['dealer']} deals, "
-                f"seat {f['forehand']} is forehand; its 8 cards, strongest first"
+                f"seat {f['forehand']} is forehand; its 8 cards, strongest first; the standing; "
+                f"the rules in force (contracts {f['contracts']}, all pass: {f['allpass']}, …)"
             )
         if head == "go":
             f = _fields(words)

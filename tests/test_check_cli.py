@@ -9,6 +9,9 @@ named by ``$ZOLE_FAULT_PIDS``).
 
 Bots that never answer in time fail every decision item, so they are checked with a shorter
 ``--movetime`` (their items fail whatever the time); the others use ``--movetime 300``.
+
+The tracker bot (``helper_bots/tracker_bot.py``) keeps the deal from the event stream and exits
+with an error on any line a match would not send it: it passes ``check``, and plays a match.
 ``no_read.py`` is not run here: ``check`` has no option for the ping time, and a bot that stops
 reading costs two 5-second ping stalls (``test_faults.py`` covers it).
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import os
 import re
 import shlex
@@ -31,9 +35,16 @@ from pathlib import Path
 import pytest
 from prochelp import group_gone, marked_processes
 
+from zole_arena.arena.check import check_matches
+from zole_arena.game.actions import Contract
+from zole_arena.game.rules import AllPass
+from zole_arena.game.scoring import Pules
+from zole_arena.game.state import DealState, Phase
+
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 FAULT_BOTS = TESTS / "fault_bots"
+TRACKER_BOT = TESTS / "helper_bots" / "tracker_bot.py"
 RUN_TIMEOUT_S = 60
 PARALLEL_RUNS = 4
 FAST = ("--movetime", "300")
@@ -85,12 +96,12 @@ class Run:
 class Case:
     id: str
     bot: str
-    """A fault bot's name, or a whole command (``random``, a missing program)."""
+    """A fault bot's name, ``tracker``, or a whole command (``random``, a missing program)."""
     args: tuple[str, ...] = ()
     options: tuple[str, ...] = FAST
 
     def command(self) -> str:
-        path = FAULT_BOTS / f"{self.bot}.py"
+        path = TRACKER_BOT if self.bot == "tracker" else FAULT_BOTS / f"{self.bot}.py"
         if not path.exists():
             return self.bot
         return shlex.join([sys.executable, str(path), *self.args])
@@ -98,6 +109,7 @@ class Case:
 
 CASES = [
     Case("random", "random"),
+    Case("tracker", "tracker"),
     Case("exit_at_start", "exit_at_start"),
     Case("slow_start_over_limit", "slow_start", ("5",), (*FAST, "--startup-ms", "500")),
     Case("missing_program", "/nonexistent/zole-bot --level 3"),
@@ -193,13 +205,28 @@ def check_run(run: Run, code: int) -> None:
 # -- the cases --------------------------------------------------------------------------------
 
 
-def _random(run: Run) -> None:
-    check_run(run, 0)
-    items = run.items
-    assert len(items) >= 20 and all(item.passed for item in items.values())
-    assert f"all {len(items)} items passed" in run.proc.stdout
-    assert run.item(1, "start and handshake").text.startswith("start and handshake: 'Random'")
-    assert run.item(len(items), "quit").text.endswith("exited with code 0")
+def _all_pass(name: str) -> Callable[[Run], None]:
+    def expect(run: Run) -> None:
+        check_run(run, 0)
+        items = run.items
+        assert len(items) >= 20 and all(item.passed for item in items.values())
+        assert f"all {len(items)} items passed" in run.proc.stdout
+        first = run.item(1, "start and handshake")
+        assert first.text.startswith(f"start and handshake: {name!r}")
+        # Every decision item plays its deal to the end, and so does every copy of the bot.
+        for number in range(4, len(items) - 2):
+            assert "to the deal's end (" in items[number].text or (
+                "the deal ended (" in items[number].text
+            ), items[number]
+        quit_item = run.item(len(items), "quit")
+        assert re.search(r": \d+ copies of the bot, each within 1 s; .* code 0$", quit_item.text)
+        if name == "Tracker":  # it notes its starts and quits: every copy was told to quit
+            notes = list(reported(run))
+            started = {pid for role, pid in notes if role == "bot"}
+            assert started == {pid for role, pid in notes if role == "quit"}
+            assert len(started) >= 9 + 6  # its own copies, and two full deals' three each
+
+    return expect
 
 
 def _start_failure(needle: str) -> Callable[[Run], None]:
@@ -241,20 +268,25 @@ def _never_in_time(run: Run) -> None:
     _decision_failure("timeout: no answer to request 1 within 50 ms")(run)
     items = run.items
     decisions = [items[n] for n in range(4, len(items) - 2)]  # up to the full deals
-    assert len(decisions) >= 15
+    assert len(decisions) >= 14
     assert all(not item.passed and "timeout:" in item.text for item in decisions), decisions
 
 
 def _illegal_card(run: Run) -> None:
     check_run(run, 1)
-    for number in (1, 2, 3, 4, 5, 6):  # it bids and buries legally
+    for number in (1, 2, 3):
         assert run.items[number].passed, run.items[number]
-    item = run.item(7, "wpt lead the first trick")
+    # It bids legally (pass), but the deal is played on: the table game, which it leads.
+    item = run.item(4, "wpt bid as forehand")
     assert not item.passed
-    assert "not a legal answer: illegal action" in item.text and "not in the hand" in item.text
+    assert "answer 2 of the deal (playing): not a legal answer: illegal action" in item.text
+    assert "not in the hand" in item.text
     assert item.offending is not None and re.fullmatch(
-        r"'action \d+ [AKQJT987][CSHD]'", item.offending
+        r"'action 2 [AKQJT987][CSHD]'", item.offending
     )
+    # Under lzf everyone passes: a pule is written and the deal ends with no card played.
+    pule = run.item(12, "lzf bid with zole offered")
+    assert pule.passed and re.search(r": pass \[[\d.]+ ms\]; the deal ended \(pule\)$", pule.text)
 
 
 def _ignores_quit(run: Run) -> None:
@@ -276,14 +308,15 @@ def _hangs_once(run: Run) -> None:
     # one (the old copy would still be busy with that request).
     check_run(run, 1)
     failed = run.failed()
-    assert failed == [8], run.proc.stdout  # the 5th decision item
-    assert "timeout: no answer to request" in run.items[8].text
+    assert failed == [4], run.proc.stdout  # its 5th go is in the first deal
+    assert "answer 5 of the deal (playing): timeout: no answer to request 5" in run.items[4].text
     assert f"1 of {len(run.items)} items failed" in run.proc.stdout
     assert len([pid for role, pid in reported(run) if role == "bot"]) >= 2  # restarted
 
 
 EXPECT: dict[str, Callable[[Run], None]] = {
-    "random": _random,
+    "random": _all_pass("Random"),
+    "tracker": _all_pass("Tracker"),
     "exit_at_start": _start_failure("the bot ended during the handshake"),
     "slow_start_over_limit": _start_failure("no 'zoleok' within the startup time of 500 ms"),
     "missing_program": _start_failure("cannot start bot: no such program '/nonexistent/zole-bot'"),
@@ -324,3 +357,107 @@ def test_every_fault_bot_is_checked_but_two() -> None:
     # no_read: see the module's docstring; cpu_hog: check has no option for the CPU limit
     # (600 s), so it would only time out like never_answers.
     assert bots - {case.bot for case in CASES} == {"no_read", "cpu_hog"}
+
+
+# -- the tracker bot: check passes it exactly as a match does ---------------------------------
+
+
+def _tracker() -> list[str]:
+    return [sys.executable, str(TRACKER_BOT)]
+
+
+def test_the_tracker_plays_a_match_with_the_rules_switches(tmp_path: Path) -> None:
+    """The bot that passes ``check`` plays a match: lzf with small zole, pules standing and
+    being cleared, and the table game of a second rules file; no fault in either."""
+    for name, text in (
+        ("small.toml", 'preset = "lzf"\ncontracts = ["take", "zole", "small_zole"]\n'),
+        ("table.toml", 'preset = "lzf"\nall_pass = "table"\n'),
+    ):
+        rules = tmp_path / name
+        rules.write_text(text)
+        proc = subprocess.run(
+            [sys.executable, "-m", "zole_arena", "match", shlex.join(_tracker()),
+             shlex.join(_tracker()), "random", "--deals", "60", "--seed", "5",
+             "--rules", str(rules), "--json"],
+            capture_output=True, text=True, timeout=RUN_TIMEOUT_S, cwd=tmp_path, check=False,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        summary = json.loads(proc.stdout)
+        assert summary["deals"] == 60 and summary["faults"] == [], summary["faults"]
+        assert all(player["faults"] == 0 for player in summary["players"])
+
+
+@pytest.mark.parametrize(
+    ("stream", "why"),
+    [
+        # A card the bot was never dealt, for its own seat (what check used to send).
+        ("newdeal deal 1 seat 0 dealer 2 forehand 0 rules wpt hand QC,QS,QH,QD,JC,JS,JH,JD "
+         "scores 0,0,0 commonpules 0 personalpules - contracts take allpass table\n"
+         "bid 0 pass\nbid 1 pass\nbid 2 pass\ncard 0 AD\ncard 1 TD\ncard 2 KD\ntrick 0 25\n"
+         "go id 1 time 500 phase play deal 1 seat 0 dealer 2 forehand 0 rules wpt "
+         "hand QC,QS,QH,QD,JC,JS,JH scores 0,0,0 commonpules 0 personalpules - bids "
+         "pass,pass,pass contract table soloist - talon - buried - played AD,TD,KD winners 0 "
+         "legal QC\n", "played ['AD']"),
+        # A second deal with no result for the first.
+        ("newdeal deal 1 seat 0 dealer 2 forehand 0 rules wpt hand QC,QS,QH,QD,JC,JS,JH,JD "
+         "scores 0,0,0 commonpules 0 personalpules - contracts take allpass table\n"
+         "newdeal deal 2 seat 1 dealer 0 forehand 1 rules wpt hand QC,QS,QH,QD,JC,JS,JH,JD "
+         "scores 0,0,0 commonpules 0 personalpules - contracts take allpass table\n",
+         "no result for the last one"),
+        # Events of a deal it was never told of (a restart told only the latest events).
+        ("card 1 TD\n", "no newdeal before it"),
+    ],
+    ids=["card-never-held", "no-result-between-deals", "no-newdeal"],
+)  # fmt: skip
+def test_the_tracker_fails_loudly_on_a_stream_no_match_sends(stream: str, why: str) -> None:
+    proc = subprocess.run(
+        _tracker(), input=f"zole 1\n{stream}quit\n", capture_output=True, text=True,
+        timeout=RUN_TIMEOUT_S, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert "tracker: inconsistent stream" in proc.stderr and why in proc.stderr, proc.stderr
+
+
+def test_the_check_asks_for_the_decisions_its_items_name() -> None:
+    """Each match's deals are numbered on from its first, every position is reached by legal
+    moves from its seed's deal, and it is the decision the item names."""
+    matches = check_matches()
+    assert [m.rules.preset for m in matches] == ["wpt", "lzf", "lzf"]
+    assert matches[1].pules == Pules(2, (1,)) and sum(matches[1].totals) == 0
+    assert matches[2].rules.all_pass is AllPass.TABLE
+    assert Contract.SMALL_ZOLE in matches[2].rules.contracts
+    by_name = {}
+    for match in matches:
+        numbers = [s.state.deal_no for s in match.scenarios]
+        assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+        for scenario in match.scenarios:
+            state = scenario.state
+            assert state.seed is not None and state.deal_no is not None
+            replay = DealState.from_seed(match.rules, state.seed, state.deal_no)
+            for _, action in state.history:
+                replay.apply(action)  # legal, or this raises
+            assert replay.turn == scenario.seat and replay.phase is state.phase
+            by_name[scenario.name] = scenario
+    phases = {name: s.state.phase for name, s in by_name.items()}
+    assert phases["wpt bury after taking the talon"] is Phase.BURYING
+    assert [n for n, p in phases.items() if p is Phase.BIDDING] == [
+        "wpt bid as forehand", "wpt bid after two passes", "lzf bid with zole offered",
+        "lzf bid with small zole offered",
+    ]  # fmt: skip
+    follow = by_name["wpt follow the led category"].state
+    assert 0 < len(follow.legal_actions()) < len(follow.hand(follow.turn))  # type: ignore[arg-type]
+    void = by_name["wpt play when void"].state
+    assert void.current_trick and len(void.legal_actions()) == len(void.hand(void.turn))  # type: ignore[arg-type]
+    assert by_name["wpt table game (all passed)"].state.contract is Contract.TABLE
+    assert by_name["lzf table game switch (all passed)"].state.contract is Contract.TABLE
+    for name in ("lzf zole: soloist plays", "lzf small zole: soloist plays"):
+        assert by_name[name].state.turn == by_name[name].state.soloist
+    opponent = by_name["lzf zole: opponent plays"].state
+    assert opponent.contract is Contract.ZOLE and opponent.turn != opponent.soloist
+    # A decision that follows from the bot's own moves is asked of a copy joining mid-deal.
+    joining = {name for name, s in by_name.items() if s.joins}
+    assert joining == {
+        "wpt bury after taking the talon", "wpt lead the first trick",
+        "wpt table game (all passed)", "lzf zole: soloist plays",
+        "lzf small zole: soloist plays", "lzf table game switch (all passed)",
+    }  # fmt: skip

@@ -38,11 +38,12 @@ from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealState, Phase, max_penalty
 from zole_arena.players.limits import Limits
 from zole_arena.players.session import BotConfig, BotSession
-from zole_arena.protocol.messages import format_go, format_newdeal, parse_answer
+from zole_arena.protocol import DealWriter, parse_answer
 
 TESTS = Path(__file__).resolve().parent
 FAULT_BOTS = TESTS / "fault_bots"
 RANDOM_BOT = TESTS.parent / "bots" / "random_bot.py"
+TRACKER_BOT = TESTS / "helper_bots" / "tracker_bot.py"
 WPT = load_rules("wpt")
 LZF = load_rules("lzf")
 TIME_MS = 300
@@ -539,6 +540,34 @@ def test_on_fault_random_restarts_a_crashed_bot_within_the_deal(procs: Procs) ->
     assert len(pids) >= len(crashes) and len(set(pids)) == len(pids)
 
 
+def test_a_bot_restarted_mid_deal_hears_the_deal_from_its_start(
+    procs: Procs, tmp_path: Path
+) -> None:
+    """Under ``on_fault="random"`` a crashed bot is restarted within the deal: the new process
+    is told ``newdeal`` and every event of the deal so far (its predecessor's moves and the one
+    played for it) before its first ``go``. The tracker bot checks every line against what it
+    kept from the stream, and would crash again on a partial one."""
+    stderr = tmp_path / "tracker.stderr"
+    tracker = BotConfig(
+        command=(sys.executable, str(TRACKER_BOT), "--crash-at", "4", str(tmp_path / "crashed")),
+        name="tracker",
+        startup_ms=STARTUP_MS,
+        stderr_path=str(stderr),
+    )
+    policy = FaultPolicy(on_fault="random", max_faults=50)
+    with procs.table(seated(tracker, 1), policy=policy) as table:
+        outcome = table.play()
+        assert [(f.seat, f.kind) for f in outcome.faults] == [(1, "crash")], stderr.read_text()
+        own = [m for m in outcome.moves if m.seat == 1]
+        substituted = next(i for i, m in enumerate(own) if m.request_id is None)
+        assert substituted == 3  # its 4th decision was played for it
+        assert own[substituted + 1 :] and all(m.request_id is not None for m in own[4:])
+        assert outcome.state.result == outcome.result
+        second = table.play()  # and the new process goes on into the next deal
+        assert second.faults == []
+    assert "inconsistent" not in stderr.read_text()
+
+
 def test_on_fault_random_disqualified_bot_forfeits(procs: Procs) -> None:
     bad = procs.fault_bot("garbage")
     policy = FaultPolicy(on_fault="random", max_faults=1)
@@ -568,8 +597,7 @@ def _requests() -> list[DealState]:
 
 
 def _go(state: DealState, request_id: int) -> str:
-    seat: int = state.turn  # type: ignore[assignment]
-    return format_go(request_id, TIME_MS, state.view(seat), 1, "wpt", (0, 0, 0))
+    return DealWriter(state, 1, (0, 0, 0)).go(request_id, TIME_MS)
 
 
 def _stale(session: BotSession) -> list[str]:
@@ -582,7 +610,7 @@ def test_late_answer_is_never_taken_for_the_next_request(procs: Procs) -> None:
     session = procs.session(procs.fault_bot("late_answer", "0.3"))
     try:
         bid, play, next_play = _requests()
-        session.send(format_newdeal(bid.view(0), 1, "wpt", (0, 0, 0)))
+        session.send(DealWriter(bid, 1, (0, 0, 0)).newdeal(0))
         with pytest.raises(BotTimeoutError, match="no answer to request 1 within 300 ms"):
             session.request(_go(bid, 1), 1, TIME_MS, MARGIN_MS)  # times out at 0.4 s
         assert _stale(session) == []

@@ -1,34 +1,55 @@
 """Conformance check of a bot against protocol v1 (``zole-arena check``), after fastchess's
 ``--compliance``.
 
-The check drives one bot through numbered items — start and handshake, options, ping,
-scripted decisions from every phase and contract of both presets, a restart in the middle of
-a deal, a full deal of each preset with three copies of the bot, and ``quit`` — and reports
-PASS or FAIL for each, with the offending line. The scripted decisions come from real deals
-(fixed seeds), so what the bot is asked is what a match would ask.
+The check drives a bot through numbered items — start and handshake, options, ping, decisions
+from every phase and contract of both presets and of ``lzf`` with its switches on, a full deal of
+each preset with three copies of the bot, and ``quit`` — and reports PASS or FAIL for each,
+with the offending line.
+
+Each decision item is a real deal: dealt from a seed, brought by legal moves to the decision
+the item is about, and played on from there to its end, the bot playing its seat and the check
+the other two (the first legal action each time). The bot is sent what a match sends that
+seat: ``newdeal`` with the hand it was dealt, every event in order together with its next
+request, ``result`` when the deal ends, and ``quit`` at the end. The items of each rule set
+are the deals of one match, one after another, with the scores and pules carried on.
+
+Some decisions follow from the bot's own earlier moves (burying follows a take, the table
+game three passes, a soloist's play its bid). Those are asked of a fresh copy of the bot that
+joins the deal there, as a match restarts a bot in the middle of a deal: it is told the deal
+from its start, its predecessor's moves included; the copy before it has ended its last deal
+and been sent ``quit``. After a failed decision the bot is stopped and a fresh copy plays on,
+as a match stops a bot that faults and starts it again.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Sequence
 from typing import Final
 
-from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, RESTART_KINDS, FaultPolicy, Referee
+from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, FaultPolicy, Referee
 from zole_arena.errors import BotError, IllegalActionError, NotationError
-from zole_arena.game.actions import Bid
-from zole_arena.game.cards import Card
+from zole_arena.game.actions import Action, Bid
 from zole_arena.game.rules import AllPass, Rules, load_rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import NO_PULES, Pules
-from zole_arena.game.state import DealState, Phase
+from zole_arena.game.state import DealResult, DealState, Phase, forfeit_result, max_penalty
 from zole_arena.players.session import BotConfig, BotSession
-from zole_arena.protocol.messages import format_events, format_go, format_newdeal, parse_answer
+from zole_arena.protocol import (
+    QUIT,
+    DealWriter,
+    events_after,
+    parse_answer,
+    result_event,
+    setoption_line,
+)
 
-__all__ = ["CheckItem", "Scenario", "run_check", "scenarios"]
+__all__ = ["CheckItem", "CheckMatch", "Scenario", "check_matches", "run_check"]
 
 _OPTION_TYPES: Final = frozenset({"check", "spin", "combo", "string"})
+#: How long a bot has to exit after ``quit``.
+QUIT_GRACE_S: Final = 1.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,10 +66,41 @@ class CheckItem:
 
 @dataclasses.dataclass(frozen=True)
 class Scenario:
-    """A scripted decision: a deal brought to a point where the bot must act."""
+    """A decision the check asks for: a real deal, brought by legal moves to it."""
 
     name: str
     state: DealState
+    """The deal at the decision, dealt from ``state.seed`` as deal ``state.deal_no``, with the
+    moves before it in ``state.history``. The bot plays the seat to move."""
+
+    @property
+    def seat(self) -> int:
+        """The bot's seat."""
+        seat: int = self.state.turn  # type: ignore[assignment]
+        return seat
+
+    @property
+    def joins(self) -> bool:
+        """Whether the bot's seat moved before the decision, so that a fresh copy of the bot
+        joins the deal here, as a bot restarted in the middle of a deal does."""
+        return any(seat == self.seat for seat, _ in self.state.history)
+
+    @property
+    def title(self) -> str:
+        """The item's name."""
+        return f"{self.name}, restarted mid-deal" if self.joins else self.name
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckMatch:
+    """The scenarios of one rule set: the deals, in order, of one match."""
+
+    rules: Rules
+    scenarios: tuple[Scenario, ...]
+    totals: tuple[int, int, int] = (0, 0, 0)
+    """The scores standing before the first of them."""
+    pules: Pules = NO_PULES
+    """The pules standing before the first of them."""
 
 
 def _rules_with(base: str, **changes: object) -> Rules:
@@ -57,29 +109,41 @@ def _rules_with(base: str, **changes: object) -> Rules:
     return Rules.from_dict(data, source=f"{base} (check)")
 
 
-def _first_state(
+def _first(legal: Sequence[Action]) -> Action:
+    return legal[0]
+
+
+def _last(legal: Sequence[Action]) -> Action:
+    return legal[-1]
+
+
+def _find(
+    name: str,
     rules: Rules,
+    deal_no: int,
     bids: tuple[Bid, ...],
-    plays: int,
+    plays: int = 0,
     want: Callable[[DealState], bool] = lambda _: True,
-    pules: Pules = NO_PULES,
-) -> DealState:
-    """The first deal (seeds 1, 2, …) where the bids can be made and, after ``plays`` cards
-    (first legal each, burying the first two cards), ``want`` holds.
-    """
+    *,
+    bury: bool = True,
+    pick: Callable[[Sequence[Action]], Action] = _first,
+) -> Scenario:
+    """The first deal ``deal_no`` of seeds 1, 2, … where the bids can be made and, after the
+    bury (of the first two cards, unless ``bury`` is false) and ``plays`` cards (each the
+    ``pick`` of the legal cards), ``want`` holds."""
     for seed in range(1, 5000):
-        state = DealState.from_seed(rules, seed, 1, pules=pules)
+        state = DealState.from_seed(rules, seed, deal_no)
         for bid in bids:
             state.apply(bid)
-        if state.phase is Phase.BURYING and plays >= 0:
+        if state.phase is Phase.BURYING and bury:
             state.apply(state.legal_actions()[0])
         for _ in range(plays):
             if state.phase is not Phase.PLAYING:
                 break
-            state.apply(state.legal_actions()[0])
+            state.apply(pick(state.legal_actions()))
         if state.phase is not Phase.DONE and want(state):
-            return state
-    raise RuntimeError("no deal found for a check scenario")  # pragma: no cover
+            return Scenario(name, state)
+    raise RuntimeError(f"no deal found for the check's {name!r}")  # pragma: no cover
 
 
 def _follow_constrained(state: DealState) -> bool:
@@ -94,48 +158,50 @@ def _void(state: DealState) -> bool:
     )
 
 
-def scenarios() -> list[Scenario]:
-    """The scripted decisions of the check, for both presets and every contract."""
+def _soloist_to_play(state: DealState) -> bool:
+    return state.turn == state.soloist
+
+
+def check_matches() -> list[CheckMatch]:
+    """The decisions of the check, for both presets, ``lzf`` with small zole and the table
+    game, and every contract. The ``lzf`` match is joined at deal 4, with two common pules and
+    a personal pule standing (deals 1 and 3 all passed; in deal 2 seat 1 lost a take)."""
     wpt = load_rules("wpt")
     lzf = load_rules("lzf")
-    small = _rules_with("lzf", contracts=["take", "zole", "small_zole"])
-    lzf_table = _rules_with("lzf", all_pass=AllPass.TABLE.value)
+    switches = _rules_with("lzf", contracts=["take", "zole", "small_zole"],
+                           all_pass=AllPass.TABLE.value)  # fmt: skip
     p, t, z, s = Bid.PASS, Bid.TAKE, Bid.ZOLE, Bid.SMALL_ZOLE
     return [
-        Scenario("wpt bid as forehand", _first_state(wpt, (), -1)),
-        Scenario("wpt bid after two passes", _first_state(wpt, (p, p), -1)),
-        Scenario("wpt bury after taking the talon", _first_state(wpt, (t,), -1)),
-        Scenario("wpt lead the first trick", _first_state(wpt, (p, t), 0)),
-        Scenario("wpt follow the led category", _first_state(wpt, (t,), 1, _follow_constrained)),
-        Scenario("wpt play when void", _first_state(wpt, (t,), 4, _void)),
-        Scenario("wpt table game (all passed)", _first_state(wpt, (p, p, p), 4)),
-        Scenario("lzf bid with zole offered", _first_state(lzf, (), -1)),
-        Scenario("lzf zole: soloist plays", _first_state(lzf, (z,), 3)),
-        Scenario("lzf zole: opponent plays", _first_state(lzf, (p, z), 1)),
-        Scenario(
-            "lzf take with pules standing",
-            _first_state(lzf, (t,), 2, pules=Pules(common=2, personal=(1,))),
-        ),
-        Scenario("lzf bid with small zole offered", _first_state(small, (p,), -1)),
-        Scenario(
-            "lzf small zole: soloist plays",
-            _first_state(small, (s,), 0, lambda st: st.turn == st.soloist),
-        ),
-        Scenario("lzf table game switch", _first_state(lzf_table, (p, p, p), 2)),
-    ]
+        CheckMatch(wpt, (
+            _find("wpt bid as forehand", wpt, 1, ()),
+            _find("wpt bid after two passes", wpt, 2, (p, p)),
+            _find("wpt follow the led category", wpt, 3, (t,), 1, _follow_constrained),
+            _find("wpt play when void", wpt, 4, (t,), 1, _void, pick=_last),
+            _find("wpt bury after taking the talon", wpt, 5, (t,), bury=False),
+            _find("wpt lead the first trick", wpt, 6, (p, t)),
+            _find("wpt table game (all passed)", wpt, 7, (p, p, p), 4),
+        )),
+        CheckMatch(lzf, (
+            _find("lzf take with pules standing", lzf, 4, (t,), 2),
+            _find("lzf bid with zole offered", lzf, 5, ()),
+            _find("lzf zole: opponent plays", lzf, 6, (p, z), 2),
+            _find("lzf zole: soloist plays", lzf, 7, (z,), 3, _soloist_to_play),
+        ), totals=(2, -4, 2), pules=Pules(common=2, personal=(1,))),
+        CheckMatch(switches, (
+            _find("lzf bid with small zole offered", switches, 1, (p,)),
+            _find("lzf small zole: soloist plays", switches, 2, (s,), 0, _soloist_to_play),
+            _find("lzf table game switch (all passed)", switches, 3, (p, p, p), 2),
+        )),
+    ]  # fmt: skip
 
 
-def _events(state: DealState) -> Iterator[str]:
-    """The events a bot would have seen so far in this deal."""
-    log = state.trick_log()
-    played = 0
-    for seat, action in state.history:
-        finished = None
-        if isinstance(action, Card):
-            played += 1
-            if played % 3 == 0:
-                finished = log[played // 3 - 1]
-        yield from format_events(seat, action, finished)
+class _Failed(Exception):
+    """A decision of the bot failed: the item's detail and the offending line."""
+
+    def __init__(self, detail: str, line: str | None, kind: str) -> None:
+        self.detail = detail
+        self.line = line
+        self.kind = kind
 
 
 class _Checker:
@@ -146,14 +212,16 @@ class _Checker:
         margin_ms: int,
         report: Callable[[CheckItem], None],
     ) -> None:
-        self.config = config
+        self.config = dataclasses.replace(config, options={})
         self.time_ms = time_ms
         self.margin_ms = margin_ms
         self.report = report
         self.items: list[CheckItem] = []
         self.request_id = 0
-        self.last_fault: str | None = None
-        """The kind of the last decision's fault (``timeout``, say), or None."""
+        self.session: BotSession | None = None
+        """The copy of the bot that plays the next deal."""
+        self.retired: list[tuple[BotSession, float]] = []
+        """Copies sent ``quit``, with the time by which they must have exited."""
 
     def item(self, name: str, passed: bool, detail: str, line: str | None = None) -> bool:
         item = CheckItem(len(self.items) + 1, name, passed, detail, line)
@@ -161,43 +229,20 @@ class _Checker:
         self.report(item)
         return passed
 
-    def decide(self, session: BotSession, scenario: Scenario, with_events: bool) -> bool:
-        state = scenario.state
-        seat: int = state.turn  # type: ignore[assignment]
-        scores = (0, 0, 0)
-        preset = state.rules.preset
-        try:
-            if with_events:
-                session.send(format_newdeal(state.view(seat), 1, preset, scores))
-                for event in _events(state):
-                    session.send(event)
-            self.request_id += 1
-            line = format_go(self.request_id, self.time_ms, state.view(seat), 1, preset, scores)
-            reply = session.request(line, self.request_id, self.time_ms, self.margin_ms)
-        except BotError as exc:
-            self.last_fault = exc.kind
-            return self.item(scenario.name, False, f"{exc.kind}: {exc}", exc.line)
-        try:
-            action = parse_answer(reply.words, state.phase)
-            trial = state.copy()
-            trial.apply(action)
-        except (NotationError, IllegalActionError) as exc:
-            return self.item(scenario.name, False, f"not a legal answer: {exc}", reply.line)
-        shown = " ".join(reply.words)
-        return self.item(scenario.name, True, f"{shown} [{reply.elapsed_ms:.1f} ms]")
-
     def run(self) -> list[CheckItem]:
         started = time.monotonic()
         try:
-            session = BotSession(dataclasses.replace(self.config, options={}))
+            self.session = BotSession(self.config)
         except BotError as exc:
             self.item("start and handshake", False, str(exc), exc.line)
             return self.items
-        self._session = session
         try:
-            self._with_session(session, started)
+            self._with_session(self.session, started)
         finally:
-            self._session.kill()
+            if self.session is not None:
+                self.session.kill()
+            for session, _ in self.retired:
+                session.kill()
         return self.items
 
     def _with_session(self, session: BotSession, started: float) -> None:
@@ -218,31 +263,14 @@ class _Checker:
         except BotError as exc:
             self.item("ping (isready → readyok)", False, f"{exc.kind}: {exc}", exc.line)
             return
-        all_scenarios = scenarios()
-        for scenario in all_scenarios:
-            self.last_fault = None
-            if not self.decide(session, scenario, with_events=True) and (
-                not session.running or self.last_fault in RESTART_KINDS
-            ):
-                # A bot that crashed, or hangs, or floods, is started again, as a match would,
-                # so that each item is judged on its own (a hung bot would still be busy with
-                # the last request, and fail every later one).
-                try:
-                    session = self._restarted(session)
-                except BotError as exc:
-                    self.item(f"restart after a {self.last_fault or 'crash'}", False, str(exc),
-                              exc.line)  # fmt: skip
-                    return
-        self._restart(all_scenarios)
+        for index, match in enumerate(check_matches()):
+            if index:  # each rule set is a match of its own, with processes of its own
+                self._retire()
+            if not self._match(match):
+                return
         for preset in ("wpt", "lzf"):
             self._full_deal(preset)
-        self._quit(session)
-
-    def _restarted(self, old: BotSession) -> BotSession:
-        old.kill()
-        fresh = BotSession(dataclasses.replace(self.config, options={}))
-        self._session = fresh
-        return fresh
+        self._quit()
 
     def _options(self, session: BotSession) -> None:
         bad = []
@@ -260,7 +288,7 @@ class _Checker:
         try:
             for option in session.options.values():
                 if option.type != "string":
-                    session.send(f"setoption name {option.name} value {option.default}")
+                    session.send(setoption_line(option.name, option.default))
             ms = session.ping()
         except BotError as exc:
             self.item("options", False, f"{exc.kind}: {exc}", exc.line)
@@ -268,26 +296,139 @@ class _Checker:
         names = ", ".join(session.options) or "none declared"
         self.item("options", True, f"{names}; set to defaults, readyok [{ms:.1f} ms]")
 
-    def _restart(self, all_scenarios: list[Scenario]) -> None:
-        mid = next(s for s in all_scenarios if s.name == "wpt follow the led category")
+    # -- copies of the bot ------------------------------------------------------------------
+
+    def _retire(self) -> None:
+        """End the running copy (between deals) with ``quit``; whether it exits in time is
+        judged by the last item."""
+        if self.session is not None:
+            self.session.send_quit()
+            self.retired.append((self.session, time.monotonic() + QUIT_GRACE_S))
+            self.session = None
+
+    def _fresh(self) -> BotSession:
+        """A fresh copy of the bot, started and through its handshake.
+
+        :raises BotError: it could not be started.
+        """
+        self.session = BotSession(self.config)
+        return self.session
+
+    # -- the decisions ----------------------------------------------------------------------
+
+    def _match(self, match: CheckMatch) -> bool:
+        """Play the deals of ``match``; False when the bot could not be started again (the
+        check ends there)."""
+        totals = list(match.totals)
+        pules = match.pules
+        for scenario in match.scenarios:
+            if scenario.joins:
+                self._retire()
+            if self.session is None:
+                try:
+                    self._fresh()
+                except BotError as exc:
+                    self.item(scenario.title, False, f"a fresh copy did not start: {exc}",
+                              exc.line)  # fmt: skip
+                    return False
+            assert self.session is not None
+            result, failed = self._deal(self.session, scenario, tuple(totals), pules)
+            for seat in range(3):
+                totals[seat] += result.scores[seat]
+            pules = result.pules
+            if failed is not None:
+                # As a match does with a bot that faults: it is stopped, and started again.
+                self.session.kill()
+                self.session = None
+                try:
+                    self._fresh()
+                except BotError as exc:
+                    self.item(f"restart after a {failed}", False, str(exc), exc.line)
+                    return False
+        return True
+
+    def _deal(
+        self, session: BotSession, scenario: Scenario, totals: tuple[int, ...], pules: Pules
+    ) -> tuple[DealResult, str | None]:
+        """Play the scenario's deal with the bot in its seat, to the end or to the bot's first
+        failure; report the item. The deal's result, and the kind of the failure if any."""
+        position = scenario.state
+        rules = position.rules
+        seat = scenario.seat
+        assert position.seed is not None and position.deal_no is not None
+        deal_no = position.deal_no
+        deal = DealState.from_seed(rules, position.seed, deal_no, pules=pules)
+        writer = DealWriter(deal, deal_no, totals)
+        pending = [writer.newdeal(seat)]
+        for mover, action in position.history:
+            deal.apply(action)
+            pending += events_after(deal, mover, action)
+        answers: list[str] = []
+        first_ms = 0.0
         try:
-            fresh = BotSession(dataclasses.replace(self.config, options={}))
+            while deal.result is None:
+                mover = deal.turn  # type: ignore[assignment]
+                if mover == seat:
+                    words, ms = self._decide(session, deal, writer, pending, len(answers))
+                    pending = []
+                    answers.append(" ".join(words))
+                    first_ms = first_ms or ms
+                    applied = deal.history[-1][1]
+                else:
+                    applied = deal.legal_actions()[0]
+                    deal.apply(applied)
+                pending += events_after(deal, mover, applied)
+            result = deal.result
+            totals_after = [t + s for t, s in zip(totals, result.scores, strict=True)]
+            try:
+                session.send_lines([*pending, result_event(result, deal_no, totals_after)])
+            except BotError as exc:
+                raise _Failed(f"at the deal's result: {exc.kind}: {exc}", exc.line,
+                              exc.kind) from None  # fmt: skip
+        except _Failed as failure:
+            self.item(scenario.title, False, failure.detail, failure.line)
+            return forfeit_result(deal, seat, max_penalty(rules)), failure.kind
+        more = len(answers) - 1
+        then = f"; {more} more to the deal's end" if more else "; the deal ended"
+        self.item(scenario.title, True,
+                  f"{answers[0]} [{first_ms:.1f} ms]{then} ({result.contract})")  # fmt: skip
+        return result, None
+
+    def _decide(
+        self,
+        session: BotSession,
+        deal: DealState,
+        writer: DealWriter,
+        events: list[str],
+        answered: int,
+    ) -> tuple[tuple[str, ...], float]:
+        """Ask the bot for the decision at hand (``events`` go with the request) and apply its
+        answer: its words and the time it took.
+
+        :raises _Failed: no answer, or not a legal one.
+        """
+        where = "" if not answered else f"answer {answered + 1} of the deal ({deal.phase}): "
+        self.request_id += 1
+        line = writer.go(self.request_id, self.time_ms)
+        try:
+            reply = session.request(line, self.request_id, self.time_ms, self.margin_ms, events)
         except BotError as exc:
-            self.item("restart mid-deal", False, f"could not restart: {exc}", exc.line)
-            return
+            raise _Failed(f"{where}{exc.kind}: {exc}", exc.line, exc.kind) from None
         try:
-            restarted = Scenario("restart mid-deal (a go with no history)", mid.state)
-            self.decide(fresh, restarted, with_events=False)
-        finally:
-            fresh.kill()
+            deal.apply(parse_answer(reply.words, deal.phase))
+        except (NotationError, IllegalActionError) as exc:
+            kind = "garbage" if isinstance(exc, NotationError) else "illegal"
+            raise _Failed(f"{where}not a legal answer: {exc}", reply.line, kind) from None
+        return reply.words, reply.elapsed_ms
+
+    # -- full deals and quit ----------------------------------------------------------------
 
     def _full_deal(self, preset: str) -> None:
         name = f"full {preset} deals with three copies of the bot"
         rules = load_rules(preset)
-        config = dataclasses.replace(self.config, options={})
         referee = Referee(
             rules,
-            [config, config, config],
+            [self.config, self.config, self.config],
             time_ms=self.time_ms,
             margin_ms=self.margin_ms,
             policy=FaultPolicy(max_faults=0),
@@ -307,20 +448,36 @@ class _Checker:
             self.item(name, False, f"{exc.kind}: {exc}", exc.line)
             return
         finally:
-            referee.kill()
+            referee.close(grace_ms=int(QUIT_GRACE_S * 1000))
         self.item(name, True, f"3 deals: {', '.join(contracts)}; totals {sheet.totals}")
 
-    def _quit(self, session: BotSession) -> None:
+    def _quit(self) -> None:
+        """Send the last copy ``quit``, and judge every copy sent it: each must exit within
+        :data:`QUIT_GRACE_S`."""
+        session = self.session
+        assert session is not None  # the last deal's copy, or a fresh one after a failure
         try:
-            session.send("quit")
+            session.send(QUIT)
         except BotError:
             self.item("quit", False, "the bot had already exited")
             return
-        code = session.process.wait(1.0)
-        if code is None:
-            self.item("quit", False, "the bot did not exit within 1 s of 'quit' (killed)")
+        self.retired.append((session, time.monotonic() + QUIT_GRACE_S))
+        self.session = None
+        late = 0
+        code: int | None = None
+        for copy, deadline in self.retired:
+            code = copy.process.wait(max(0.0, deadline - time.monotonic()))
+            if code is None:
+                late += 1
+            copy.kill()
+        copies = len(self.retired)
+        self.retired = []
+        if late:
+            self.item("quit", False, f"{late} of {copies} copies of the bot did not exit "
+                      "within 1 s of 'quit' (killed)")  # fmt: skip
         else:
-            self.item("quit", True, f"exited with code {code}")
+            self.item("quit", True, f"{copies} copies of the bot, each within 1 s; the last "
+                      f"exited with code {code}")  # fmt: skip
 
 
 def run_check(
@@ -330,7 +487,8 @@ def run_check(
     margin_ms: int = MARGIN_MS,
     report: Callable[[CheckItem], None] = lambda item: None,
 ) -> list[CheckItem]:
-    """Run every item of the check against the bot of ``config``; ``report`` is called as
-    each item ends. A failed start ends the check at the first item.
+    """Run every item of the check against the bot of ``config`` (without its options: the
+    check sets each to its default); ``report`` is called as each item ends. A failed start
+    ends the check at the first item.
     """
     return _Checker(config, time_ms, margin_ms, report).run()

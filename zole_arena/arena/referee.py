@@ -25,21 +25,13 @@ from zole_arena.errors import (
     NotationError,
     printable,
 )
-from zole_arena.game.actions import Action, Bury
-from zole_arena.game.cards import CARDS, Card
+from zole_arena.game.actions import Action
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.state import DealResult, DealState, forfeit_result, max_penalty
 from zole_arena.players.command import program_name, split_command
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
-from zole_arena.protocol.messages import (
-    CARD_EVENTS,
-    GoWriter,
-    format_events,
-    format_result,
-    parse_answer,
-    trick_event,
-)
+from zole_arena.protocol import DealWriter, answer_text, events_after, parse_answer, result_event
 
 __all__ = [
     "MARGIN_MS",
@@ -53,8 +45,6 @@ __all__ = [
 ]
 
 LOGGER = logging.getLogger(__name__)
-
-_CARD_NAMES: Final = tuple(card.name for card in CARDS)
 
 OnFault = Literal["forfeit", "random"]
 #: A bot's time for a decision, and the slack allowed on top of it for the pipes and the
@@ -176,14 +166,6 @@ class _Forfeit(Exception):
         self.seat = seat
 
 
-def _wire(action: Action) -> str:
-    if action.__class__ is Card:
-        return _CARD_NAMES[action]
-    if isinstance(action, Bury):
-        return f"{action.cards[0]} {action.cards[1]}"
-    return str(action)
-
-
 class Referee:
     """Runs deals between three bots; seat ``i`` of every deal is ``configs[i]``.
 
@@ -228,7 +210,7 @@ class Referee:
         self._random_ids: list[int] = []
         self._on_fault = on_fault
         self._start_session = start_session
-        self._writer: GoWriter | None = None
+        self._writer: DealWriter | None = None
         self._events: list[str] = []
         """The public events of the current deal, in order (every bot is told all of them)."""
 
@@ -353,11 +335,11 @@ class Referee:
         except _Forfeit as forfeit:
             result = forfeit_result(deal, forfeit.seat, self.penalty)
         sheet.record(result)
-        self._flush(deal_no, format_result(result, deal_no, sheet.totals, result.forfeit))
+        self._flush(deal_no, result_event(result, deal_no, sheet.totals))
         return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:])
 
     def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
-        writer = self._writer = GoWriter(deal, deal_no, self.rules.preset, scores)
+        writer = self._writer = DealWriter(deal, deal_no, scores)
         for seat in self._by_seat:
             try:
                 if seat.session is None:
@@ -382,8 +364,9 @@ class Referee:
         line = self._writer.go(request_id, self.time_ms)
         session = seat.session
         try:
-            if session is None:  # restarted after a fault earlier in this deal
-                session = self._start(seat)
+            if session is None:  # restarted after a fault earlier in this deal: the new
+                session = self._start(seat)  # process hears the deal from its start
+                seat.pending, seat.seen = [self._writer.newdeal(index)], 0
             # The events this bot has not seen yet go in the same write as the request.
             events = self._unsent(seat)
             reply = session.request(line, request_id, self.time_ms, self.margin_ms, events)
@@ -403,7 +386,7 @@ class Referee:
                     self._fault(deal_no, seat, "illegal", str(exc), line, reply.line)
                     self._substitute(deal, deal_no, seat, moves)
                 else:
-                    moves.append(Move(index, _wire(action), request_id, reply.elapsed_ms))
+                    moves.append(Move(index, answer_text(action), request_id, reply.elapsed_ms))
                     self._announce(deal, index, action)
                     return
         seat_done, action_done = deal.history[-1]
@@ -432,19 +415,12 @@ class Referee:
         legal = deal.legal_actions()
         action = legal[self._rng.randrange(len(legal))]
         deal.apply(action)
-        moves.append(Move(seat.index, _wire(action), None, 0.0))
+        moves.append(Move(seat.index, answer_text(action), None, 0.0))
 
     def _announce(self, deal: DealState, seat: int, action: Action) -> None:
         """Add the events of an action to the deal's events (each bot gets them with its next
         message)."""
-        events = self._events
-        if action.__class__ is Card:  # the common case, from tables
-            events.append(CARD_EVENTS[seat][action])
-            # A card that leaves no card on the table finished a trick: announced too.
-            if not deal.current_trick_cards():
-                events.append(trick_event(deal.trick_log()[-1]))
-        else:
-            events += format_events(seat, action)
+        self._events += events_after(deal, seat, action)
 
     def _unsent(self, seat: _Player) -> list[str]:
         """The lines ``seat`` has not been sent yet (its own, then the deal's events), now

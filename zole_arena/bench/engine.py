@@ -171,24 +171,23 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
     from zole_arena.game.rules import load_rules
     from zole_arena.players.bundled import bundled_command
     from zole_arena.players.session import BotConfig, BotSession
-    from zole_arena.protocol.messages import GoWriter, format_go, parse_answer
+    from zole_arena.protocol import DealWriter, parse_answer
 
     bot, language, echo_argv = fastest_bot()
     rules = load_rules("wpt")
     state = _benchmark_state(rules)
-    seat: int = state.turn  # type: ignore[assignment]
     session = BotSession(BotConfig(command=bundled_command(bot)))
     echo = subprocess.Popen(echo_argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     try:
         assert echo.stdin is not None and echo.stdout is not None
         bot_in, bot_out = session.process._stdin_fd, session.process._stdout_fd
-        sample = format_go(1, 2000, state.view(seat), 1, rules.preset, (0, 0, 0))
+        sample = DealWriter(state, 1, (0, 0, 0)).go(1, 2000)
         echo_line = ("x" * len(sample) + "\n").encode()
         arena: list[float] = []
         raw_bot: list[float] = []
         raw_echo: list[float] = []
         request_id = 0
-        writer = GoWriter(state, 1, rules.preset, (0, 0, 0))
+        writer = DealWriter(state, 1, (0, 0, 0))
         echo_in, echo_out = echo.stdin.fileno(), echo.stdout.fileno()
         # The three measurements take turns, one round trip each, so that the machine's
         # changing speed (on a virtual machine, how fast a sleeping process is woken varies
@@ -209,13 +208,13 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
         def measure_arena() -> None:
             nonlocal request_id, writer
             request_id += 1
-            # What the referee does per decision (Referee._turn): a GoWriter per deal writes
+            # What the referee does per decision (Referee._turn): a DealWriter per deal writes
             # the request, the session sends it and reads the echoing answer, the answer is
             # parsed and checked (apply's check is this mask test). A deal has about 25
             # decisions, so a new writer is made every 25.
             start = time.perf_counter()
             if request_id % 50 == 0:
-                writer = GoWriter(state, 1, rules.preset, (0, 0, 0))
+                writer = DealWriter(state, 1, (0, 0, 0))
             line = writer.go(request_id, 2000)
             reply = session.request(line, request_id, 2000, 100)
             action = parse_answer(reply.words, state.phase)

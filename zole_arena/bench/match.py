@@ -40,13 +40,12 @@ from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.summary import DealReport
 from zole_arena.bench.engine import fastest_bot, raw_round_trip
 from zole_arena.errors import ZoleError
-from zole_arena.game.cards import Card
 from zole_arena.game.rules import Rules, load_rules
 from zole_arena.game.state import DealState
 from zole_arena.isolation.affinity import current_cpus, placed
 from zole_arena.players.bundled import bundled_command
 from zole_arena.players.session import BotConfig
-from zole_arena.protocol.messages import GoWriter, format_events, format_result, parse_answer
+from zole_arena.protocol import DealWriter, events_after, parse_answer, result_event
 from zole_arena.records.log import read_log
 
 __all__ = ["MATCH_TARGET_SHARE", "MatchBenchResult", "PlacementFigures", "run_match_bench"]
@@ -192,7 +191,7 @@ class _BareLoop:
 
     def _deal(self, deal_no: int) -> None:
         state = DealState.from_seed(self.rules, self.seed, deal_no)
-        writer = GoWriter(state, deal_no, self.rules.preset, tuple(self.totals))
+        writer = DealWriter(state, deal_no, tuple(self.totals))
         pending = [[writer.newdeal(seat)] for seat in range(3)]
         while state.result is None:
             seat: int = state.turn  # type: ignore[assignment]
@@ -208,16 +207,13 @@ class _BareLoop:
             words = data.decode().split()
             action = parse_answer(words[2:], state.phase)
             state.apply(action)
-            finished = None
-            if action.__class__ is Card and not state.current_trick_cards():
-                finished = state.trick_log()[-1]
-            events = format_events(seat, action, finished)
+            events = events_after(state, seat, action)
             for queue in pending:
                 queue.extend(events)
         result = state.result
         for seat in range(3):
             self.totals[seat] += result.scores[seat]
-        last = format_result(result, deal_no, self.totals)
+        last = result_event(result, deal_no, self.totals)
         for seat, (stdin_fd, _) in enumerate(self.fds):
             os.write(stdin_fd, ("\n".join([*pending[seat], last]) + "\n").encode())
 

@@ -19,7 +19,7 @@ from zole_arena.isolation.cgroups import probe
 from zole_arena.isolation.sandbox import Sandbox, check_available
 from zole_arena.players.bundled import bundled_command, c_compiler
 from zole_arena.players.session import BotConfig, BotSession
-from zole_arena.protocol.messages import GoWriter, parse_answer
+from zole_arena.protocol import DealWriter, parse_answer
 
 __all__ = ["SandboxBenchRow", "run_sandbox_bench"]
 
@@ -73,7 +73,7 @@ def run_sandbox_bench(starts: int = 10, decisions: int = 1000) -> list[SandboxBe
         sessions = [BotSession(plain), BotSession(boxed)]
         times: list[list[float]] = [[], []]
         try:
-            writer = GoWriter(state, 1, rules.preset, (0, 0, 0))
+            writer = DealWriter(state, 1, (0, 0, 0))
             for request_id in range(1, decisions + 1):
                 for index, session in enumerate(sessions):
                     line = writer.go(request_id, 2000)

@@ -30,8 +30,11 @@ from zole_arena.errors import (
 from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.botproc import BotProcess
 from zole_arena.players.limits import DEFAULT_LIMITS, Limits
-from zole_arena.protocol.messages import (
+from zole_arena.protocol import (
+    ISREADY,
     PROTOCOL_VERSION,
+    QUIT,
+    ZOLE,
     ActionReply,
     IdLine,
     InfoLine,
@@ -40,6 +43,7 @@ from zole_arena.protocol.messages import (
     UnknownLine,
     ZoleOk,
     parse_bot_line,
+    setoption_line,
 )
 
 __all__ = ["BotConfig", "BotSession", "PlayerSession", "Reply"]
@@ -198,7 +202,7 @@ class BotSession:
 
     def _handshake(self) -> None:
         deadline = time.monotonic() + self.config.startup_ms / 1000
-        self._send(f"zole {PROTOCOL_VERSION}")
+        self._send(ZOLE)
         lines = 0
         size = 0
         while True:
@@ -244,7 +248,7 @@ class BotSession:
                 normal = declared.check_value(value)
             except ValueError as exc:
                 raise BotStartupError(str(exc)) from None
-            self._send(f"setoption name {name} value {normal}")
+            self._send(setoption_line(name, normal))
         self.ping()
 
     def send(self, line: str) -> None:
@@ -280,7 +284,7 @@ class BotSession:
         limit = self.config.ping_ms if timeout_ms is None else timeout_ms
         start = time.monotonic()
         deadline = start + limit / 1000
-        self._send("isready")
+        self._send(ISREADY)
         lines = 0
         size = 0
         while True:
@@ -381,7 +385,7 @@ class BotSession:
     def send_quit(self) -> None:
         """Send ``quit`` without waiting (a bot whose input is full does not get it)."""
         with contextlib.suppress(BotError):  # it may have exited already
-            self._send("quit", timeout=0.0)
+            self._send(QUIT, timeout=0.0)
 
     def finish_quit(self, deadline: float) -> int | None:
         """Wait until ``deadline`` for the bot to exit after ``quit``, then kill the rest."""
