@@ -13,13 +13,13 @@ from zole_arena.bench.sandbox import run_sandbox_bench
 from zole_arena.bench.tournament import run_tournament_bench
 from zole_arena.cli.console import fail, out, print_json
 from zole_arena.cli.rules_cmd import RulesOption
-from zole_arena.game.rules import load_rules
+from zole_arena.game.rules import PRESETS, load_rules
 
 
 def bench_command(
     deals: Annotated[int, typer.Option("--deals", "-n", help="Deals to play in all.")] = 50_000,
     rounds: Annotated[int, typer.Option(help="Timed rounds; the best one is reported.")] = 5,
-    rules: RulesOption = "wpt",
+    rules: RulesOption = PRESETS[0],
     seed: Annotated[int, typer.Option(help="Match seed of the deals.")] = 1,
     json_output: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     protocol: Annotated[

@@ -9,10 +9,12 @@ from rich.table import Table
 
 from zole_arena.cli.console import out, print_json
 from zole_arena.game.actions import Contract
-from zole_arena.game.rules import AllPass, Rules, TableLoser, load_rules
+from zole_arena.game.rules import PRESETS, AllPass, Rules, TableLoser, load_rules
 
-RULES_HELP = "Rules: a preset (wpt, the default, or lzf) or a TOML rules file naming a preset."
-RulesOption = Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP, metavar="wpt|lzf|FILE")]
+RULES_HELP = "Rules: a preset or a TOML rules file naming a preset."
+RulesOption = Annotated[
+    str, typer.Option("--rules", "-r", help=RULES_HELP, metavar="|".join((*PRESETS, "FILE")))
+]
 
 _BANDS = (
     ("all_tricks", "all 8 tricks"),
@@ -64,7 +66,7 @@ def _all_pass_text(rules: Rules) -> str:
 
 
 def rules_command(
-    rules: RulesOption = "wpt",
+    rules: RulesOption = PRESETS[0],
     json_output: Annotated[bool, typer.Option("--json", help="Print the rules as JSON.")] = False,
 ) -> None:
     """Print the resolved rules: contracts, scoring table, all-pass rule and switches."""
