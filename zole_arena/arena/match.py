@@ -10,7 +10,6 @@ finished deal is in the log, and :func:`resume_match` continues from the log alo
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import uuid
@@ -18,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from zole_arena.arena.hiding import make_hidden, remove_empty, seal
 from zole_arena.arena.referee import DealOutcome, Referee
 from zole_arena.arena.settings import MatchError, MatchSettings, _schedule, unique_names
 from zole_arena.arena.summary import DealReport, PlayerStats, Summary
@@ -25,8 +25,6 @@ from zole_arena.game.actions import Contract
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealResult
-from zole_arena.isolation.sandbox import Sandbox, readable_paths
-from zole_arena.players.botproc import split_command
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.log import (
@@ -104,7 +102,7 @@ class Match:
             raise MatchError(f"a match needs 3 bots, not {len(players)}")
         self.settings = settings
         self.log_path = Path(log_path) if log_path is not None else None
-        self.players = _seal(list(players), settings.sandbox, self.log_path)
+        self.players = seal(list(players), settings.sandbox, self.log_path)
         self.match_id = match_id or uuid.uuid4().hex[:12]
         self.sheets = [ScoreSheet(settings.rules, settings.seed) for _ in range(6)]
         self.stats = [
@@ -233,14 +231,11 @@ class Match:
         try:
             if writer is None and self.log_path is not None and not self._header_written:
                 check_log_path(self.log_path)  # a bad path fails before any bot starts
-            made = self._make_hidden()
+            made = make_hidden(self.players)
             try:
                 self.referee.start()
             except BaseException:
-                for path in made:  # files made only to be hidden from the sandboxes
-                    with contextlib.suppress(OSError):
-                        if path.stat().st_size == 0:
-                            path.unlink()
+                remove_empty(made)  # files made only to be hidden from the sandboxes
                 raise
             # Players without a given name take the name they announce, told apart.
             names = unique_names([player.name for player in self.referee.players])
@@ -300,22 +295,6 @@ class Match:
         final = self.summary()
         final.stopped = stopped
         return final
-
-    def _make_hidden(self) -> list[Path]:
-        """Make the files the sandboxes hide that do not exist yet (the log, the stderr files):
-        a file made after a sandbox was built inside a folder the bot may read would be
-        visible to it. The files it made, so that a failed start can remove them again."""
-        made: list[Path] = []
-        if self.settings.sandbox is None:
-            return made
-        for config in self.players:
-            for text in config.sandbox.hidden if config.sandbox is not None else ():
-                path = Path(text)
-                if not path.exists() and path.parent.is_dir() and not _special(path):
-                    with contextlib.suppress(OSError):
-                        path.touch()
-                        made.append(path)
-        return made
 
     def close(self) -> None:
         """End a match that :meth:`run` left paused (``until``): stop its bots and close its
@@ -390,35 +369,6 @@ class Match:
             fault_lines=list(self.fault_lines),
             digest=self._log.digest if self._log is not None else None,
         )
-
-
-def _special(path: Path) -> bool:
-    """A path under /dev or /proc (``--log /dev/null``): nothing to make or hide there."""
-    return path.is_absolute() and path.parts[1:2] in (("dev",), ("proc",))
-
-
-def _seal(configs: list[BotConfig], sandbox: Sandbox | None, log: Path | None) -> list[BotConfig]:
-    """The players' configurations with the match's sandbox, each hiding what no bot may
-    see even where it lies in a folder the bot may read: the log, the stderr files, and the
-    other bots' programs."""
-    if sandbox is None:
-        return configs
-    shared = [*sandbox.hidden]
-    if log is not None and not _special(log):
-        shared.append(str(log.absolute()))
-    shared += [c.stderr_path for c in configs if c.stderr_path is not None]
-    programs = []
-    for config in configs:
-        argv = split_command(config.command)
-        programs.append(readable_paths(argv, config.cwd or os.getcwd())[1])
-    sealed = []
-    for index, config in enumerate(configs):
-        others = [p for i, own in enumerate(programs) if i != index for p in own]
-        hidden = tuple(dict.fromkeys([*shared, *others]))  # its own program stays visible
-        sealed.append(
-            dataclasses.replace(config, sandbox=dataclasses.replace(sandbox, hidden=hidden))
-        )
-    return sealed
 
 
 def _by_player(seating: tuple[int, int, int], scores: Sequence[int]) -> tuple[int, int, int]:
