@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from zole_arena.arena.hiding import make_hidden, remove_empty, seal
 from zole_arena.arena.referee import DealOutcome, Referee
 from zole_arena.arena.settings import MatchError, MatchSettings, _schedule, unique_names
+from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.arena.summary import DealReport, PlayerStats, Summary
 from zole_arena.game.actions import Contract
 from zole_arena.game.scoresheet import ScoreSheet
@@ -216,7 +217,7 @@ class Match:
         """Play the remaining deals; stop early on disqualification or Ctrl-C.
 
         The bots are stopped at the end; :class:`KeyboardInterrupt` is caught and reported in
-        the summary (``stopped = "interrupted"``).
+        the summary (``stopped`` is :attr:`StopReason.INTERRUPTED`).
 
         :param until: play only up to this deal number, then *pause*: return with the bots
             still running (and a ``sink`` still open), so that the next call goes on without
@@ -226,7 +227,7 @@ class Match:
         :raises BotStartupError: a bot cannot be started at the beginning.
         """
         writer: RecordSink | None = self.sink
-        stopped: str | None = None
+        stopped: Stop | None = None
         self._paused = False
         try:
             if writer is None and self.log_path is not None and not self._header_written:
@@ -253,12 +254,15 @@ class Match:
                 if number <= self.done:
                     continue
                 if self.referee.disqualified:
-                    culprits = ", ".join(
-                        f"{self.referee.players[p].name} ({self.referee.players[p].faults} "
-                        f"faults, more than the limit of {self.settings.policy.max_faults})"
+                    culprits = tuple(
+                        Disqualification(
+                            self.referee.players[p].name,
+                            self.referee.players[p].faults,
+                            self.settings.policy.max_faults,
+                        )
                         for p in self.referee.disqualified
                     )
-                    stopped = f"disqualified: {culprits}"
+                    stopped = Stop(StopReason.DISQUALIFIED, culprits)
                     break
                 if until is not None and number > until:
                     self._paused = True
@@ -271,7 +275,7 @@ class Match:
         except KeyboardInterrupt:
             self.referee.kill()
             summary = self.summary()
-            summary.stopped = "interrupted"
+            summary.stopped = Stop(StopReason.INTERRUPTED)
             return summary
         except RecordError as exc:
             if writer is None:

@@ -314,13 +314,10 @@ def _run(match: Match, json_output: bool) -> None:
         if summary.log and summary.digest:  # what 'verify --digest' checks the log against
             out.print(f"log {summary.log}  digest {summary.digest}", highlight=False, markup=False)
     if summary.stopped:
+        interrupted = summary.stopped.interrupted
         err.print(
-            f"[yellow]match stopped: {escape(summary.stopped)}[/]"
-            + (
-                f"; continue with --resume {summary.log}"
-                if summary.log and summary.stopped == "interrupted"
-                else ""
-            )
+            f"[yellow]match stopped: {escape(str(summary.stopped))}[/]"
+            + (f"; continue with --resume {summary.log}" if summary.log and interrupted else "")
         )
-        raise typer.Exit(130 if summary.stopped == "interrupted" else 3)
+        raise typer.Exit(130 if interrupted else 3)
     sys.stdout.flush()

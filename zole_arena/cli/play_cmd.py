@@ -106,5 +106,5 @@ def play_command(
         out.print("No deal was finished, so there is nothing to replay.")
         if log.exists() and len(log.read_text().splitlines()) <= 1:
             log.unlink()  # only the header: no game to keep
-    if summary.stopped == "interrupted":
+    if summary.stopped is not None and summary.stopped.interrupted:
         raise typer.Exit(130)

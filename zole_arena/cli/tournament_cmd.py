@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from zole_arena.arena.settings import MatchSettings, unique_names
+from zole_arena.arena.stop import StopReason
 from zole_arena.cli.bots_cmd import SandboxReadOption, bot_options, conduct, sandbox_setting
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.events.config import read_config
@@ -645,10 +646,10 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
         if summary.ratings is not None:
             out.print(f"Elo: {summary.ratings.method}.", markup=False)
         for table in summary.tables:
-            if table.stopped and table.stopped != "interrupted":
+            if table.stopped and not table.stopped.interrupted:
                 err.print(
                     f"[yellow]table {table.table.number} ({escape(', '.join(table.names))}) "
-                    f"stopped: {escape(table.stopped)}[/]"
+                    f"stopped: {escape(str(table.stopped))}[/]"
                 )
         now = summary.deals - done_before
         rate = now / elapsed if elapsed > 0 else 0.0
@@ -660,10 +661,13 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
         )
         if summary.digest:  # what 'verify --digest' checks the log against
             out.print(f"log {summary.log}  digest {summary.digest}", highlight=False, markup=False)
-    disqualified = [t for t in summary.tables if (t.stopped or "").startswith("disqualified")]
-    if summary.stopped != "interrupted" and disqualified:
+    interrupted = summary.stopped is not None and summary.stopped.interrupted
+    disqualified = [
+        t for t in summary.tables if t.stopped and t.stopped.reason is StopReason.DISQUALIFIED
+    ]
+    if not interrupted and disqualified:
         raise typer.Exit(3)  # as 'match' does: the results stand, but a bot broke the rules
-    if summary.stopped == "interrupted":
+    if interrupted:
         err.print(
             f"[yellow]tournament stopped: interrupted[/]; continue with "
             f"'zole-arena tournament --resume {escape(str(summary.log))}'"

@@ -56,6 +56,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from zole_arena.arena.settings import MatchSettings
+from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.errors import ZoleError
 from zole_arena.game.actions import Contract
 from zole_arena.game.rules import Rules
@@ -78,6 +79,7 @@ __all__ = [
     "WorkerMessage",
     "check_deal",
     "check_header",
+    "check_stop",
     "decode_parent_message",
     "decode_worker_message",
     "encode",
@@ -149,22 +151,19 @@ class TableDone:
     """The worker's table ended: every deal played (``stopped`` None) or stopped early."""
 
     table: int
-    stopped: str | None
+    stopped: Stop | None
 
     KIND: ClassVar[str] = "done"
 
     def to_json(self) -> dict[str, Any]:
         """The message as JSON values."""
-        return {"kind": self.KIND, "table": self.table, "stopped": self.stopped}
+        return {"kind": self.KIND, "table": self.table, "stopped": to_plain(self.stopped)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableDone:
         """:raises MessageError: the data is not this message."""
         _keys(data, cls.KIND, "table", "stopped")
-        stopped = data["stopped"]
-        if stopped is not None and not isinstance(stopped, str):
-            raise MessageError(f"a done message whose stopped is {_what(stopped)}")
-        return cls(_table(data), stopped)
+        return cls(_table(data), from_plain(Stop | None, data["stopped"], "stopped"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -536,6 +535,21 @@ _FAULT_FIELDS: Final[dict[str, Callable[[object], bool]]] = {
     "kind": lambda v: isinstance(v, str),
     "message": lambda v: isinstance(v, str),
 }
+
+
+def check_stop(stop: Stop, names: tuple[str, str, str]) -> None:
+    """Check why a worker says its table stopped: interrupted, or some of the table's bots
+    (``names``) disqualified — a table stops for nothing else.
+
+    :raises MessageError: another reason, or a name that is not one of the table's.
+    """
+    bots = [bot.name for bot in stop.disqualified]
+    if stop.reason is StopReason.INTERRUPTED:
+        fits = not bots
+    else:
+        fits = stop.reason is StopReason.DISQUALIFIED and bool(bots)
+    if not (fits and not stop.message and not stop.unfinished and set(bots) <= set(names)):
+        raise MessageError(f"a done message that stops for {one_line(str(stop))!r}")
 
 
 def check_deal(

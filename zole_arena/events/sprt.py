@@ -15,6 +15,7 @@ from typing import Any
 
 from zole_arena.arena.match import Match, stderr_path
 from zole_arena.arena.settings import MatchSettings
+from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.records.log import LogWriter
 from zole_arena.stats.ratings import units_from_records
@@ -56,8 +57,8 @@ class SprtResult:
     elo_high: float
     los: float
     """Likelihood of superiority of NEW, in percent."""
-    stopped: str | None = None
-    """Why an undecided test ended: ``max-blocks``, ``interrupted``, ``disqualified: …``."""
+    stopped: Stop | None = None
+    """Why an undecided test ended: most blocks played, interrupted, a bot disqualified."""
     seed: int = 0
     log: str | None = None
     faults: tuple[str, ...] = ()
@@ -78,7 +79,7 @@ class SprtResult:
             "old": self.old,
             "third": self.third,
             "decision": self.decision,
-            "stopped": self.stopped,
+            "stopped": None if self.stopped is None else str(self.stopped),
             "llr": round(self.llr, 4),
             "lower": round(self.settings.lower, 4),
             "upper": round(self.settings.upper, 4),
@@ -230,7 +231,7 @@ class HeadToHead:
         """Deals played so far, in all the test's matches."""
         return sum(match.done for match in self.matches)
 
-    def result(self, stopped: str | None = None) -> SprtResult:
+    def result(self, stopped: Stop | None = None) -> SprtResult:
         """Where the test stands."""
         elo, low, high, los = self.sprt.estimate()
         faults = tuple(line for match in self.matches for line in match.fault_lines)
@@ -262,13 +263,13 @@ class HeadToHead:
         on_deal: Callable[[int], None] | None = None,
     ) -> SprtResult:
         """Play blocks until the test decides or stops; the bots are stopped and the log
-        closed at the end. Ctrl-C is caught and reported (``stopped = "interrupted"``).
+        closed at the end. Ctrl-C is caught and reported (``stopped`` interrupted).
 
         :param on_block: called with the test's state after each block.
         :param on_deal: called with the number of deals played after each deal.
         :raises BotStartupError: a bot cannot be started at the beginning.
         """
-        stopped: str | None = None
+        stopped: Stop | None = None
 
         def deal_done(*_: object) -> None:
             if on_deal is not None:
@@ -277,7 +278,7 @@ class HeadToHead:
         try:
             while self.sprt.decision is None:
                 if self.sprt.blocks >= self.settings.deals:
-                    stopped = "max-blocks"
+                    stopped = Stop(StopReason.MAX_BLOCKS)
                     break
                 until = 6 * (self.sprt.blocks + 1)
                 for match in self.matches:
@@ -294,7 +295,7 @@ class HeadToHead:
                 if on_block is not None:
                     on_block(self.result())
         except KeyboardInterrupt:
-            stopped = "interrupted"
+            stopped = Stop(StopReason.INTERRUPTED)
         finally:
             for match in self.matches:
                 match.close()

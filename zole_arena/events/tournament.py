@@ -42,6 +42,7 @@ from typing import Any, Final
 from zole_arena import __version__
 from zole_arena.arena.match import stderr_path
 from zole_arena.arena.settings import MatchSettings, _schedule
+from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.errors import BotError
 from zole_arena.events.messages import (
     MessageError,
@@ -54,6 +55,7 @@ from zole_arena.events.messages import (
     WorkerMessage,
     check_deal,
     check_header,
+    check_stop,
     decode_worker_message,
     one_line,
     send,
@@ -239,7 +241,7 @@ class Tournament:
             for table in settings.tables
         ]
         self._records: dict[str, list[dict[str, Any]]] = {t.match_id: [] for t in self.tables}
-        self.stopped: str | None = None
+        self.stopped: Stop | None = None
         # The state of a run (see run()).
         self._pending: list[TableState] = []
         self._on_event: Callable[[Event], None] | None = None
@@ -353,7 +355,7 @@ class Tournament:
                     self._serve(writer)
                 except KeyboardInterrupt:
                     if self._stopping_since is None:
-                        self.stopped = "interrupted"
+                        self.stopped = Stop(StopReason.INTERRUPTED)
                         self._stop()
                 except RecordError as exc:  # the log cannot be written (a full disk): stop
                     self._fail(str(exc))
@@ -369,7 +371,7 @@ class Tournament:
             self._gate.uninstall()
             writer.close()
         if self._error is not None:
-            self.stopped = f"error: {self._error}"
+            self.stopped = Stop(StopReason.ERROR, message=self._error)
             raise TournamentError(
                 f"{self._error}; the tournament stopped (finished deals are in {self.log_path}; "
                 f"fix that and continue with 'zole-arena tournament --resume {self.log_path}')"
@@ -377,7 +379,7 @@ class Tournament:
         if self.stopped is None:
             unfinished = [t for t in self.tables if not t.finished]
             if unfinished:
-                self.stopped = f"{len(unfinished)} table(s) unfinished"
+                self.stopped = Stop(StopReason.UNFINISHED, unfinished=len(unfinished))
         return self.summary()
 
     def _serve(self, writer: LogWriter) -> None:
@@ -470,10 +472,12 @@ class Tournament:
                 raise MessageError(
                     f"table {table.table.number} done after {played} of {table.planned} deals"
                 )
+        if isinstance(message, TableDone) and message.stopped is not None:
+            check_stop(message.stopped, table.names)
         self._keep(worker, table, writer)
         worker.table = None
         if isinstance(message, TableDone):
-            table.stopped = None if message.stopped is None else one_line(message.stopped)
+            table.stopped = message.stopped
             if self._on_event is not None:
                 self._on_event(("table", table))
         else:

@@ -17,6 +17,7 @@ from typing import Any
 from zole_arena.arena.match import (
     Match,
 )
+from zole_arena.arena.stop import Stop
 from zole_arena.errors import ZoleError
 from zole_arena.events.messages import (
     MAX_MESSAGE_BYTES,
@@ -89,7 +90,8 @@ def serve_tables(fd: int) -> None:
             task = decode_parent_message(line)
             if isinstance(task, NoMoreTables):
                 break
-            if _play_table(fd, task) == "interrupted":
+            stopped = _play_table(fd, task)
+            if stopped is not None and stopped.interrupted:
                 break
     except (KeyboardInterrupt, BrokenPipeError, ConnectionResetError):
         pass
@@ -99,7 +101,7 @@ def serve_tables(fd: int) -> None:
         os.close(fd)
 
 
-def _play_table(fd: int, task: Task) -> str | None:
+def _play_table(fd: int, task: Task) -> Stop | None:
     match = Match(
         list(task.configs),
         task.settings,
@@ -113,7 +115,7 @@ def _play_table(fd: int, task: Task) -> str | None:
         summary = match.run()
     except ZoleError as exc:
         send(fd, TableFailed(task.table, str(exc)))
-        return "error"
+        return None
     send(fd, TableDone(task.table, summary.stopped))
     return summary.stopped
 
