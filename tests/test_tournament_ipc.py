@@ -34,6 +34,7 @@ from clihelp import ok, one_line_error
 from clihelp import zole as run_zole
 from prochelp import marked_processes
 
+from zole_arena.arena.header import TournamentTable
 from zole_arena.arena.referee import FaultPolicy
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.stop import Disqualification, Stop, StopReason
@@ -148,7 +149,7 @@ def _task() -> Task:
         match_id="abc-t3",
         configs=(config, shell, config),
         settings=settings,
-        header_extra={"tournament": {"id": "abc", "table": 3}},
+        part_of=TournamentTable("abc", 3),
         started=True,
         records=records,
     )

@@ -6,6 +6,7 @@ import math
 import secrets
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -278,7 +279,7 @@ def _run(match: Match, json_output: bool) -> None:
             def show(report: DealReport, summary: Summary) -> None:
                 progress.update(task, completed=report.number, scores=_scores_text(summary))
 
-            summary = match.run(show)
+            summary = _play(match, show)
     else:
         step = max(1, total // 20)
 
@@ -286,7 +287,7 @@ def _run(match: Match, json_output: bool) -> None:
             if not json_output and (report.number % step == 0 or report.number == total):
                 out.print(f"deal {report.number}/{total}: {_scores_text(summary)}", highlight=False)
 
-        summary = match.run(line)
+        summary = _play(match, line)
     elapsed = time.monotonic() - started
     if json_output:
         settings = match.settings
@@ -321,3 +322,11 @@ def _run(match: Match, json_output: bool) -> None:
         )
         raise typer.Exit(130 if interrupted else 3)
     sys.stdout.flush()
+
+
+def _play(match: Match, on_deal: Callable[[DealReport, Summary], None]) -> Summary:
+    """Play the match; after Ctrl-C (the bots are stopped by then), the summary so far."""
+    try:
+        return match.run(on_deal)
+    except KeyboardInterrupt:
+        return match.summary()

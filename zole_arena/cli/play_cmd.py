@@ -92,7 +92,10 @@ def play_command(
         f"Zole ({resolved.name}) against {names[1]} and {names[2]}: {deals} "
         f"deal{'s' if deals != 1 else ''}, seed {seed}. Log: {log}. Ctrl-C ends the session."
     )
-    summary = match.run()
+    try:
+        summary = match.run()
+    except KeyboardInterrupt:  # the bots are stopped and the log is complete by then
+        summary = match.summary()
     out.print()
     played = f"{summary.deals} deal{'s' if summary.deals != 1 else ''}"
     if summary.stopped:

@@ -287,7 +287,10 @@ def sprt_command(
             highlight=False,
         )
     started = time.monotonic()
-    result = _run(test, json_output)
+    try:
+        result = _run(test, json_output)
+    except KeyboardInterrupt:  # the bots are stopped and the log is closed by then
+        result = test.result()
     elapsed = time.monotonic() - started
     digest = last_line_digest(log) if log is not None else None  # the test has closed it
     if json_output:

@@ -9,7 +9,7 @@ import secrets
 import shutil
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,6 +29,7 @@ from zole_arena.events.config import read_config
 from zole_arena.events.schedule import FORMATS, Entrant
 from zole_arena.events.standings import TournamentSummary
 from zole_arena.events.tournament import (
+    Event,
     Tournament,
     TournamentSettings,
     check_entrants,
@@ -608,7 +609,7 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
                     shown["at"] = now
                     live.update(view())
 
-            summary = tournament.run(show)
+            summary = _play(tournament, show)
     else:
         step = max(1, total // 20)
 
@@ -629,7 +630,7 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
                     highlight=False,
                 )
 
-        summary = tournament.run(line)
+        summary = _play(tournament, line)
     elapsed = time.monotonic() - started
     summary.ratings = summary.standings.ratings(bootstrap)
     if json_output:
@@ -673,3 +674,11 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
             f"'zole-arena tournament --resume {escape(str(summary.log))}'"
         )
         raise typer.Exit(130)
+
+
+def _play(tournament: Tournament, on_event: Callable[[Event], None]) -> TournamentSummary:
+    """Play the tournament; after Ctrl-C (every table is stopped by then), the summary so far."""
+    try:
+        return tournament.run(on_event)
+    except KeyboardInterrupt:
+        return tournament.summary()

@@ -55,6 +55,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
+from zole_arena.arena.header import TournamentTable
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.errors import ZoleError
@@ -214,8 +215,8 @@ class Task:
     match_id: str
     configs: tuple[BotConfig, ...]
     settings: MatchSettings
-    header_extra: dict[str, Any]
-    """More keys for the table's match header (which tournament and table it is)."""
+    part_of: TournamentTable
+    """Which tournament and table it is, for its match header."""
     started: bool
     """Its match header is in the log already."""
     records: tuple[dict[str, Any], ...]
@@ -231,7 +232,7 @@ class Task:
             "match_id": self.match_id,
             "configs": [to_plain(config) for config in self.configs],
             "settings": to_plain(self.settings),
-            "header_extra": self.header_extra,
+            "part_of": to_plain(self.part_of),
             "started": self.started,
             "records": list(self.records),
         }
@@ -239,7 +240,7 @@ class Task:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Task:
         """:raises MessageError: the data is not this message."""
-        names = ("table", "match_id", "configs", "settings", "header_extra", "started", "records")
+        names = ("table", "match_id", "configs", "settings", "part_of", "started", "records")
         _keys(data, cls.KIND, *names)
         hints = _hints(cls)
         values = {name: from_plain(hints[name], data[name], name) for name in names}

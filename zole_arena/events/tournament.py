@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from zole_arena import __version__
+from zole_arena.arena.header import TournamentTable
 from zole_arena.arena.match import stderr_path
 from zole_arena.arena.settings import MatchSettings, _schedule
 from zole_arena.arena.stop import Stop, StopReason
@@ -290,9 +291,9 @@ class Tournament:
             return None
         return self.log_path.with_name(self.log_path.name + ".stderr")
 
-    def _header_extra(self, table: TableState) -> dict[str, Any]:
-        """The keys a table's match header has besides a match's: which tournament and table."""
-        return {"tournament": {"id": self.tournament_id, "table": table.table.number}}
+    def _part(self, table: TableState) -> TournamentTable:
+        """What a table's match header says of it: which tournament and table it is."""
+        return TournamentTable(self.tournament_id, table.table.number)
 
     def _task(self, table: TableState) -> Task:
         match = self.settings.match
@@ -307,7 +308,7 @@ class Tournament:
             match_id=table.match_id,
             configs=configs,
             settings=match,
-            header_extra=self._header_extra(table),
+            part_of=self._part(table),
             started=table.started,
             records=tuple(r for r in self._records[table.match_id] if r.get("type") == "deal"),
         )
@@ -329,6 +330,8 @@ class Tournament:
         :raises TournamentError: a table could not be played (a bot that does not start, say),
             or a worker process died or sent what the tournament does not accept; the other
             tables are stopped first, and every finished deal is in the log.
+        :raises KeyboardInterrupt: Ctrl-C, once every table is stopped and the log closed
+            (:meth:`summary` then has the standings so far, ``stopped`` interrupted).
         """
         self._pending = [table for table in self.tables if not table.finished]
         self._on_event = on_event
@@ -376,6 +379,8 @@ class Tournament:
                 f"{self._error}; the tournament stopped (finished deals are in {self.log_path}; "
                 f"fix that and continue with 'zole-arena tournament --resume {self.log_path}')"
             )
+        if self.stopped is not None and self.stopped.interrupted:
+            raise KeyboardInterrupt
         if self.stopped is None:
             unfinished = [t for t in self.tables if not t.finished]
             if unfinished:
@@ -490,7 +495,7 @@ class Tournament:
         :raises MessageError: it is not that record.
         """
         if worker.header_due:
-            check_header(record, table.match_id, table.names, self._header_extra(table))
+            check_header(record, table.match_id, table.names, self._part(table).header_fields())
             worker.header_due = False
             return
         number = worker.next_deal
