@@ -81,10 +81,11 @@ _NAMES: dict[str, str] = {
     # Bots: how to start one, its limits and sandbox; bots written in Python.
     "Bot": "zole_arena.players.bot",
     "BotConfig": "zole_arena.players.session",
+    "BotView": "zole_arena.players.bot",
     "Limits": "zole_arena.players.botproc",
     "Sandbox": "zole_arena.isolation.sandbox",
     "bundled_command": "zole_arena.players.bundled",
-    "run_bot": "zole_arena.players.bot",
+    "run_bot": "zole_arena.players.bot_io",
     # A match and what it reports.
     "DealReport": "zole_arena.arena.summary",
     "FaultPolicy": "zole_arena.arena.referee",
@@ -117,10 +118,10 @@ _NAMES: dict[str, str] = {
     "ZoleError": "zole_arena.errors",
 }
 
-#: The module of the Python bot class, which this copy may lack.
-_BOT_MODULE = "zole_arena.players.bot"
+#: The modules of the Python bot class, which this copy may lack.
+_BOT_MODULES = ("zole_arena.players.bot", "zole_arena.players.bot_io")
 
-__all__ = ["__version__", *sorted(name for name, module in _NAMES.items() if module != _BOT_MODULE)]
+__all__ = ["__version__", *sorted(n for n, module in _NAMES.items() if module not in _BOT_MODULES)]
 
 
 def __getattr__(name: str) -> object:
