@@ -30,6 +30,7 @@ from prochelp import group_gone
 from zole_arena.arena.match import Match
 from zole_arena.arena.referee import DealOutcome, Fault, FaultPolicy, Referee
 from zole_arena.arena.settings import MatchSettings
+from zole_arena.arena.stop import Disqualification, StopReason
 from zole_arena.errors import BotStallError, BotStartupError, BotTimeoutError
 from zole_arena.game.actions import Bid
 from zole_arena.game.rules import Rules, load_rules
@@ -485,8 +486,11 @@ def test_match_stops_when_a_bot_is_disqualified(procs: Procs) -> None:
     finally:
         match.referee.kill()  # a no-op when run() closed every bot, as it must
     assert summary.deals == 2  # of 6: the match ended at the disqualification
-    assert summary.stopped is not None and summary.stopped.startswith("disqualified")
-    assert "crash_mid_deal" in summary.stopped
+    assert summary.stopped is not None and summary.stopped.reason is StopReason.DISQUALIFIED
+    assert summary.stopped.disqualified == (Disqualification("crash_mid_deal", 2, 1),)
+    assert str(summary.stopped) == (
+        "disqualified: crash_mid_deal (2 faults, more than the limit of 1)"
+    )
     assert match.referee.disqualified == [1]
     assert len(summary.fault_lines) == 2
     assert [sum(sheet.totals) for sheet in match.sheets] == [0] * 6

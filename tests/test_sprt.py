@@ -27,12 +27,7 @@ import pytest
 from clihelp import ok, one_line_error, zole
 from prochelp import child_pids, group_gone
 
-from zole_arena.arena.match import Match
-from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import ZoleError
-from zole_arena.game.rules import load_rules
-from zole_arena.players.bundled import bundled_command
-from zole_arena.players.session import BotConfig
 from zole_arena.stats import sprt as sprt_module
 from zole_arena.stats.sprt import (
     Sprt,
@@ -192,32 +187,6 @@ def test_bad_settings_are_named(kwargs: dict[str, float], needle: str) -> None:
 def test_a_score_outside_0_to_1_is_refused() -> None:
     with pytest.raises(SprtError):
         Sprt(SprtSettings()).add(1.5)
-
-
-# -- playing block by block ----------------------------------------------------------------------
-
-
-def test_a_match_paused_with_until_keeps_its_bots_and_goes_on(tmp_path: Path) -> None:
-    bots = [BotConfig(bundled_command("rulebot"), name=n) for n in ("a", "b", "c")]
-    settings = MatchSettings(rules=load_rules("wpt"), seed=9, deals=3, duplicate=True)
-    log = tmp_path / "m.jsonl"
-    match = Match(bots, settings, log)
-    first = match.run(until=6)
-    assert first.stopped is None and match.done == 6
-    sessions = [player.session for player in match.referee.players]
-    assert all(session is not None for session in sessions)  # paused: the bots still run
-    match.run(until=12)
-    assert match.done == 12
-    assert [player.session for player in match.referee.players] == sessions  # not restarted
-    match.close()
-    assert all(player.session is None for player in match.referee.players)
-    lines = read_records(log)
-    assert [r["type"] for r in lines] == ["match"] + ["deal"] * 12  # one header, in order
-    assert [r["deal"] for r in lines[1:]] == list(range(1, 13))
-    # Without until, a match plays to its end and stops its bots, as it always did.
-    last = match.run()
-    assert last.deals == 18 and all(p.session is None for p in match.referee.players)
-    assert "18 of 18 deals verify — ok" in ok(zole("verify", "m.jsonl", cwd=tmp_path)).stdout
 
 
 # -- zole-arena sprt end to end ------------------------------------------------------------------

@@ -34,8 +34,10 @@ from clihelp import ok, one_line_error
 from clihelp import zole as run_zole
 from prochelp import marked_processes
 
+from zole_arena.arena.header import TournamentTable
 from zole_arena.arena.referee import FaultPolicy
 from zole_arena.arena.settings import MatchSettings
+from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.events.messages import (
     MAX_MESSAGE_BYTES,
     LineReader,
@@ -47,6 +49,7 @@ from zole_arena.events.messages import (
     TableFailed,
     Task,
     WorkerExit,
+    check_stop,
     decode_parent_message,
     decode_worker_message,
     encode,
@@ -146,7 +149,7 @@ def _task() -> Task:
         match_id="abc-t3",
         configs=(config, shell, config),
         settings=settings,
-        header_extra={"tournament": {"id": "abc", "table": 3}},
+        part_of=TournamentTable("abc", 3),
         started=True,
         records=records,
     )
@@ -158,7 +161,8 @@ def _task() -> Task:
         Ready(),
         RecordMessage(2, {"format": "zole-arena", "type": "deal", "hands": [["♣A"]], "n": None}),
         TableDone(4, None),
-        TableDone(4, "disqualified: x (4 faults, more than the limit of 3)"),
+        TableDone(4, Stop(StopReason.DISQUALIFIED, (Disqualification("x", 4, 3),))),
+        TableDone(4, Stop(StopReason.INTERRUPTED)),
         TableFailed(1, "bot cheat cannot play: it ended during the handshake"),
         WorkerExit(),
         NoMoreTables(),
@@ -175,6 +179,28 @@ def test_every_message_round_trips_as_one_line_of_json(message: Any) -> None:
         decode_worker_message
     )  # fmt: skip
     assert decode(line[:-1]) == message
+
+
+def test_a_done_message_says_why_as_the_table_stops_and_as_people_read_it() -> None:
+    stop = Stop(StopReason.DISQUALIFIED, (Disqualification("x", 4, 3),))
+    data = json.loads(encode(TableDone(4, stop)))
+    assert data["stopped"]["reason"] == "disqualified"
+    assert data["stopped"]["disqualified"] == [{"name": "x", "faults": 4, "limit": 3}]
+    assert str(stop) == "disqualified: x (4 faults, more than the limit of 3)"
+    names = ("x", "y", "z")
+    check_stop(stop, names)
+    check_stop(Stop(StopReason.INTERRUPTED), names)
+    # What a table never stops for, or a bot that is not at it, is a forgery: refused.
+    for forged in [
+        Stop(StopReason.DISQUALIFIED, (Disqualification("\x1b[2Jroot", 4, 3),)),
+        Stop(StopReason.DISQUALIFIED),
+        Stop(StopReason.INTERRUPTED, (Disqualification("x", 4, 3),)),
+        Stop(StopReason.ERROR, message="disk full"),
+        Stop(StopReason.MAX_BLOCKS),
+        Stop(StopReason.UNFINISHED, unfinished=2),
+    ]:
+        with pytest.raises(MessageError, match="a done message that stops for"):
+            check_stop(forged, names)
 
 
 def test_a_task_carries_every_setting_as_plain_data() -> None:
@@ -245,6 +271,9 @@ def test_from_plain_takes_only_the_declared_types(kind: Any, data: Any, needle: 
         b'{"kind": "record", "table": "1", "record": {}}',
         b'{"kind": "record", "table": 1, "record": [1]}',
         b'{"kind": "done", "table": 1, "stopped": 5}',
+        b'{"kind": "done", "table": 1, "stopped": "interrupted"}',
+        b'{"kind": "done", "table": 1, "stopped": {"reason": "bored", "disqualified": [], '
+        b'"message": "", "unfinished": 0}}',
         b'{"kind": "error", "table": 1, "message": null}',
         b'{"kind": "record", "table": 1, "record": {"x": NaN}}',
         b'{"kind": "record", "table": 1, "record": {"x": -Infinity}}',

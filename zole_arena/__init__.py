@@ -1,7 +1,14 @@
 """zole-arena: run bot competitions in Zole, the Latvian three-player trick-taking card game.
 
-The package is a library first and a command line second. Its sub-packages are layers, each
-importing only those below it (a contract in ``pyproject.toml`` checks it):
+The package is a library first and a command line second. The names most programs need come
+straight from it — ``from zole_arena import Match, MatchSettings, BotConfig, load_rules`` —
+and ``docs/library.md`` shows them at work: play a match, go through its deals, read, verify
+and rate logs, run a tournament or a head-to-head test, use the rules engine, write a bot. They
+are imported when first used, so that ``import zole_arena`` (and the command's start) stays
+fast.
+
+Its sub-packages are layers, each importing only those below it (a contract in
+``pyproject.toml`` checks it):
 
 * :mod:`zole_arena.cli` — the ``zole-arena`` command;
 * :mod:`zole_arena.bench` — benchmarks;
@@ -17,4 +24,120 @@ importing only those below it (a contract in ``pyproject.toml`` checks it):
 
 from __future__ import annotations
 
+import importlib
+
 __version__ = "0.1.0"
+
+TYPE_CHECKING = False  # what typing.TYPE_CHECKING is at run time, without importing typing
+if TYPE_CHECKING:
+    from zole_arena.arena.match import Match as Match
+    from zole_arena.arena.match import RecordSink as RecordSink
+    from zole_arena.arena.match import resume_match as resume_match
+    from zole_arena.arena.referee import FaultPolicy as FaultPolicy
+    from zole_arena.arena.settings import MatchSettings as MatchSettings
+    from zole_arena.arena.stop import Stop as Stop
+    from zole_arena.arena.stop import StopReason as StopReason
+    from zole_arena.arena.summary import DealReport as DealReport
+    from zole_arena.arena.summary import Summary as Summary
+    from zole_arena.arena.verify import VerifyReport as VerifyReport
+    from zole_arena.arena.verify import verify_log as verify_log
+    from zole_arena.errors import ZoleError as ZoleError
+    from zole_arena.events.schedule import Entrant as Entrant
+    from zole_arena.events.sprt import HeadToHead as HeadToHead
+    from zole_arena.events.sprt import SprtResult as SprtResult
+    from zole_arena.events.standings import TournamentSummary as TournamentSummary
+    from zole_arena.events.tournament import Tournament as Tournament
+    from zole_arena.events.tournament import TournamentSettings as TournamentSettings
+    from zole_arena.events.tournament import resume_tournament as resume_tournament
+    from zole_arena.game.actions import Contract as Contract
+    from zole_arena.game.cards import Card as Card
+    from zole_arena.game.rules import Rules as Rules
+    from zole_arena.game.rules import load_rules as load_rules
+    from zole_arena.game.state import DealResult as DealResult
+    from zole_arena.game.state import DealState as DealState
+    from zole_arena.game.state import SeatView as SeatView
+    from zole_arena.isolation.sandbox import Sandbox as Sandbox
+    from zole_arena.players.bundled import bundled_command as bundled_command
+    from zole_arena.players.limits import Limits as Limits
+    from zole_arena.players.session import BotConfig as BotConfig
+    from zole_arena.records.log import LogReader as LogReader
+    from zole_arena.records.log import LogWriter as LogWriter
+    from zole_arena.records.log import read_log as read_log
+    from zole_arena.stats.ratings import RatingList as RatingList
+    from zole_arena.stats.ratings import rate as rate
+    from zole_arena.stats.ratings import read_logs as read_logs
+    from zole_arena.stats.sprt import SprtSettings as SprtSettings
+
+#: Each name this package gives, and the module it comes from.
+_NAMES: dict[str, str] = {
+    # The rules engine.
+    "Card": "zole_arena.game.cards",
+    "Contract": "zole_arena.game.actions",
+    "DealResult": "zole_arena.game.state",
+    "DealState": "zole_arena.game.state",
+    "Rules": "zole_arena.game.rules",
+    "SeatView": "zole_arena.game.state",
+    "load_rules": "zole_arena.game.rules",
+    # Bots: how to start one, its limits and sandbox; bots written in Python.
+    "Bot": "zole_arena.players.bot",
+    "BotConfig": "zole_arena.players.session",
+    "BotView": "zole_arena.players.bot",
+    "Limits": "zole_arena.players.limits",
+    "Sandbox": "zole_arena.isolation.sandbox",
+    "bundled_command": "zole_arena.players.bundled",
+    "run_bot": "zole_arena.players.bot_io",
+    # A match and what it reports.
+    "DealReport": "zole_arena.arena.summary",
+    "FaultPolicy": "zole_arena.arena.referee",
+    "Match": "zole_arena.arena.match",
+    "MatchSettings": "zole_arena.arena.settings",
+    "RecordSink": "zole_arena.arena.match",
+    "Stop": "zole_arena.arena.stop",
+    "StopReason": "zole_arena.arena.stop",
+    "Summary": "zole_arena.arena.summary",
+    "resume_match": "zole_arena.arena.match",
+    # Logs: reading, writing, verifying, rating.
+    "LogReader": "zole_arena.records.log",
+    "LogWriter": "zole_arena.records.log",
+    "RatingList": "zole_arena.stats.ratings",
+    "VerifyReport": "zole_arena.arena.verify",
+    "rate": "zole_arena.stats.ratings",
+    "read_log": "zole_arena.records.log",
+    "read_logs": "zole_arena.stats.ratings",
+    "verify_log": "zole_arena.arena.verify",
+    # Tournaments and head-to-head tests.
+    "Entrant": "zole_arena.events.schedule",
+    "HeadToHead": "zole_arena.events.sprt",
+    "SprtResult": "zole_arena.events.sprt",
+    "SprtSettings": "zole_arena.stats.sprt",
+    "Tournament": "zole_arena.events.tournament",
+    "TournamentSettings": "zole_arena.events.tournament",
+    "TournamentSummary": "zole_arena.events.standings",
+    "resume_tournament": "zole_arena.events.tournament",
+    # The base of every error a user sees.
+    "ZoleError": "zole_arena.errors",
+}
+
+#: The modules of the Python bot class, which this copy may lack.
+_BOT_MODULES = ("zole_arena.players.bot", "zole_arena.players.bot_io")
+
+__all__ = ["__version__", *sorted(n for n, module in _NAMES.items() if module not in _BOT_MODULES)]
+
+
+def __getattr__(name: str) -> object:
+    """Import a name of :data:`_NAMES` from its module on first use, and keep it."""
+    module = _NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'zole_arena' has no attribute {name!r}")
+    try:
+        value = getattr(importlib.import_module(module), name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        raise AttributeError(f"zole_arena.{name} needs {module}, which this copy lacks") from None
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_NAMES})

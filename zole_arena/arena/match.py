@@ -1,32 +1,39 @@
 """A match: three bots, a number of deals, a log, a summary — resumable and interrupt-safe.
 
-:class:`Match` plays deals through a :class:`~zole_arena.arena.referee.Referee` and appends each
-finished deal to the log as it ends (see :mod:`zole_arena.records.log`). With ``duplicate``, every
-deal of the seed is played in all six seatings of the three bots; each seating keeps its own
-score sheet (dealer rotation, pules), like the tables of a duplicate bridge event, and the deals
-are played block by block. A match stops early when a bot is disqualified or on Ctrl-C; every
-finished deal is in the log, and :func:`resume_match` continues from the log alone.
+:class:`Match` plays deals through a :class:`~zole_arena.arena.referee.Referee`, reports each
+as it ends, and appends it to the log (see :mod:`zole_arena.records.log`). With ``duplicate``,
+every deal of the seed is played in all six seatings of the three bots; each seating keeps its
+own score sheet (dealer rotation, pules), like the tables of a duplicate bridge event, and the
+deals are played block by block. A match stops early when a bot is disqualified or on Ctrl-C;
+every finished deal is in the log, and :func:`resume_match` continues from the log alone.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import TracebackType
 from typing import Any, Protocol
 
+from zole_arena.arena.header import PartOf
+from zole_arena.arena.hiding import make_hidden, remove_empty, seal
 from zole_arena.arena.referee import DealOutcome, Referee
-from zole_arena.arena.settings import MatchError, MatchSettings, _schedule, unique_names
+from zole_arena.arena.settings import (
+    MatchError,
+    MatchSettings,
+    _schedule,
+    scheduled,
+    unique_names,
+)
+from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.arena.summary import DealReport, PlayerStats, Summary
 from zole_arena.game.actions import Contract
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealResult
-from zole_arena.isolation.sandbox import Sandbox, readable_paths
-from zole_arena.players.command import split_command
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.log import (
@@ -50,14 +57,19 @@ __all__ = [
 
 
 class RecordSink(Protocol):
-    """Where a match's records go: a :class:`~zole_arena.records.log.LogWriter`, or (in a
-    tournament's worker process) a queue to the one process that writes the log."""
+    """Where a match's records go instead of a log file of its own: a
+    :class:`~zole_arena.records.log.LogWriter` that several matches share, a tournament
+    worker's socket to the one process that writes the log, or anything else that keeps
+    records. The match writes its header, once, and then each deal's record as the deal ends,
+    each whole and in order; it never closes a sink it was given."""
+
+    @property
+    def path(self) -> Path | None:
+        """The file the records end up in, which a sandboxed match hides from its bots
+        (None: they are not kept in a file a bot could read)."""
 
     def write(self, record: dict[str, Any]) -> None:
         """Keep one whole record."""
-
-    def close(self) -> None:
-        """No more records will come."""
 
 
 def result_from_record(data: dict[str, Any]) -> DealResult:
@@ -82,45 +94,71 @@ def result_from_record(data: dict[str, Any]) -> DealResult:
 
 
 class Match:
-    """Plays a match between three bots and writes its log."""
+    """A match between three bots: a context manager, and an iterator of its deals as they end.
+
+    ::
+
+        with Match(bots, settings, "m.jsonl") as match:
+            for deal in match:  # a DealReport as each deal ends
+                print(deal.number, deal.scores)
+        print(match.summary())
+
+    Entering the match (or its first deal) starts the bots; leaving it, or its last deal, stops
+    them. :meth:`run` plays every deal and returns the :class:`Summary`. A match stops early
+    when a bot is disqualified: the iteration ends, and :attr:`stopped` says why. Ctrl-C (a
+    :class:`KeyboardInterrupt`) reaches the caller after the bots are stopped, with every
+    finished deal in the log and :attr:`stopped` interrupted; :func:`resume_match` continues
+    from the log.
+    """
 
     def __init__(
         self,
         players: Sequence[BotConfig],
         settings: MatchSettings,
-        log_path: str | Path | None = None,
+        log: str | os.PathLike[str] | RecordSink | None = None,
         *,
         match_id: str | None = None,
         start_session: Callable[[BotConfig], PlayerSession] = BotSession,
-        sink: RecordSink | None = None,
-        header_extra: dict[str, Any] | None = None,
+        part_of: PartOf | None = None,
     ) -> None:
         """
-        :param log_path: the log file to append the records to (None: no log, unless ``sink``).
-        :param sink: where the records go instead of ``log_path`` (a tournament's queue).
-        :param header_extra: more keys for the match header (a tournament's table).
+        :param log: where the records go: a new log file (opened once the bots have started),
+            a :class:`RecordSink` (records of several matches in one log, say), or None.
+        :param start_session: how a player is started (a person at the terminal, say).
+        :param part_of: the tournament table or head-to-head test the match is part of, for
+            its header.
         """
         if len(players) != 3:
             raise MatchError(f"a match needs 3 bots, not {len(players)}")
         self.settings = settings
-        self.log_path = Path(log_path) if log_path is not None else None
-        self.players = _seal(list(players), settings.sandbox, self.log_path)
+        self._sink: RecordSink | None = None
+        if log is None or isinstance(log, str | os.PathLike):
+            self.log_path = Path(log) if log is not None else None
+        else:
+            self._sink = log
+            self.log_path = log.path
+        self.players = seal(list(players), settings.sandbox, self.log_path)
         self.match_id = match_id or uuid.uuid4().hex[:12]
+        self.part_of = part_of
         self.sheets = [ScoreSheet(settings.rules, settings.seed) for _ in range(6)]
         self.stats = [
             PlayerStats(config.name or f"player{i + 1}") for i, config in enumerate(players)
         ]
         self.done = 0
+        """Deals played (read from the log when resuming)."""
+        self.stopped: Stop | None = None
+        """Why the match stopped before its last deal (None: it did not)."""
         self.log_problems: list[LogProblem] = []
         """Lines of the log that could not be read when the match was resumed from it."""
-        """Deals already played (read from the log when resuming)."""
         self.fault_lines: list[str] = []
-        self.sink = sink
-        self.header_extra = dict(header_extra or {})
         self._header_written = False
-        self._paused = False
+        self._running = False
+        """The bots are started and the log is open."""
+        self._writer: RecordSink | None = None
+        """Where the records go while the bots run (None: nowhere, or not started)."""
         self._log: LogWriter | None = None
         """The match's own log, once opened (for its digest)."""
+        self._rules = settings.rules.to_dict()  # the same in every deal record
         self.referee = Referee(
             settings.rules,
             self.players,
@@ -151,7 +189,7 @@ class Match:
         """The log's first record."""
         header = header_record(
             match_id=self.match_id,
-            rules=self.settings.rules.to_dict(),
+            rules=self._rules,
             seed=self.settings.seed,
             players=self.player_entries(),
             deals=self.settings.deals,
@@ -159,8 +197,14 @@ class Match:
             settings=self.settings.to_dict(),
         )
         header["isolation"] = self.settings.isolation()
-        header.update(self.header_extra)
+        if self.part_of is not None:
+            header.update(self.part_of.header_fields())
         return header
+
+    @property
+    def names(self) -> tuple[str, str, str]:
+        """The players' names (once started: each as it goes in the log, told apart)."""
+        return (self.stats[0].name, self.stats[1].name, self.stats[2].name)
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -209,38 +253,87 @@ class Match:
             self.done = number
         self._header_written = True
 
-    def run(
+    def __enter__(self) -> Match:
+        self.start()
+        return self
+
+    def __exit__(
         self,
-        on_deal: Callable[[DealReport, Summary], None] | None = None,
-        *,
-        until: int | None = None,
-    ) -> Summary:
-        """Play the remaining deals; stop early on disqualification or Ctrl-C.
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if isinstance(value, KeyboardInterrupt):  # Ctrl-C between deals: as within one
+            self._abandon(value)
+        else:
+            self.close()
 
-        The bots are stopped at the end; :class:`KeyboardInterrupt` is caught and reported in
-        the summary (``stopped = "interrupted"``).
+    def __iter__(self) -> Match:
+        return self
 
-        :param until: play only up to this deal number, then *pause*: return with the bots
-            still running (and a ``sink`` still open), so that the next call goes on without
-            starting them again — for a caller that plays several matches in turn, block by
-            block (``zole-arena sprt``). A paused match must be ended with :meth:`close`. A
-            match that reaches its last deal, is stopped or raises is never paused.
-        :raises BotStartupError: a bot cannot be started at the beginning.
+    def __next__(self) -> DealReport:
+        """Play the next deal (starting the bots first if they are not running) and report
+        it; at the end, or after a bot was disqualified, stop the bots and end the iteration.
+
+        :raises KeyboardInterrupt: Ctrl-C, after the bots are stopped.
+        :raises MatchError: the log could not be written (every deal before is in it whole).
         """
-        writer: RecordSink | None = self.sink
-        stopped: str | None = None
-        self._paused = False
+        if self.stopped is not None or self.done >= self.settings.total_deals:
+            self.close()
+            raise StopIteration
+        self.start()
+        number = self.done + 1
+        block, sheet_index, seating = scheduled(number, self.settings.duplicate)
+        slot = sheet_index if self.settings.separate_seatings else 0
         try:
-            if writer is None and self.log_path is not None and not self._header_written:
+            outcome = self.referee.play_deal(self.sheets[sheet_index], seating, number, slot)
+            report = self._finish(outcome, number, block, sheet_index, seating)
+        except BaseException as exc:
+            instead = self._abandon(exc)
+            if instead is None:
+                raise
+            raise instead from None
+        if self.referee.disqualified and number < self.settings.total_deals:
+            culprits = [self.referee.players[p] for p in self.referee.disqualified]
+            limit = self.settings.policy.max_faults
+            self.stopped = Stop(
+                StopReason.DISQUALIFIED,
+                tuple(Disqualification(bot.name, bot.faults, limit) for bot in culprits),
+            )
+        return report
+
+    def run(self, on_deal: Callable[[DealReport, Summary], None] | None = None) -> Summary:
+        """Play the remaining deals (all of them, unless a bot is disqualified), stop the bots
+        and return the summary.
+
+        :param on_deal: called after each deal with its report and the summary so far.
+        :raises BotStartupError: a bot cannot be started at the beginning.
+        :raises KeyboardInterrupt: Ctrl-C, after the bots are stopped (:meth:`summary` then
+            has the figures so far).
+        """
+        with self:
+            for report in self:
+                if on_deal is not None:
+                    on_deal(report, self.summary())
+        return self.summary()
+
+    def start(self) -> None:
+        """Start the bots, open the log and write the header (unless already written): what
+        entering the match, or its first deal, does. Nothing when the bots are running.
+
+        :raises BotStartupError: a bot cannot be started (then none is left running).
+        :raises RecordError: the log cannot be written there.
+        """
+        if self._running:
+            return
+        try:
+            if self._sink is None and self.log_path is not None and not self._header_written:
                 check_log_path(self.log_path)  # a bad path fails before any bot starts
-            made = self._make_hidden()
+            made = make_hidden(self.players)
             try:
                 self.referee.start()
             except BaseException:
-                for path in made:  # files made only to be hidden from the sandboxes
-                    with contextlib.suppress(OSError):
-                        if path.stat().st_size == 0:
-                            path.unlink()
+                remove_empty(made)  # files made only to be hidden from the sandboxes
                 raise
             # Players without a given name take the name they announce, told apart.
             names = unique_names([player.name for player in self.referee.players])
@@ -248,83 +341,54 @@ class Match:
                 player.name = names[index]
                 player.config = dataclasses.replace(player.config, name=names[index])
                 self.stats[index].name = player.name
-            if writer is None and self.log_path is not None:
-                writer = self._log = LogWriter(self.log_path)
-            if writer is not None and not self._header_written:
-                writer.write(self.header())
+            if self._sink is not None:
+                self._writer = self._sink
+            elif self.log_path is not None:
+                self._writer = self._log = LogWriter(self.log_path)
+            if self._writer is not None and not self._header_written:
+                self._writer.write(self.header())
                 self._header_written = True
-            rules = self.settings.rules.to_dict()  # the same in every deal record
-            for number, block, sheet_index, seating in _schedule(self.settings):
-                if number <= self.done:
-                    continue
-                if self.referee.disqualified:
-                    culprits = ", ".join(
-                        f"{self.referee.players[p].name} ({self.referee.players[p].faults} "
-                        f"faults, more than the limit of {self.settings.policy.max_faults})"
-                        for p in self.referee.disqualified
-                    )
-                    stopped = f"disqualified: {culprits}"
-                    break
-                if until is not None and number > until:
-                    self._paused = True
-                    break
-                slot = sheet_index if self.settings.separate_seatings else 0
-                outcome = self.referee.play_deal(self.sheets[sheet_index], seating, number, slot)
-                report = self._finish(outcome, number, block, sheet_index, seating, writer, rules)
-                if on_deal is not None:
-                    on_deal(report, self.summary())
-        except KeyboardInterrupt:
-            self.referee.kill()
-            summary = self.summary()
-            summary.stopped = "interrupted"
-            return summary
-        except RecordError as exc:
-            if writer is None:
-                raise  # the log could not be opened: nothing was played
-            if not self._header_written:
-                raise MatchError(f"{exc}: the match did not start") from None
-            resume = (
-                f"; continue with --resume {self.log_path} once it can be written"
-                if self.log_path is not None
-                else ""
-            )
-            raise MatchError(
-                f"{exc}: the match stopped after deal {self.done}, and the log keeps every "
-                f"deal before it whole{resume}"
-            ) from None
-        finally:
-            if not self._paused:
-                self.referee.close()
-            if writer is not None and (not self._paused or writer is not self.sink):
-                writer.close()  # a log file of the match's own is opened again by the next run
-        final = self.summary()
-        final.stopped = stopped
-        return final
+            self._running = True
+        except BaseException as exc:
+            instead = self._abandon(exc)
+            if instead is None:
+                raise
+            raise instead from None
 
-    def _make_hidden(self) -> list[Path]:
-        """Make the files the sandboxes hide that do not exist yet (the log, the stderr files):
-        a file made after a sandbox was built inside a folder the bot may read would be
-        visible to it. The files it made, so that a failed start can remove them again."""
-        made: list[Path] = []
-        if self.settings.sandbox is None:
-            return made
-        for config in self.players:
-            for text in config.sandbox.hidden if config.sandbox is not None else ():
-                path = Path(text)
-                if not path.exists() and path.parent.is_dir() and not _special(path):
-                    with contextlib.suppress(OSError):
-                        path.touch()
-                        made.append(path)
-        return made
+    def _abandon(self, exc: BaseException) -> MatchError | None:
+        """Stop the bots after ``exc`` (Ctrl-C kills them at once) and close the log. For a
+        log that could not be written, the :class:`MatchError` to raise instead, saying what
+        the log keeps; None: raise ``exc``."""
+        opened = self._writer is not None
+        if isinstance(exc, KeyboardInterrupt):
+            self.stopped = Stop(StopReason.INTERRUPTED)
+            self.referee.kill()
+        self.close()
+        if not isinstance(exc, RecordError) or not opened:
+            return None
+        if not self._header_written:
+            return MatchError(f"{exc}: the match did not start")
+        resume = (
+            f"; continue with --resume {self.log_path} once it can be written"
+            if self._sink is None and self.log_path is not None
+            else ""
+        )
+        return MatchError(
+            f"{exc}: the match stopped after deal {self.done}, and the log keeps every "
+            f"deal before it whole{resume}"
+        )
 
     def close(self) -> None:
-        """End a match that :meth:`run` left paused (``until``): stop its bots and close its
-        ``sink``. Does nothing for a match that is not paused."""
-        if self._paused:
-            self._paused = False
+        """Stop the bots and close the match's own log; every finished deal is in it. Leaving
+        the match, its last deal, an error and Ctrl-C do it. Another deal starts the bots
+        again (a :class:`RecordSink` given to the match is never closed by it)."""
+        self._running = False
+        self._writer = None
+        try:
             self.referee.close()
-            if self.sink is not None:
-                self.sink.close()
+        finally:
+            if self._log is not None:
+                self._log.close()  # opened again by the next start
 
     def _finish(
         self,
@@ -333,8 +397,6 @@ class Match:
         block: int,
         sheet_index: int,
         seating: tuple[int, int, int],
-        writer: RecordSink | None,
-        rules: dict[str, Any],
     ) -> DealReport:
         result = outcome.result
         report = DealReport(
@@ -344,14 +406,14 @@ class Match:
             self.stats[fault.player].faults += 1
             self.fault_lines.append(fault.describe())
         self._count(report)
-        if writer is not None:
+        if self._writer is not None:
             players = [self.referee.players[p] for p in seating]
             record = deal_record(
                 match_id=self.match_id,
                 number=number,
                 block=block,
                 seating=seating,
-                rules=rules,
+                rules=self._rules,
                 seed=self.settings.seed,
                 state=outcome.state,
                 result=result,
@@ -376,7 +438,7 @@ class Match:
                 ],
                 totals=self.sheets[sheet_index].totals,
             )
-            writer.write(record)
+            self._writer.write(record)
         self.done = number
         return report
 
@@ -386,39 +448,11 @@ class Match:
             players=[dataclasses.replace(s) for s in self.stats],
             deals=self.done,
             planned=self.settings.total_deals,
+            stopped=self.stopped,
             log=str(self.log_path) if self.log_path is not None else None,
             fault_lines=list(self.fault_lines),
             digest=self._log.digest if self._log is not None else None,
         )
-
-
-def _special(path: Path) -> bool:
-    """A path under /dev or /proc (``--log /dev/null``): nothing to make or hide there."""
-    return path.is_absolute() and path.parts[1:2] in (("dev",), ("proc",))
-
-
-def _seal(configs: list[BotConfig], sandbox: Sandbox | None, log: Path | None) -> list[BotConfig]:
-    """The players' configurations with the match's sandbox, each hiding what no bot may
-    see even where it lies in a folder the bot may read: the log, the stderr files, and the
-    other bots' programs."""
-    if sandbox is None:
-        return configs
-    shared = [*sandbox.hidden]
-    if log is not None and not _special(log):
-        shared.append(str(log.absolute()))
-    shared += [c.stderr_path for c in configs if c.stderr_path is not None]
-    programs = []
-    for config in configs:
-        argv = split_command(config.command)
-        programs.append(readable_paths(argv, config.cwd or os.getcwd())[1])
-    sealed = []
-    for index, config in enumerate(configs):
-        others = [p for i, own in enumerate(programs) if i != index for p in own]
-        hidden = tuple(dict.fromkeys([*shared, *others]))  # its own program stays visible
-        sealed.append(
-            dataclasses.replace(config, sandbox=dataclasses.replace(sandbox, hidden=hidden))
-        )
-    return sealed
 
 
 def _by_player(seating: tuple[int, int, int], scores: Sequence[int]) -> tuple[int, int, int]:

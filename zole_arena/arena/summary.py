@@ -6,6 +6,7 @@ import dataclasses
 import math
 from typing import Any
 
+from zole_arena.arena.stop import Stop
 from zole_arena.game.actions import Contract
 from zole_arena.game.state import DealResult
 
@@ -108,8 +109,8 @@ class Summary:
     players: list[PlayerStats]
     deals: int = 0
     planned: int = 0
-    stopped: str | None = None
-    """Why the match stopped early (interrupted, disqualified), or None."""
+    stopped: Stop | None = None
+    """Why the match stopped before its last deal (interrupted, disqualified), or None."""
     log: str | None = None
     fault_lines: list[str] = dataclasses.field(default_factory=list)
     digest: str | None = None
@@ -121,7 +122,7 @@ class Summary:
         return {
             "deals": self.deals,
             "planned": self.planned,
-            "stopped": self.stopped,
+            "stopped": None if self.stopped is None else str(self.stopped),
             "log": self.log,
             "digest": self.digest,
             "players": [p.to_dict() for p in self.players],

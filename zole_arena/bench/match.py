@@ -25,6 +25,7 @@ The bots are started before the clock runs: the figures are of deals, not of sta
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
 import random
 import statistics
@@ -37,7 +38,6 @@ from typing import Final
 
 from zole_arena.arena.match import Match
 from zole_arena.arena.settings import MatchSettings
-from zole_arena.arena.summary import DealReport
 from zole_arena.bench.engine import fastest_bot, raw_round_trip
 from zole_arena.errors import ZoleError
 from zole_arena.game.rules import Rules, load_rules
@@ -251,7 +251,7 @@ class _Lane:
             configs = [BotConfig(command=argv, name=f"{bot}#{i + 1}") for i in range(3)]
             self.match = Match(configs, MatchSettings(rules=rules, seed=1, deals=deals), log_path)
             try:
-                self.match.run(until=0)  # starts the bots, untimed, and pauses
+                self.match.start()  # the bots, untimed
                 self.bare = _BareLoop(argv, rules, seed=1)
             except BaseException:
                 self.match.close()
@@ -266,25 +266,21 @@ class _Lane:
         echo_in, echo_out = self.echo.stdin.fileno(), self.echo.stdout.fileno()
         aside = 0.0
 
-        def between_deals(report: DealReport, _summary: object) -> None:
-            # Raw round trips between the deals see the machine as the match sees it; their
-            # time is not counted as the match's.
-            nonlocal aside
-            if report.number % ECHO_EVERY:
-                return
-            t0 = time.perf_counter()
-            for _ in range(ECHO_SAMPLES):
-                self.samples.append(raw_round_trip(echo_in, echo_out, _ECHO_LINE))
-            aside += time.perf_counter() - t0
-
         until = min(self.deals, self.played + count)
         with placed(self.cpus):
             start = time.perf_counter()
-            summary = self.match.run(between_deals, until=until)
+            for report in itertools.islice(self.match, until - self.played):
+                # Raw round trips between the deals see the machine as the match sees it;
+                # their time is not counted as the match's.
+                if report.number % ECHO_EVERY == 0:
+                    t0 = time.perf_counter()
+                    for _ in range(ECHO_SAMPLES):
+                        self.samples.append(raw_round_trip(echo_in, echo_out, _ECHO_LINE))
+                    aside += time.perf_counter() - t0
             self.match_seconds += time.perf_counter() - start - aside
-            if summary.deals != until:
+            if self.match.done != until:
                 raise ZoleError(
-                    f"the benchmark match stopped at deal {summary.deals}: {summary.stopped}"
+                    f"the benchmark match stopped at deal {self.match.done}: {self.match.stopped}"
                 )
             start = time.perf_counter()
             self.bare.play(self.played + 1, until - self.played)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -208,7 +209,7 @@ def _run(match: Match, json_output: bool) -> None:
             def show(report: DealReport, summary: Summary) -> None:
                 progress.update(task, completed=report.number, scores=_scores_text(summary))
 
-            summary = match.run(show)
+            summary = _play(match, show)
     else:
         step = max(1, total // 20)
 
@@ -216,7 +217,7 @@ def _run(match: Match, json_output: bool) -> None:
             if not json_output and (report.number % step == 0 or report.number == total):
                 out.print(f"deal {report.number}/{total}: {_scores_text(summary)}", highlight=False)
 
-        summary = match.run(line)
+        summary = _play(match, line)
     elapsed = time.monotonic() - started
     if json_output:
         settings = match.settings
@@ -244,13 +245,18 @@ def _run(match: Match, json_output: bool) -> None:
         if summary.log and summary.digest:  # what 'verify --digest' checks the log against
             out.print(f"log {summary.log}  digest {summary.digest}", highlight=False, markup=False)
     if summary.stopped:
+        interrupted = summary.stopped.interrupted
         err.print(
-            f"[yellow]match stopped: {escape(summary.stopped)}[/]"
-            + (
-                f"; continue with --resume {summary.log}"
-                if summary.log and summary.stopped == "interrupted"
-                else ""
-            )
+            f"[yellow]match stopped: {escape(str(summary.stopped))}[/]"
+            + (f"; continue with --resume {summary.log}" if summary.log and interrupted else "")
         )
-        raise typer.Exit(130 if summary.stopped == "interrupted" else 3)
+        raise typer.Exit(130 if interrupted else 3)
     sys.stdout.flush()
+
+
+def _play(match: Match, on_deal: Callable[[DealReport, Summary], None]) -> Summary:
+    """Play the match; after Ctrl-C (the bots are stopped by then), the summary so far."""
+    try:
+        return match.run(on_deal)
+    except KeyboardInterrupt:
+        return match.summary()

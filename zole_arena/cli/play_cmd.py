@@ -73,7 +73,10 @@ def play_command(
         f"deal{'s' if deals != 1 else ''}, seed {settings.seed}. Log: {log}. Ctrl-C ends the "
         "session."
     )
-    summary = match.run()
+    try:
+        summary = match.run()
+    except KeyboardInterrupt:  # the bots are stopped and the log is complete by then
+        summary = match.summary()
     out.print()
     played = f"{summary.deals} deal{'s' if summary.deals != 1 else ''}"
     if summary.stopped:
@@ -87,5 +90,5 @@ def play_command(
         out.print("No deal was finished, so there is nothing to replay.")
         if log.exists() and len(log.read_text().splitlines()) <= 1:
             log.unlink()  # only the header: no game to keep
-    if summary.stopped == "interrupted":
+    if summary.stopped is not None and summary.stopped.interrupted:
         raise typer.Exit(130)

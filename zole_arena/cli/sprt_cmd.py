@@ -14,6 +14,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from zole_arena.arena.stop import StopReason
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.options import sandbox_setting, takes_options
 from zole_arena.events.options import CPU, LOG, OPTION, SANDBOX, SANDBOX_READ, SPRT
@@ -70,9 +71,10 @@ def _verdict(result: SprtResult) -> str:
             f"H0 accepted: {result.new} is not {s.elo1:g} Elo better than {result.old} "
             f"(Elo {s.elo0:+g} rather than {s.elo1:+g})"
         )
-    if result.stopped == "max-blocks":
+    reason = None if result.stopped is None else result.stopped.reason
+    if reason is StopReason.MAX_BLOCKS:
         why = f"no decision within --max-blocks {result.blocks}"
-    elif result.stopped == "interrupted":
+    elif reason is StopReason.INTERRUPTED:
         why = "interrupted before a decision"
     else:
         why = f"stopped before a decision ({result.stopped})"
@@ -207,7 +209,10 @@ def sprt_command(
             highlight=False,
         )
     started = time.monotonic()
-    result = _run(test, json_output)
+    try:
+        result = _run(test, json_output)
+    except KeyboardInterrupt:  # the bots are stopped and the log is closed by then
+        result = test.result()
     elapsed = time.monotonic() - started
     digest = last_line_digest(log) if log is not None else None  # the test has closed it
     if json_output:
@@ -215,11 +220,12 @@ def sprt_command(
     else:
         _report(result, elapsed, digest)
     sys.stdout.flush()
-    if result.stopped == "interrupted":
+    reason = None if result.stopped is None else result.stopped.reason
+    if reason is StopReason.INTERRUPTED:
         err.print("[yellow]test stopped: interrupted[/]")
         raise typer.Exit(EXIT_INTERRUPTED)
-    if result.stopped is not None and result.stopped.startswith("disqualified"):
-        err.print(f"[yellow]test stopped: {escape(result.stopped)}[/]")
+    if reason is StopReason.DISQUALIFIED:
+        err.print(f"[yellow]test stopped: {escape(str(result.stopped))}[/]")
         raise typer.Exit(EXIT_DISQUALIFIED)
     if result.decision == "H1":
         raise typer.Exit(EXIT_H1)

@@ -8,7 +8,7 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from zole_arena.arena.settings import unique_names
+from zole_arena.arena.stop import StopReason
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.options import sandbox_setting, takes_options
 from zole_arena.events.config import ConfigBot, read_config
@@ -42,6 +43,7 @@ from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_opti
 from zole_arena.events.schedule import Entrant
 from zole_arena.events.standings import TournamentSummary
 from zole_arena.events.tournament import (
+    Event,
     Tournament,
     TournamentSettings,
     check_entrants,
@@ -385,7 +387,7 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
                     shown["at"] = now
                     live.update(view())
 
-            summary = tournament.run(show)
+            summary = _play(tournament, show)
     else:
         step = max(1, total // 20)
 
@@ -406,7 +408,7 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
                     highlight=False,
                 )
 
-        summary = tournament.run(line)
+        summary = _play(tournament, line)
     elapsed = time.monotonic() - started
     summary.ratings = summary.standings.ratings(bootstrap)
     if json_output:
@@ -423,10 +425,10 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
         if summary.ratings is not None:
             out.print(f"Elo: {summary.ratings.method}.", markup=False)
         for table in summary.tables:
-            if table.stopped and table.stopped != "interrupted":
+            if table.stopped and not table.stopped.interrupted:
                 err.print(
                     f"[yellow]table {table.table.number} ({escape(', '.join(table.names))}) "
-                    f"stopped: {escape(table.stopped)}[/]"
+                    f"stopped: {escape(str(table.stopped))}[/]"
                 )
         now = summary.deals - done_before
         rate = now / elapsed if elapsed > 0 else 0.0
@@ -438,12 +440,23 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
         )
         if summary.digest:  # what 'verify --digest' checks the log against
             out.print(f"log {summary.log}  digest {summary.digest}", highlight=False, markup=False)
-    disqualified = [t for t in summary.tables if (t.stopped or "").startswith("disqualified")]
-    if summary.stopped != "interrupted" and disqualified:
+    interrupted = summary.stopped is not None and summary.stopped.interrupted
+    disqualified = [
+        t for t in summary.tables if t.stopped and t.stopped.reason is StopReason.DISQUALIFIED
+    ]
+    if not interrupted and disqualified:
         raise typer.Exit(3)  # as 'match' does: the results stand, but a bot broke the rules
-    if summary.stopped == "interrupted":
+    if interrupted:
         err.print(
             f"[yellow]tournament stopped: interrupted[/]; continue with "
             f"'zole-arena tournament --resume {escape(str(summary.log))}'"
         )
         raise typer.Exit(130)
+
+
+def _play(tournament: Tournament, on_event: Callable[[Event], None]) -> TournamentSummary:
+    """Play the tournament; after Ctrl-C (every table is stopped by then), the summary so far."""
+    try:
+        return tournament.run(on_event)
+    except KeyboardInterrupt:
+        return tournament.summary()

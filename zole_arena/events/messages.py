@@ -55,7 +55,9 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
+from zole_arena.arena.header import TournamentTable
 from zole_arena.arena.settings import MatchSettings
+from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.errors import ZoleError
 from zole_arena.game.actions import Contract
 from zole_arena.game.rules import Rules
@@ -78,6 +80,7 @@ __all__ = [
     "WorkerMessage",
     "check_deal",
     "check_header",
+    "check_stop",
     "decode_parent_message",
     "decode_worker_message",
     "encode",
@@ -149,22 +152,19 @@ class TableDone:
     """The worker's table ended: every deal played (``stopped`` None) or stopped early."""
 
     table: int
-    stopped: str | None
+    stopped: Stop | None
 
     KIND: ClassVar[str] = "done"
 
     def to_json(self) -> dict[str, Any]:
         """The message as JSON values."""
-        return {"kind": self.KIND, "table": self.table, "stopped": self.stopped}
+        return {"kind": self.KIND, "table": self.table, "stopped": to_plain(self.stopped)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TableDone:
         """:raises MessageError: the data is not this message."""
         _keys(data, cls.KIND, "table", "stopped")
-        stopped = data["stopped"]
-        if stopped is not None and not isinstance(stopped, str):
-            raise MessageError(f"a done message whose stopped is {_what(stopped)}")
-        return cls(_table(data), stopped)
+        return cls(_table(data), from_plain(Stop | None, data["stopped"], "stopped"))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -215,8 +215,8 @@ class Task:
     match_id: str
     configs: tuple[BotConfig, ...]
     settings: MatchSettings
-    header_extra: dict[str, Any]
-    """More keys for the table's match header (which tournament and table it is)."""
+    part_of: TournamentTable
+    """Which tournament and table it is, for its match header."""
     started: bool
     """Its match header is in the log already."""
     records: tuple[dict[str, Any], ...]
@@ -232,7 +232,7 @@ class Task:
             "match_id": self.match_id,
             "configs": [to_plain(config) for config in self.configs],
             "settings": to_plain(self.settings),
-            "header_extra": self.header_extra,
+            "part_of": to_plain(self.part_of),
             "started": self.started,
             "records": list(self.records),
         }
@@ -240,7 +240,7 @@ class Task:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Task:
         """:raises MessageError: the data is not this message."""
-        names = ("table", "match_id", "configs", "settings", "header_extra", "started", "records")
+        names = ("table", "match_id", "configs", "settings", "part_of", "started", "records")
         _keys(data, cls.KIND, *names)
         hints = _hints(cls)
         values = {name: from_plain(hints[name], data[name], name) for name in names}
@@ -536,6 +536,21 @@ _FAULT_FIELDS: Final[dict[str, Callable[[object], bool]]] = {
     "kind": lambda v: isinstance(v, str),
     "message": lambda v: isinstance(v, str),
 }
+
+
+def check_stop(stop: Stop, names: tuple[str, str, str]) -> None:
+    """Check why a worker says its table stopped: interrupted, or some of the table's bots
+    (``names``) disqualified — a table stops for nothing else.
+
+    :raises MessageError: another reason, or a name that is not one of the table's.
+    """
+    bots = [bot.name for bot in stop.disqualified]
+    if stop.reason is StopReason.INTERRUPTED:
+        fits = not bots
+    else:
+        fits = stop.reason is StopReason.DISQUALIFIED and bool(bots)
+    if not (fits and not stop.message and not stop.unfinished and set(bots) <= set(names)):
+        raise MessageError(f"a done message that stops for {one_line(str(stop))!r}")
 
 
 def check_deal(

@@ -8,16 +8,19 @@ this module runs the matches, writes their log and feeds the test block by block
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from zole_arena.arena.header import HeadToHeadTest
 from zole_arena.arena.match import Match, stderr_path
 from zole_arena.arena.settings import MatchSettings
+from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.records.log import LogWriter
-from zole_arena.stats.ratings import units_from_records
+from zole_arena.stats.ratings import Unit
 from zole_arena.stats.sprt import (
     Decision,
     Sprt,
@@ -56,8 +59,8 @@ class SprtResult:
     elo_high: float
     los: float
     """Likelihood of superiority of NEW, in percent."""
-    stopped: str | None = None
-    """Why an undecided test ended: ``max-blocks``, ``interrupted``, ``disqualified: …``."""
+    stopped: Stop | None = None
+    """Why an undecided test ended: most blocks played, interrupted, a bot disqualified."""
     seed: int = 0
     log: str | None = None
     faults: tuple[str, ...] = ()
@@ -78,7 +81,7 @@ class SprtResult:
             "old": self.old,
             "third": self.third,
             "decision": self.decision,
-            "stopped": self.stopped,
+            "stopped": None if self.stopped is None else str(self.stopped),
             "llr": round(self.llr, 4),
             "lower": round(self.settings.lower, 4),
             "upper": round(self.settings.upper, 4),
@@ -102,41 +105,25 @@ class SprtResult:
         }
 
 
-class _Capture:
-    """The sink of a test's matches: passes each record on to the log (opened with the first
-    record, once the bots have started, as a match does), and keeps the deal records of the
-    block in play, from which the block's score is computed."""
+class _SharedLog:
+    """The log of a test's matches, opened with the first record (once the bots have started,
+    as a match opens its own) and closed at the end of the test."""
 
-    def __init__(self, log_path: Path | None) -> None:
-        self.log_path = log_path
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
         self.writer: LogWriter | None = None
-        self.headers: list[dict[str, Any]] = []
-        self.deals: list[dict[str, Any]] = []
 
     def write(self, record: dict[str, Any]) -> None:
-        """Log one record, and keep it if it is a header or a deal."""
-        if self.log_path is not None:
+        """Log one record (nowhere, without a path)."""
+        if self.path is not None:
             if self.writer is None:
-                self.writer = LogWriter(self.log_path)
+                self.writer = LogWriter(self.path)
             self.writer.write(record)
-        if record.get("type") == "match":
-            self.headers.append(record)
-        elif record.get("type") == "deal":
-            self.deals.append(record)
 
     def close(self) -> None:
-        """Nothing: the log is shared by the test's matches, and :meth:`finish` closes it."""
-
-    def finish(self) -> None:
         """Close the log (at the end of the test)."""
         if self.writer is not None:
             self.writer.close()
-
-    def take(self) -> list[dict[str, Any]]:
-        """The headers and the deal records kept since the last call."""
-        records = [*self.headers, *self.deals]
-        self.deals = []
-        return records
 
 
 class HeadToHead:
@@ -193,31 +180,16 @@ class HeadToHead:
             ]
             self.new_side.add(new_copy)
             self.old_side.add(old_copy)
-        self._capture = _Capture(self.log_path)
-        extra = {
-            "sprt": {
-                "new": self.new_name,
-                "old": self.old_name,
-                "third": self.third_name,
-                "elo0": sprt.elo0,
-                "elo1": sprt.elo1,
-                "alpha": sprt.alpha,
-                "beta": sprt.beta,
-            }
-        }
+        self._log = _SharedLog(self.log_path)
+        test = HeadToHeadTest(self.new_name, self.old_name, self.third_name, sprt)
         self.matches = [
-            Match(
-                table,
-                self.settings,
-                None,
-                start_session=start_session,
-                sink=self._capture,
-                header_extra=extra,
-            )
+            Match(table, self.settings, self._log, start_session=start_session, part_of=test)
             for table in tables
         ]
         self.deals_per_block = 6 * len(self.matches)
         self.games = 0
+        self.stopped: Stop | None = None
+        """Why the test ended undecided (None: it decided, or has not ended)."""
 
     def _named(self, config: BotConfig, name: str) -> BotConfig:
         errors = config.stderr_path
@@ -230,7 +202,7 @@ class HeadToHead:
         """Deals played so far, in all the test's matches."""
         return sum(match.done for match in self.matches)
 
-    def result(self, stopped: str | None = None) -> SprtResult:
+    def result(self) -> SprtResult:
         """Where the test stands."""
         elo, low, high, los = self.sprt.estimate()
         faults = tuple(line for match in self.matches for line in match.fault_lines)
@@ -250,7 +222,7 @@ class HeadToHead:
             elo_low=low,
             elo_high=high,
             los=los,
-            stopped=stopped,
+            stopped=self.stopped,
             seed=self.settings.seed,
             log=None if self.log_path is None else str(self.log_path),
             faults=faults,
@@ -262,41 +234,54 @@ class HeadToHead:
         on_deal: Callable[[int], None] | None = None,
     ) -> SprtResult:
         """Play blocks until the test decides or stops; the bots are stopped and the log
-        closed at the end. Ctrl-C is caught and reported (``stopped = "interrupted"``).
+        closed at the end.
 
         :param on_block: called with the test's state after each block.
         :param on_deal: called with the number of deals played after each deal.
         :raises BotStartupError: a bot cannot be started at the beginning.
+        :raises KeyboardInterrupt: Ctrl-C, after the bots are stopped and the log is closed
+            (:meth:`result` then says where the test stands, ``stopped`` interrupted).
         """
-        stopped: str | None = None
-
-        def deal_done(*_: object) -> None:
-            if on_deal is not None:
-                on_deal(self.deals_played)
-
         try:
             while self.sprt.decision is None:
                 if self.sprt.blocks >= self.settings.deals:
-                    stopped = "max-blocks"
+                    self.stopped = Stop(StopReason.MAX_BLOCKS)
                     break
-                until = 6 * (self.sprt.blocks + 1)
+                units = []
                 for match in self.matches:
-                    summary = match.run(deal_done, until=until)
-                    if summary.stopped:
-                        stopped = summary.stopped
+                    unit = self._play_block(match, on_deal)
+                    if unit is None:
                         break
-                if stopped is not None:
+                    units.append(unit)
+                if self.stopped is not None:
                     break
-                units = units_from_records(self._capture.take()).units
                 score, games = block_score(units, self.new_side, self.old_side)
                 self.games += games
                 self.sprt.add(score)
                 if on_block is not None:
                     on_block(self.result())
         except KeyboardInterrupt:
-            stopped = "interrupted"
+            self.stopped = Stop(StopReason.INTERRUPTED)
+            raise
         finally:
             for match in self.matches:
                 match.close()
-            self._capture.finish()
-        return self.result(stopped)
+            self._log.close()
+        return self.result()
+
+    def _play_block(self, match: Match, on_deal: Callable[[int], None] | None) -> Unit | None:
+        """Play a match's next block and return it as a rating unit (each deal's scores by
+        name); None when the match stopped in it, which stops the test."""
+        reports = []
+        for report in itertools.islice(match, 6):
+            reports.append(report)
+            if on_deal is not None:
+                on_deal(self.deals_played)
+        if match.stopped is not None:
+            self.stopped = match.stopped
+            return None
+        names = match.names
+        scores = tuple({name: r.scores[p] for p, name in enumerate(names)} for r in reports)
+        totals = {name: sum(deal[name] for deal in scores) for name in names}
+        deals = {name: len(scores) for name in names}
+        return Unit(match.match_id, reports[0].block, totals, deals, scores)

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from zole_arena.arena.match import result_from_record
+from zole_arena.arena.stop import Stop
 from zole_arena.arena.summary import PlayerStats
 from zole_arena.events.schedule import Table
 from zole_arena.stats.ratings import RatingError, RatingList, Unit, rate
@@ -99,13 +100,13 @@ class TableState:
     deals: int = 0
     started: bool = False
     """Its match header is in the log."""
-    stopped: str | None = None
+    stopped: Stop | None = None
 
     @property
     def finished(self) -> bool:
         """All its deals are played, or it stopped for good (a disqualification)."""
         return self.deals >= self.planned or (
-            self.stopped is not None and self.stopped != "interrupted"
+            self.stopped is not None and not self.stopped.interrupted
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -116,7 +117,7 @@ class TableState:
             "players": list(self.names),
             "deals": self.deals,
             "planned": self.planned,
-            "stopped": self.stopped,
+            "stopped": None if self.stopped is None else str(self.stopped),
         }
 
 
@@ -127,7 +128,7 @@ class TournamentSummary:
     standings: Standings
     tables: list[TableState]
     planned: int
-    stopped: str | None = None
+    stopped: Stop | None = None
     log: str | None = None
     ratings: RatingList | None = None
     """The rating list with intervals (filled at the end)."""
@@ -166,7 +167,7 @@ class TournamentSummary:
         return {
             "deals": self.deals,
             "planned": self.planned,
-            "stopped": self.stopped,
+            "stopped": None if self.stopped is None else str(self.stopped),
             "log": self.log,
             "digest": self.digest,
             "standings": standings,

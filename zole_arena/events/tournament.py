@@ -40,8 +40,10 @@ from pathlib import Path
 from typing import Any, Final
 
 from zole_arena import __version__
+from zole_arena.arena.header import TournamentTable
 from zole_arena.arena.match import stderr_path
 from zole_arena.arena.settings import MatchSettings, _schedule
+from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.errors import BotError
 from zole_arena.events.messages import (
     MessageError,
@@ -54,6 +56,7 @@ from zole_arena.events.messages import (
     WorkerMessage,
     check_deal,
     check_header,
+    check_stop,
     decode_worker_message,
     one_line,
     send,
@@ -241,7 +244,7 @@ class Tournament:
             for table in settings.tables
         ]
         self._records: dict[str, list[dict[str, Any]]] = {t.match_id: [] for t in self.tables}
-        self.stopped: str | None = None
+        self.stopped: Stop | None = None
         # The state of a run (see run()).
         self._pending: list[TableState] = []
         self._on_event: Callable[[Event], None] | None = None
@@ -290,9 +293,9 @@ class Tournament:
             return None
         return self.log_path.with_name(self.log_path.name + ".stderr")
 
-    def _header_extra(self, table: TableState) -> dict[str, Any]:
-        """The keys a table's match header has besides a match's: which tournament and table."""
-        return {"tournament": {"id": self.tournament_id, "table": table.table.number}}
+    def _part(self, table: TableState) -> TournamentTable:
+        """What a table's match header says of it: which tournament and table it is."""
+        return TournamentTable(self.tournament_id, table.table.number)
 
     def _task(self, table: TableState) -> Task:
         match = self.settings.match
@@ -307,7 +310,7 @@ class Tournament:
             match_id=table.match_id,
             configs=configs,
             settings=match,
-            header_extra=self._header_extra(table),
+            part_of=self._part(table),
             started=table.started,
             records=tuple(r for r in self._records[table.match_id] if r.get("type") == "deal"),
         )
@@ -329,6 +332,8 @@ class Tournament:
         :raises TournamentError: a table could not be played (a bot that does not start, say),
             or a worker process died or sent what the tournament does not accept; the other
             tables are stopped first, and every finished deal is in the log.
+        :raises KeyboardInterrupt: Ctrl-C, once every table is stopped and the log closed
+            (:meth:`summary` then has the standings so far, ``stopped`` interrupted).
         """
         self._pending = [table for table in self.tables if not table.finished]
         self._on_event = on_event
@@ -355,7 +360,7 @@ class Tournament:
                     self._serve(writer)
                 except KeyboardInterrupt:
                     if self._stopping_since is None:
-                        self.stopped = "interrupted"
+                        self.stopped = Stop(StopReason.INTERRUPTED)
                         self._stop()
                 except RecordError as exc:  # the log cannot be written (a full disk): stop
                     self._fail(str(exc))
@@ -371,15 +376,17 @@ class Tournament:
             self._gate.uninstall()
             writer.close()
         if self._error is not None:
-            self.stopped = f"error: {self._error}"
+            self.stopped = Stop(StopReason.ERROR, message=self._error)
             raise TournamentError(
                 f"{self._error}; the tournament stopped (finished deals are in {self.log_path}; "
                 f"fix that and continue with 'zole-arena tournament --resume {self.log_path}')"
             )
+        if self.stopped is not None and self.stopped.interrupted:
+            raise KeyboardInterrupt
         if self.stopped is None:
             unfinished = [t for t in self.tables if not t.finished]
             if unfinished:
-                self.stopped = f"{len(unfinished)} table(s) unfinished"
+                self.stopped = Stop(StopReason.UNFINISHED, unfinished=len(unfinished))
         return self.summary()
 
     def _serve(self, writer: LogWriter) -> None:
@@ -472,10 +479,12 @@ class Tournament:
                 raise MessageError(
                     f"table {table.table.number} done after {played} of {table.planned} deals"
                 )
+        if isinstance(message, TableDone) and message.stopped is not None:
+            check_stop(message.stopped, table.names)
         self._keep(worker, table, writer)
         worker.table = None
         if isinstance(message, TableDone):
-            table.stopped = None if message.stopped is None else one_line(message.stopped)
+            table.stopped = message.stopped
             if self._on_event is not None:
                 self._on_event(("table", table))
         else:
@@ -488,7 +497,7 @@ class Tournament:
         :raises MessageError: it is not that record.
         """
         if worker.header_due:
-            check_header(record, table.match_id, table.names, self._header_extra(table))
+            check_header(record, table.match_id, table.names, self._part(table).header_fields())
             worker.header_due = False
             return
         number = worker.next_deal

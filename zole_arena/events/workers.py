@@ -14,9 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from zole_arena.arena.match import (
-    Match,
-)
+from zole_arena.arena.match import Match
+from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.errors import ZoleError
 from zole_arena.events.messages import (
     MAX_MESSAGE_BYTES,
@@ -41,7 +40,11 @@ __all__ = [
 
 
 class _RecordSink:
-    """A worker's record sink: each record goes to the parent as a message of its own."""
+    """A worker's record sink: each record goes to the parent as a message of its own. No
+    file of its own (``path`` None): the log is the parent's, which the tournament's sandbox
+    hides already."""
+
+    path = None
 
     def __init__(self, fd: int, number: int) -> None:
         self.fd = fd
@@ -50,9 +53,6 @@ class _RecordSink:
     def write(self, record: dict[str, Any]) -> None:
         # SIGTERM (a stop request) waits for the whole line: a stop never cuts a message.
         send(self.fd, RecordMessage(self.number, record))
-
-    def close(self) -> None:
-        """Nothing to close: the socket is the worker's."""
 
 
 def _worker_env() -> dict[str, str]:
@@ -89,7 +89,7 @@ def serve_tables(fd: int) -> None:
             task = decode_parent_message(line)
             if isinstance(task, NoMoreTables):
                 break
-            if _play_table(fd, task) == "interrupted":
+            if not _play_table(fd, task):
                 break
     except (KeyboardInterrupt, BrokenPipeError, ConnectionResetError):
         pass
@@ -99,23 +99,28 @@ def serve_tables(fd: int) -> None:
         os.close(fd)
 
 
-def _play_table(fd: int, task: Task) -> str | None:
+def _play_table(fd: int, task: Task) -> bool:
+    """Play a task's table and tell the parent how it ended; whether to ask for another table
+    (not after a stop request)."""
     match = Match(
         list(task.configs),
         task.settings,
+        _RecordSink(fd, task.table),
         match_id=task.match_id,
-        sink=_RecordSink(fd, task.table),
-        header_extra=task.header_extra,
+        part_of=task.part_of,
     )
     try:
         if task.started:
             match.replay_records(task.records)
         summary = match.run()
+    except KeyboardInterrupt:  # SIGTERM: the bots are stopped, every finished deal was sent
+        send(fd, TableDone(task.table, Stop(StopReason.INTERRUPTED)))
+        return False
     except ZoleError as exc:
         send(fd, TableFailed(task.table, str(exc)))
-        return "error"
+        return True
     send(fd, TableDone(task.table, summary.stopped))
-    return summary.stopped
+    return True
 
 
 @dataclasses.dataclass(eq=False)
