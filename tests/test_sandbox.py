@@ -439,3 +439,36 @@ def test_a_tournament_config_gives_sandbox_read_paths_from_its_folder(organizer:
     ok(zole("tournament", "--config", str(config), cwd=Path("/")))
     said = (organizer / "logs" / "t.jsonl.stderr" / "table-1.probe.stderr").read_text()
     assert f"FACT read {organizer / 'extra' / 'book.txt'} yes" in said, said
+
+
+def test_a_tournament_made_in_python_hides_its_log_and_the_rivals_programs(
+    organizer: Path,
+) -> None:
+    # The organizer's folder is readable to the bots (as with --sandbox-read); the log in it,
+    # and the program of a rival the probe does not meet at table 1, must stay hidden.
+    from zole_arena import MatchSettings, Tournament, TournamentSettings, load_rules
+    from zole_arena.events.schedule import Entrant
+    from zole_arena.players.bundled import bundled_command
+
+    log = organizer / "t.jsonl"
+    rival = organizer / "rival.py"
+    rival.write_text((TESTS.parent / "bots" / "random_bot.py").read_text())
+    (organizer / "notes.txt").write_text("readable\n")
+    reads = (log, rival, organizer / "notes.txt")
+    entrants = (
+        Entrant("probe", (PY, str(PROBE), *(f"--read={path}" for path in reads))),
+        Entrant("random", tuple(bundled_command("random"))),
+        Entrant("rulebot", tuple(bundled_command("rulebot"))),
+        Entrant("rival", (PY, str(rival))),
+    )
+    sandbox = Sandbox(readable=(str(organizer),))
+    match = MatchSettings(
+        load_rules("wpt"), seed=5, deals=1, duplicate=False, movetime_ms=1000, sandbox=sandbox
+    )
+    settings = TournamentSettings(entrants, match)
+    assert settings.tables[0].players == (0, 1, 2)
+    summary = Tournament(settings, log).run()
+    assert summary.deals == 4
+    said = facts(log.with_name("t.jsonl.stderr") / "table-1.probe.stderr")
+    answers = [line.split(" ")[:2] for line in said["read"]]
+    assert answers == [[str(log), "no"], [str(rival), "no"], [str(reads[2]), "yes"]], said

@@ -54,7 +54,6 @@ from zole_arena.isolation.sandbox import (
     Sandbox,
     SandboxUnavailable,
     check_available,
-    readable_paths,
 )
 from zole_arena.players.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.players.command import program_name, split_command
@@ -277,7 +276,7 @@ def tournament_command(
     chosen_log = values[LOG]
     log_path = chosen_log if chosen_log is not None else Path(f"tournament-{tournament_id}.jsonl")
     check_new_log(log_path)
-    isolation = _isolation(values[SANDBOX], values[SANDBOX_READ], entrants, log_path, config)
+    isolation = _isolation(values[SANDBOX], values[SANDBOX_READ], config)
     match_settings = values.match_settings(
         deals=per_table, duplicate=is_duplicate, sandbox=isolation
     )
@@ -311,30 +310,22 @@ def tournament_command(
     _run(tournament, bootstrap, json_output)
 
 
-def _isolation(
-    wanted: bool,
-    readable: tuple[str, ...],
-    entrants: Sequence[Entrant],
-    log: Path,
-    config: Path | None,
-) -> Sandbox | None:
+def _isolation(wanted: bool, readable: tuple[str, ...], config: Path | None) -> Sandbox | None:
     """The tournament's sandbox: on unless ``--no-sandbox`` (a machine that cannot build one
     ends the command with one line saying how to install bubblewrap, or to trust the bots).
-    It hides the log, the stderr folder, the config file and every entrant's program."""
+    It hides the config file (the tournament hides its log and the entrants' programs)."""
     if not wanted:
         return sandbox_setting(False, readable)
     try:
         check_available()
     except SandboxUnavailable as exc:
         fail(f"{exc}; or play with --no-sandbox, trusting the bots with your files and the log")
-    hidden = [str(log.absolute()), str(log.absolute()) + ".stderr"]
-    if config is not None:
-        hidden.append(str(config.absolute()))
-    for entrant in entrants:
-        hidden += readable_paths(list(entrant.command), entrant.cwd or os.getcwd())[1]
+    # The tournament hides its log and every entrant's program itself; the config file is
+    # the command line's to hide.
+    hidden = (str(config.absolute()),) if config is not None else ()
     given = sandbox_setting(True, readable)
     assert given is not None
-    return Sandbox(readable=given.readable, hidden=tuple(dict.fromkeys(hidden)))
+    return Sandbox(readable=given.readable, hidden=hidden)
 
 
 def _pinning(cpus: Sequence[int] | None, concurrency: int) -> str:

@@ -67,6 +67,7 @@ from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, Tourname
 from zole_arena.events.standings import Standings, TableState, TournamentSummary
 from zole_arena.events.workers import _start_worker, _Worker
 from zole_arena.isolation.affinity import pin
+from zole_arena.isolation.sandbox import readable_paths
 from zole_arena.players.session import BotSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.log import (
@@ -256,6 +257,7 @@ class Tournament:
         self._plan = [(block, seating) for _, block, _, seating in _schedule(settings.match)]
         self._log: LogWriter | None = None
         """The log while it is open (and after, for its digest)."""
+        self._sealed = self._match_settings()
 
     # -- resuming -----------------------------------------------------------------------------
 
@@ -297,8 +299,24 @@ class Tournament:
         """What a table's match header says of it: which tournament and table it is."""
         return TournamentTable(self.tournament_id, table.table.number)
 
-    def _task(self, table: TableState) -> Task:
+    def _match_settings(self) -> MatchSettings:
+        """The tables' settings: with a sandbox, one that also hides the tournament's log, its
+        stderr folder and every entrant's program from every bot (a table's match hides only
+        what it knows of: its own three bots)."""
         match = self.settings.match
+        if match.sandbox is None:
+            return match
+        log = self.log_path.absolute()
+        hidden = [*match.sandbox.hidden]
+        if is_regular_log(self.log_path):
+            hidden += [str(log), str(log) + ".stderr"]
+        for entrant in self.settings.entrants:
+            hidden += readable_paths(list(entrant.command), entrant.cwd or os.getcwd())[1]
+        sandbox = dataclasses.replace(match.sandbox, hidden=tuple(dict.fromkeys(hidden)))
+        return dataclasses.replace(match, sandbox=sandbox)
+
+    def _task(self, table: TableState) -> Task:
+        match = self._sealed
         folder = self.stderr_folder()
         table_folder = None if folder is None else folder / f"table-{table.table.number}"
         configs = tuple(
