@@ -6,6 +6,9 @@ for each golden log (exit code, stdout and stderr) with the zole-arena that wrot
 logs, before the records became typed values; every case runs the real command again and must
 print the same, byte for byte. ``python tests/test_golden_logs.py --write`` captures them anew
 (only for a deliberate change of what the commands print: say why in the commit).
+
+Each golden log is also read and written again, record by record: the writer must give back
+every line's bytes (so the reader keeps all that a record holds, and the format is the same).
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ from pathlib import Path
 from typing import Final
 
 import pytest
+
+from zole_arena.records.model import FORMAT_VERSION
+from zole_arena.records.reader import LogReader
+from zole_arena.records.writer import LogWriter, encode
 
 GOLDEN: Final = Path(__file__).resolve().parent / "golden"
 EXPECTED: Final = GOLDEN / "expected.json"
@@ -71,6 +78,34 @@ def test_a_golden_log_reads_as_it_did(case: str) -> None:
     assert got == expected, case
     if case.startswith("verify"):
         assert got["code"] == 0 and "deals verify — ok" in str(got["stdout"])
+
+
+@pytest.mark.parametrize("log", LOGS)
+def test_the_writer_writes_a_golden_log_back_byte_for_byte(log: str, tmp_path: Path) -> None:
+    """Every line read and its record written again gives the line back: the reader keeps all
+    the writer writes, and the writer writes the format as it was written then (the hash chain
+    of a format-2 log included)."""
+    original = (GOLDEN / log).read_bytes()
+    entries = list(LogReader(GOLDEN / log))
+    assert all(entry.problem is None for entry in entries)
+    records = [entry.record for entry in entries if entry.record is not None]
+    assert len(records) == original.count(b"\n")
+    copy = tmp_path / log
+    first = original[: original.index(b"\n") + 1]
+    if entries[0].format_version == FORMAT_VERSION:
+        copy.write_bytes(b"")
+        rest = records
+    else:  # the writer goes on in format 1 after a format-1 line
+        copy.write_bytes(first)
+        rest = records[1:]
+        assert (
+            encode(records[0])[len(b'{"format":"zole-arena","format_version":2,') :]
+            == (first[len(b'{"format":"zole-arena","format_version":1,') :])
+        )
+    with LogWriter(copy) as writer:
+        for record in rest:
+            writer.write(record)
+    assert copy.read_bytes() == original
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:

@@ -43,7 +43,7 @@ from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.isolation.affinity import pin
 from zole_arena.players.bundled import parse_bot_arg
 from zole_arena.players.session import BotConfig
-from zole_arena.records.log import last_line_digest
+from zole_arena.records.reader import last_line_digest
 from zole_arena.stats.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,

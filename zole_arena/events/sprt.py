@@ -16,7 +16,8 @@ from typing import Any
 from zole_arena.arena.match import Match, stderr_path
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
-from zole_arena.records.log import LogWriter
+from zole_arena.records.model import DealRecord, MatchHeader, SprtInfo
+from zole_arena.records.writer import LogWriter
 from zole_arena.stats.ratings import units_from_records
 from zole_arena.stats.sprt import (
     Decision,
@@ -110,18 +111,18 @@ class _Capture:
     def __init__(self, log_path: Path | None) -> None:
         self.log_path = log_path
         self.writer: LogWriter | None = None
-        self.headers: list[dict[str, Any]] = []
-        self.deals: list[dict[str, Any]] = []
+        self.headers: list[MatchHeader] = []
+        self.deals: list[DealRecord] = []
 
-    def write(self, record: dict[str, Any]) -> None:
-        """Log one record, and keep it if it is a header or a deal."""
+    def write(self, record: MatchHeader | DealRecord) -> None:
+        """Log one record, and keep it."""
         if self.log_path is not None:
             if self.writer is None:
                 self.writer = LogWriter(self.log_path)
             self.writer.write(record)
-        if record.get("type") == "match":
+        if isinstance(record, MatchHeader):
             self.headers.append(record)
-        elif record.get("type") == "deal":
+        else:
             self.deals.append(record)
 
     def close(self) -> None:
@@ -132,9 +133,9 @@ class _Capture:
         if self.writer is not None:
             self.writer.close()
 
-    def take(self) -> list[dict[str, Any]]:
+    def take(self) -> list[MatchHeader | DealRecord]:
         """The headers and the deal records kept since the last call."""
-        records = [*self.headers, *self.deals]
+        records: list[MatchHeader | DealRecord] = [*self.headers, *self.deals]
         self.deals = []
         return records
 
@@ -195,15 +196,15 @@ class HeadToHead:
             self.old_side.add(old_copy)
         self._capture = _Capture(self.log_path)
         extra = {
-            "sprt": {
-                "new": self.new_name,
-                "old": self.old_name,
-                "third": self.third_name,
-                "elo0": sprt.elo0,
-                "elo1": sprt.elo1,
-                "alpha": sprt.alpha,
-                "beta": sprt.beta,
-            }
+            "sprt": SprtInfo(
+                new=self.new_name,
+                old=self.old_name,
+                third=self.third_name,
+                elo0=sprt.elo0,
+                elo1=sprt.elo1,
+                alpha=sprt.alpha,
+                beta=sprt.beta,
+            )
         }
         self.matches = [
             Match(

@@ -27,7 +27,6 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
-import datetime
 import os
 import select
 import signal
@@ -39,7 +38,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from zole_arena import __version__
 from zole_arena.arena.match import stderr_path
 from zole_arena.arena.settings import MatchSettings, _schedule
 from zole_arena.errors import BotError
@@ -64,14 +62,17 @@ from zole_arena.events.workers import _start_worker, _Worker
 from zole_arena.isolation.affinity import pin
 from zole_arena.players.session import BotSession
 from zole_arena.records.checks import resume_refusal
-from zole_arena.records.log import (
-    FORMAT,
-    FORMAT_VERSION,
-    LogWriter,
-    RecordError,
-    is_regular_log,
-    read_log,
+from zole_arena.records.model import (
+    DealRecord,
+    EntrantInfo,
+    InvalidHeader,
+    MatchHeader,
+    Record,
+    TableOf,
+    TournamentHeader,
 )
+from zole_arena.records.reader import RecordError, read_log
+from zole_arena.records.writer import LogWriter, is_regular_log, to_json
 
 __all__ = [
     "Event",
@@ -126,29 +127,25 @@ class TournamentSettings:
         return len(self.tables) * self.match.total_deals
 
 
-def tournament_header(tournament_id: str, settings: TournamentSettings) -> dict[str, Any]:
+def tournament_header(tournament_id: str, settings: TournamentSettings) -> TournamentHeader:
     """The first record of a tournament's log."""
     match = settings.match
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "type": "tournament",
-        "arena_version": __version__,
-        "match_id": tournament_id,
-        "tournament_id": tournament_id,
-        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "tournament_format": settings.format,
-        "gauntlet": settings.gauntlet,
-        "entrants": [entrant.to_dict() for entrant in settings.entrants],
-        "tables": [list(table.players) for table in settings.tables],
-        "rules": match.rules.to_dict(),
-        "seed": match.seed,
-        "deals": match.deals,
-        "duplicate": match.duplicate,
-        "concurrency": settings.concurrency,
-        "settings": match.to_dict(),
-        "isolation": match.isolation(),
-    }
+    return TournamentHeader(
+        match_id=tournament_id,
+        tournament_format=settings.format,
+        gauntlet=settings.gauntlet,
+        entrants=tuple(
+            EntrantInfo(e.name, tuple(e.command), dict(e.options), e.cwd) for e in settings.entrants
+        ),
+        tables=tuple(table.players for table in settings.tables),
+        rules=match.rules.to_dict(),
+        seed=match.seed,
+        deals=match.deals,
+        duplicate=match.duplicate,
+        concurrency=settings.concurrency,
+        settings=match.header_settings(),
+        isolation=match.isolation(),
+    )
 
 
 class _SignalGate:
@@ -238,7 +235,8 @@ class Tournament:
             )
             for table in settings.tables
         ]
-        self._records: dict[str, list[dict[str, Any]]] = {t.match_id: [] for t in self.tables}
+        self._deals: dict[str, list[DealRecord]] = {t.match_id: [] for t in self.tables}
+        """Each table's deal records so far (to resume a table from)."""
         self.stopped: str | None = None
         # The state of a run (see run()).
         self._pending: list[TableState] = []
@@ -254,29 +252,28 @@ class Tournament:
 
     # -- resuming -----------------------------------------------------------------------------
 
-    def take_records(self, records: Iterable[dict[str, Any]]) -> None:
+    def take_records(self, records: Iterable[Record]) -> None:
         """Count the records of an earlier run of this tournament (from its log)."""
         by_id = {table.match_id: table for table in self.tables}
         for record in records:
-            kind = record.get("type")
-            if kind == "tournament":
+            if record.type == "tournament":
                 self._header_written = True
                 continue
-            table = by_id.get(record.get("match_id", ""))
+            table = by_id.get(record.match_id)
             if table is None:
                 raise TournamentError(
-                    f"the log holds match {record.get('match_id')!r}, which is not a table of "
+                    f"the log holds match {record.match_id!r}, which is not a table of "
                     f"tournament {self.tournament_id}"
                 )
             self._count(table, record)
 
-    def _count(self, table: TableState, record: dict[str, Any]) -> None:
-        self._records[table.match_id].append(record)
-        if record.get("type") == "match":
+    def _count(self, table: TableState, record: Record) -> None:
+        if record.type == "match":
             table.started = True
-        elif record.get("type") == "deal":
+        elif isinstance(record, DealRecord):
+            self._deals[table.match_id].append(record)
             table.deals += 1
-            self.standings.add(record)
+            self.standings.add(to_json(record))  # the standings keep deals as JSON
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -288,9 +285,9 @@ class Tournament:
             return None
         return self.log_path.with_name(self.log_path.name + ".stderr")
 
-    def _header_extra(self, table: TableState) -> dict[str, Any]:
-        """The keys a table's match header has besides a match's: which tournament and table."""
-        return {"tournament": {"id": self.tournament_id, "table": table.table.number}}
+    def _header_extra(self, table: TableState) -> dict[str, TableOf]:
+        """What a table's match header has besides a match's: which tournament and table."""
+        return {"tournament": TableOf(self.tournament_id, table.table.number)}
 
     def _task(self, table: TableState) -> Task:
         match = self.settings.match
@@ -307,7 +304,7 @@ class Tournament:
             settings=match,
             header_extra=self._header_extra(table),
             started=table.started,
-            records=tuple(r for r in self._records[table.match_id] if r.get("type") == "deal"),
+            records=tuple(self._deals[table.match_id]),
         )
 
     def summary(self) -> TournamentSummary:
@@ -480,7 +477,7 @@ class Tournament:
             names = ", ".join(table.names)
             self._fail(f"table {table.table.number} ({names}): {one_line(message.message)}")
 
-    def _check(self, worker: _Worker, table: TableState, record: dict[str, Any]) -> None:
+    def _check(self, worker: _Worker, table: TableState, record: MatchHeader | DealRecord) -> None:
         """Check a record of a worker's table against what the table must send next.
 
         :raises MessageError: it is not that record.
@@ -503,7 +500,7 @@ class Tournament:
             return
         writer.write(record)
         self._count(table, record)
-        if self._on_event is not None and record["type"] == "deal":
+        if self._on_event is not None and isinstance(record, DealRecord):
             self._on_event(("deal", table))
 
     def _broken(self, worker: _Worker, problem: str) -> None:
@@ -617,33 +614,26 @@ def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> T
         why = problems[0].message if problems else "no records"
         raise TournamentError(f"{log_path}: nothing to resume from ({why})")
     header = records[0]
-    if header.get("type") != "tournament":
+    if isinstance(header, InvalidHeader) and header.type == "tournament":
+        raise TournamentError(resume_refusal(log_path, header))
+    if not isinstance(header, TournamentHeader):
         hint = (
             f"; a match log continues with 'zole-arena match --resume {log_path}'"
-            if header.get("type") == "match"
+            if header.type == "match"
             else ""
         )
         raise TournamentError(f"{log_path}: not a tournament log{hint}")
-    refusal = resume_refusal(log_path, header, "tournament")
-    if refusal is not None:
-        raise TournamentError(refusal)
-    try:
-        settings = TournamentSettings(
-            entrants=tuple(
-                Entrant(e["name"], tuple(e["command"]), e.get("options", {}), e.get("cwd"))
-                for e in header["entrants"]
-            ),
-            match=MatchSettings.from_header(header),
-            format=header["tournament_format"],
-            gauntlet=header.get("gauntlet"),
-            concurrency=concurrency or header.get("concurrency", 1),
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise TournamentError(f"{log_path}: the tournament header is incomplete ({exc})") from None
-    if [list(t.players) for t in settings.tables] != header.get("tables"):
+    settings = TournamentSettings(
+        entrants=tuple(Entrant(e.name, e.command, dict(e.options), e.cwd) for e in header.entrants),
+        match=MatchSettings.from_header(header),
+        format=header.tournament_format,
+        gauntlet=header.gauntlet,
+        concurrency=concurrency or header.concurrency,
+    )
+    if tuple(t.players for t in settings.tables) != header.tables:
         raise TournamentError(
             f"{log_path}: its tables are not the ones this zole-arena version would play"
         )
-    tournament = Tournament(settings, log_path, tournament_id=header["tournament_id"])
+    tournament = Tournament(settings, log_path, tournament_id=header.tournament_id)
     tournament.take_records(records)
     return tournament
