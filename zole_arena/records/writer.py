@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
 
@@ -70,11 +71,19 @@ def fault_json(fault: Fault) -> dict[str, Any]:
     }
 
 
+def _tricks(tricks: Iterable[LoggedTrick]) -> list[dict[str, Any]]:
+    """Tricks as records write them (the one place that knows how)."""
+    names = _NAMES
+    return [
+        {"leader": leader, "cards": [names[x], names[y], names[z]], "winner": winner,
+         "points": points}
+        for leader, (x, y, z), winner, points in tricks
+    ]  # fmt: skip
+
+
 def trick_json(trick: LoggedTrick) -> dict[str, Any]:
-    """A trick as records write it (the one place that knows how)."""
-    leader, (x, y, z), winner, points = trick
-    return {"leader": leader, "cards": [_NAMES[x], _NAMES[y], _NAMES[z]], "winner": winner,
-            "points": points}  # fmt: skip
+    """A trick as records write it."""
+    return _tricks((trick,))[0]
 
 
 def _result(result: DealResult) -> dict[str, Any]:
@@ -125,7 +134,7 @@ def _deal(record: DealRecord) -> dict[str, Any]:
             for seat, action, request, ms in record.moves
         ],
         "buried": [names[x] for x in record.buried],
-        "tricks": [trick_json(trick) for trick in record.tricks],
+        "tricks": _tricks(record.tricks),
         "result": _result(record.result),
         "totals": list(record.totals),
         "termination": record.termination,
