@@ -24,7 +24,7 @@ import pytest
 
 from zole_arena.records.model import FORMAT_VERSION
 from zole_arena.records.reader import LogReader
-from zole_arena.records.writer import LogWriter, encode
+from zole_arena.records.writer import LogWriter, encode, to_json
 
 GOLDEN: Final = Path(__file__).resolve().parent / "golden"
 EXPECTED: Final = GOLDEN / "expected.json"
@@ -106,6 +106,16 @@ def test_the_writer_writes_a_golden_log_back_byte_for_byte(log: str, tmp_path: P
         for record in rest:
             writer.write(record)
     assert copy.read_bytes() == original
+    # What the worker messages carry: plain JSON values, no enum or other str subclass.
+    assert all(_plain(to_json(record)) for record in records)
+
+
+def _plain(value: object) -> bool:
+    if isinstance(value, dict):
+        return all(type(key) is str and _plain(item) for key, item in value.items())
+    if isinstance(value, list):
+        return all(_plain(item) for item in value)
+    return value is None or type(value) in (str, int, float, bool)
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:

@@ -64,7 +64,7 @@ def fault_json(fault: Fault) -> dict[str, Any]:
         "seat": fault.seat,
         "player": fault.player,
         "bot": fault.bot,
-        "kind": fault.kind,
+        "kind": fault.kind.value,
         "message": fault.message,
         "request": fault.request,
         "reply": fault.reply,
@@ -93,7 +93,7 @@ def _result(result: DealResult) -> dict[str, Any]:
         "scores": list(result.scores),
         "tricks": list(result.tricks),
         "points": list(result.points),
-        "band": result.band,
+        "band": None if result.band is None else result.band.value,
         "soloist_points": result.soloist_points,
         "soloist_tricks": result.soloist_tricks,
         "losers": list(result.losers),
@@ -137,7 +137,7 @@ def _deal(record: DealRecord) -> dict[str, Any]:
         "tricks": _tricks(record.tricks),
         "result": _result(record.result),
         "totals": list(record.totals),
-        "termination": record.termination,
+        "termination": record.termination.value,
         "culprit": None if record.culprit is None else fault_json(record.culprit),
         "faults": [fault_json(fault) for fault in record.faults],
         "players": [
@@ -249,8 +249,9 @@ def _tournament(header: TournamentHeader) -> dict[str, Any]:
 
 
 def to_json(record: Header | DealRecord) -> dict[str, Any]:
-    """A record as the JSON object of its line (beginning with ``format`` and
-    ``format_version``; :class:`LogWriter` adds ``prev`` after them as it writes the line)."""
+    """A record as the JSON object of its line, plain JSON values all through (beginning with
+    ``format`` and ``format_version``; :class:`LogWriter` adds ``prev`` after them as it writes
+    the line)."""
     if isinstance(record, DealRecord):
         return _deal(record)
     if isinstance(record, MatchHeader):
