@@ -59,7 +59,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zole_arena.records.log import read_log
+from zole_arena.records.model import DealRecord, Record
+from zole_arena.records.reader import read_log
 from zole_arena.stats.ratings import Game, fit_bootstrap, units_from_records
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,18 +107,16 @@ def play(folder: Path, kind: str, seed: int, deals: int, duplicate: bool) -> Pat
     return log
 
 
-def records(log: Path) -> list[dict[str, Any]]:
+def records(log: Path) -> list[Record]:
     found, problems = read_log(log)
     if problems:
         sys.exit(f"error: {problems[0].describe()}")
     return found
 
 
-def deals_of(found: list[dict[str, Any]]) -> list[Deal]:
+def deals_of(found: list[Record]) -> list[Deal]:
     return [
-        Deal(r["block"], tuple(p["name"] for p in r["players"]), tuple(r["result"]["scores"]))
-        for r in found
-        if r.get("type") == "deal"
+        Deal(r.block, r.names, tuple(r.result.scores)) for r in found if isinstance(r, DealRecord)
     ]
 
 
@@ -137,7 +136,7 @@ def game(first: str, second: str, a: float, b: float) -> Game:
 UnitGames = list[list[Game]]
 
 
-def deal_by_deal(found: list[dict[str, Any]]) -> UnitGames:
+def deal_by_deal(found: list[Record]) -> UnitGames:
     """What the library does: units (blocks or deals) and their games."""
     return [list(unit.games()) for unit in units_from_records(found).units]
 

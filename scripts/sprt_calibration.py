@@ -39,9 +39,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from zole_arena.records.log import read_log
+from zole_arena.records.model import Record
+from zole_arena.records.reader import read_log
 from zole_arena.stats.ratings import Unit, units_from_records
 from zole_arena.stats.sprt import Sprt, SprtSettings, block_score, elo_of_score
 
@@ -93,7 +93,7 @@ def play(pair: Pair, blocks: int, seed: int, folder: Path) -> tuple[list[float],
         zole("match", *args, "--duplicate", "--deals", str(blocks), "--seed", str(seed),
              "--log", str(log), "--json")  # fmt: skip
         logs.append(log)
-    records: list[dict[str, Any]] = [record for log in logs for record in read_log(log)[0]]
+    records: list[Record] = [record for log in logs for record in read_log(log)[0]]
     by_block: dict[int, list[Unit]] = {}
     for unit in units_from_records(records).units:
         by_block.setdefault(unit.block, []).append(unit)

@@ -31,7 +31,15 @@ from zole_arena.arena.match import Match
 from zole_arena.arena.referee import DealOutcome, Fault, FaultPolicy, Referee
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.stop import Disqualification, StopReason
-from zole_arena.errors import BotStallError, BotStartupError, BotTimeoutError
+from zole_arena.errors import (
+    BotCrashedError,
+    BotFloodError,
+    BotStallError,
+    BotStartupError,
+    BotTimeoutError,
+    FaultKind,
+    SandboxUnavailable,
+)
 from zole_arena.game.actions import Bid
 from zole_arena.game.rules import Rules, load_rules
 from zole_arena.game.scoresheet import ScoreSheet
@@ -54,6 +62,20 @@ STARTUP_MS = 2000
 TEST_LIMIT_S = 20
 #: Kinds of fault after which the library stops the culprit at once.
 STOPPED_AT_ONCE = frozenset({"startup", "crash", "timeout", "stall", "flood"})
+
+
+def test_the_fault_kinds_are_the_ones_records_document() -> None:
+    text = (TESTS.parent / "protocol" / "records.md").read_text()
+    documented = text.split("`kind` is ", 1)[1].split(";", 1)[0]
+    assert [kind.value for kind in FaultKind] == [
+        word.strip("`, ") for word in documented.replace(" or ", ", ").split(", ")
+    ]
+    errors = (BotStartupError, BotCrashedError, BotTimeoutError, BotStallError, BotFloodError)
+    assert [error.kind for error in errors] == [
+        FaultKind.STARTUP, FaultKind.CRASH, FaultKind.TIMEOUT, FaultKind.STALL, FaultKind.FLOOD,
+    ]  # fmt: skip
+    assert SandboxUnavailable.kind is FaultKind.STARTUP
+    assert set(FaultKind) >= STOPPED_AT_ONCE
 
 
 # -- guards -----------------------------------------------------------------------------------

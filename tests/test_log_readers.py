@@ -14,6 +14,7 @@ import io
 import json
 import os
 import random
+import re
 import resource
 import subprocess
 from collections.abc import Callable, Iterator
@@ -30,7 +31,9 @@ from zole_arena.arena.verify import verify_log
 from zole_arena.cli.replay_cmd import replay_command
 from zole_arena.errors import ZoleError
 from zole_arena.events.tournament import resume_tournament
-from zole_arena.records.log import MAX_LINE_BYTES, RecordError, read_log
+from zole_arena.records.model import DealRecord, InvalidHeader, MatchHeader, OtherRecord
+from zole_arena.records.reader import MAX_LINE_BYTES, RecordError, read_log
+from zole_arena.records.writer import encode
 from zole_arena.stats.ratings import read_logs
 
 READERS = (
@@ -358,7 +361,7 @@ def test_a_line_at_the_bound_is_read_and_one_past_it_is_not(tmp_path: Path) -> N
     over = head + b"x" * (MAX_LINE_BYTES - len(head) - 1) + b'"}'
     path = _write(tmp_path / "b.jsonl", at_bound, b"\n", over, b"\n")
     records, problems = read_log(path)
-    assert [r["type"] for r in records] == ["note"]
+    assert [r.type for r in records] == ["note"]
     assert [(p.line, p.message) for p in problems] == [
         (2, f"a line of {MAX_LINE_BYTES + 1} bytes, longer than any record: skipped")
     ]
@@ -444,3 +447,91 @@ def test_small_edits_never_crash_a_reader(
             raise AssertionError(
                 f"case {case}: {type(exc).__name__}: {exc}\n{data[:3000]!r}"
             ) from exc
+
+
+# -- the typed records a reader gives ------------------------------------------------------------
+
+
+def _read_one(tmp_path: Path, record: Record) -> tuple[list[Any], list[str]]:
+    path = _write(tmp_path / "one.jsonl", rechain([record]))
+    records, problems = read_log(path)
+    return records, [p.message for p in problems]
+
+
+def test_keys_a_reader_does_not_know_are_left_out(match_log: list[bytes], tmp_path: Path) -> None:
+    line = match_log[1]
+    record = json.loads(line)
+    record.update(later_key={"from": "a later version"})
+    record["result"]["also"] = 1
+    record["moves"][0]["note"] = "x"
+    records, problems = _read_one(tmp_path, record)
+    assert problems == [] and isinstance(records[0], DealRecord)
+    # Written again, the record is the one the arena wrote: the unknown keys are gone.
+    assert encode(records[0])[:-1] == re.sub(b'"prev":"[0-9a-f]{64}",', b"", line)
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (lambda r: r.update(prev=5), "prev is 5, not null or a hash: skipped"),
+        (
+            lambda r: r["moves"][0].update(request_id="x"),
+            "deal 1: move 1: request_id is 'x', not null or a whole number: skipped",
+        ),
+        (
+            lambda r: r["moves"][1].update(think_ms=True),
+            "deal 1: move 2: think_ms is True, not null or a number: skipped",
+        ),
+        (
+            lambda r: r["result"].update(band="splendid"),
+            "deal 1: result.band is 'splendid', not null or one of all_tricks, high_loss, high_win",
+        ),
+        (
+            lambda r: r.update(termination="abandoned"),
+            "deal 1: termination is 'abandoned', not forfeit or normal: skipped",
+        ),
+        (
+            lambda r: r["players"][2].update(version=3),
+            "deal 1: player 3: version is 3, not text: skipped",
+        ),
+        (lambda r: r.update(format_version=True), "record format version True is not 1 or 2"),
+    ],
+    ids=["prev", "request_id", "think_ms", "band", "termination", "version", "version true"],
+)
+def test_a_deal_of_the_wrong_shape_is_one_problem(
+    match_log: list[bytes], tmp_path: Path, edit: Callable[[Record], None], said: str
+) -> None:
+    record = json.loads(match_log[1])
+    edit(record)
+    line = json.dumps(record, separators=(",", ":")).encode()
+    path = _write(tmp_path / "one.jsonl", match_log[0], b"\n", line, b"\n")
+    records, problems = read_log(path)
+    assert [type(r) for r in records] == [MatchHeader]
+    assert len(problems) == 1 and problems[0].message.startswith(said), problems
+
+
+def test_a_header_that_fails_its_checks_is_read_as_invalid(
+    match_log: list[bytes], tmp_path: Path
+) -> None:
+    header = json.loads(match_log[0])
+    header.update(seed=-1, isolation=5)
+    header["players"][0]["author"] = ["me"]
+    header["sprt"] = {"new": "a", "old": "b", "third": None, "elo0": 0, "elo1": "ten",
+                      "alpha": 0.05, "beta": 0.05}  # fmt: skip
+    records, problems = _read_one(tmp_path, header)
+    assert problems == []
+    (found,) = records
+    assert isinstance(found, InvalidHeader) and found.type == "match"
+    assert found.problems == (
+        "seed is -1, not a whole number from 0 to 18446744073709551615",
+        "players 1: author is ['me'], not text",
+        "isolation is 5, not text",
+        "sprt.elo1 is 'ten', not a number",
+    )
+
+
+def test_a_record_of_another_type_is_passed_by(tmp_path: Path) -> None:
+    record = {"format": "zole-arena", "format_version": 2, "type": "note", "match_id": "m"}
+    records, problems = _read_one(tmp_path, record)
+    assert records == [OtherRecord("note", "m")] and problems == []
+    ok(zole("verify", "one.jsonl", cwd=tmp_path))

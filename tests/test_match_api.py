@@ -16,14 +16,14 @@ from typing import Any
 from clihelp import ok, zole
 from prochelp import group_gone, marked_processes
 
-from zole_arena.arena.header import HeadToHeadTest, TournamentTable
 from zole_arena.arena.match import Match
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.game.rules import load_rules
 from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.bundled import bundled_command
 from zole_arena.players.session import BotConfig, BotSession
-from zole_arena.stats.sprt import SprtSettings
+from zole_arena.records.model import DealRecord, MatchHeader, SprtInfo, TableOf
+from zole_arena.records.writer import to_json
 
 PY = sys.executable
 TESTS = Path(__file__).resolve().parent
@@ -111,24 +111,27 @@ class _Kept:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
-        self.records: list[dict[str, Any]] = []
+        self.records: list[MatchHeader | DealRecord] = []
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: MatchHeader | DealRecord) -> None:
         self.records.append(record)
 
 
 def test_records_go_to_the_sink_given_with_the_event_the_match_is_part_of() -> None:
     kept = _Kept()
-    part = TournamentTable("t0", 2)
+    part = TableOf("t0", 2)
     summary = Match(_bots(), MatchSettings(rules=WPT, seed=7, deals=2), kept, part_of=part).run()
     assert summary.deals == 2 and summary.log is None
-    assert [r["type"] for r in kept.records] == ["match", "deal", "deal"]
-    assert kept.records[0]["tournament"] == {"id": "t0", "table": 2}
-    assert "sprt" not in kept.records[0]
-    test = HeadToHeadTest("a", "b", None, SprtSettings(elo0=0, elo1=5))
-    assert test.header_fields() == {
-        "sprt": {"new": "a", "old": "b", "third": None, "elo0": 0, "elo1": 5,
-                 "alpha": 0.05, "beta": 0.05},
+    assert [r.type for r in kept.records] == ["match", "deal", "deal"]
+    header = kept.records[0]
+    assert isinstance(header, MatchHeader)
+    assert header.tournament == part and header.sprt is None
+    assert to_json(header)["tournament"] == {"id": "t0", "table": 2}
+    test = SprtInfo("a", "b", None, elo0=0, elo1=5, alpha=0.05, beta=0.05)
+    kept = _Kept()
+    Match(_bots(), MatchSettings(rules=WPT, seed=7, deals=1), kept, part_of=test).run()
+    assert to_json(kept.records[0])["sprt"] == {
+        "new": "a", "old": "b", "third": None, "elo0": 0, "elo1": 5, "alpha": 0.05, "beta": 0.05,
     }  # fmt: skip
 
 

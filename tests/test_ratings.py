@@ -11,6 +11,7 @@ checked here, is the same on every run.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import doctest
 import io
 import json
@@ -24,6 +25,8 @@ import pytest
 from clihelp import ok, one_line_error, zole
 
 from zole_arena.errors import ZoleError
+from zole_arena.records.model import DealRecord, Identity, MatchHeader
+from zole_arena.records.reader import read_log
 from zole_arena.stats import ratings as ratings_module
 from zole_arena.stats.ratings import (
     Game,
@@ -204,28 +207,40 @@ def test_the_module_examples() -> None:
 
 # -- from deal records to units -----------------------------------------------------------------
 
+GOLDEN = Path(__file__).resolve().parent / "golden" / "format2-match.jsonl"
+_RECORDS = read_log(GOLDEN)[0]
+_HEADER = next(r for r in _RECORDS if isinstance(r, MatchHeader))
+_DEAL = next(r for r in _RECORDS if isinstance(r, DealRecord))
 
-def header(match_id: str, duplicate: bool) -> dict[str, Any]:
-    return {"format": "zole-arena", "type": "match", "match_id": match_id, "duplicate": duplicate}
+
+def header(match_id: str, duplicate: bool) -> MatchHeader:
+    return dataclasses.replace(_HEADER, match_id=match_id, duplicate=duplicate)
 
 
-def deal(match_id: str, number: int, block: int, seats: dict[str, int]) -> dict[str, Any]:
-    """A minimal deal record: ``seats`` maps the player in each seat to its score."""
-    return {
-        "format": "zole-arena",
-        "type": "deal",
-        "match_id": match_id,
-        "deal": number,
-        "block": block,
-        "result": {"scores": list(seats.values())},
-        "players": [{"name": name} for name in seats],
-    }
+def deal(match_id: str, number: int, block: int, seats: dict[str, int]) -> DealRecord:
+    """A deal record (a real one, renumbered): ``seats`` maps the player in each seat to its
+    score."""
+    a, b, c = (Identity(name) for name in seats)
+    x, y, z = seats.values()
+    result = _DEAL.result._replace(scores=(x, y, z))
+    return dataclasses.replace(
+        _DEAL, match_id=match_id, deal=number, block=block, players=(a, b, c), result=result
+    )
+
+
+def as_standings_keep_it(record: MatchHeader | DealRecord) -> dict[str, Any]:
+    """What the tournament's live standings keep of a record (``events/standings.py``)."""
+    if isinstance(record, MatchHeader):
+        return {"type": "match", "match_id": record.match_id, "duplicate": record.duplicate}
+    return {"type": "deal", "match_id": record.match_id, "deal": record.deal,
+            "block": record.block, "result": {"scores": list(record.result.scores)},
+            "players": [{"name": name} for name in record.names]}  # fmt: skip
 
 
 SEATINGS = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
 
 
-def duplicate_block(match_id: str, block: int, scores: list[int]) -> list[dict[str, Any]]:
+def duplicate_block(match_id: str, block: int, scores: list[int]) -> list[DealRecord]:
     """Six deals of one block; the player in seat s scores ``scores[s]`` in each."""
     names = ["x", "y", "z"]
     return [
@@ -245,10 +260,10 @@ def test_a_duplicate_block_is_one_unit_with_totals_by_name() -> None:
     # Rated deal by deal: each deal, the seat-0 player beats the two others, who draw.
     games = unit.games()
     assert len(games) == 18
-    first = duplicate_block("d", 1, [8, -4, -4])[0]["players"]
-    assert [first[0]["name"], first[1]["name"]] == ["x", "y"]
+    assert duplicate_block("d", 1, [8, -4, -4])[0].names[:2] == ("x", "y")
     assert games[:3] == [Game("x", "y", 1.0), Game("x", "z", 1.0), Game("y", "z", 0.5)]
     assert sorted(g.score for g in games) == [0.0] * 6 + [0.5] * 6 + [1.0] * 6
+    assert unit.finished == _DEAL.finished  # the time of its last deal
 
 
 def test_duplicate_and_plain_deals_are_rated_on_one_scale() -> None:
@@ -260,10 +275,13 @@ def test_duplicate_and_plain_deals_are_rated_on_one_scale() -> None:
         for record in duplicate_block("m", block, scores)
     ]
     # Make x better than the others: x wins its soloist games in every block.
-    for record in blocks:
-        names = [p["name"] for p in record["players"]]
-        if names[0] == "x" and record["result"]["scores"][0] < 0:
-            record["result"]["scores"] = [-v for v in record["result"]["scores"]]
+    for index, record in enumerate(blocks):
+        scores = record.result.scores
+        if record.names[0] == "x" and scores[0] < 0:
+            flipped = (-scores[0], -scores[1], -scores[2])
+            blocks[index] = dataclasses.replace(
+                record, result=record.result._replace(scores=flipped)
+            )
     as_blocks = units_from_records([header("m", True), *blocks]).units
     as_deals = units_from_records([header("m", False), *blocks]).units
     assert (len(as_blocks), len(as_deals)) == (4, 24)
@@ -284,18 +302,20 @@ def test_plain_deals_are_units_of_their_own() -> None:
 
 def test_records_without_their_header_are_grouped_by_block() -> None:
     data = units_from_records(
-        [*duplicate_block("d", 1, [8, -4, -4]), deal("p", 1, 1, {"x": 1, "y": -1})]
+        [*duplicate_block("d", 1, [8, -4, -4]), deal("p", 1, 1, {"x": 1, "y": -1, "z": 0})]
     )
     assert sorted((u.match_id, u.size) for u in data.units) == [("d", 6), ("p", 1)]
 
 
-def test_a_deal_read_twice_counts_once_and_a_bad_record_is_skipped() -> None:
+def test_a_deal_read_twice_counts_once_and_a_player_in_two_seats_is_skipped() -> None:
     one = deal("p", 1, 1, {"x": 8, "y": -4, "z": -4})
-    bad = {"format": "zole-arena", "type": "deal", "match_id": "p", "deal": 2}
-    data = units_from_records([header("p", False), one, dict(one), bad])
+    twice = dataclasses.replace(one, deal=2, players=(Identity("x"), Identity("x"), Identity("z")))
+    data = units_from_records([header("p", False), one, one, twice])
     assert len(data.units) == 1
-    assert any("read more than once" in w for w in data.warnings)
-    assert any("deal 2 of match p" in w and "skipped" in w for w in data.warnings)
+    assert data.warnings == (
+        "deal 2 of match p: not usable for ratings (player 'x' sits in two seats): skipped",
+        "1 deal(s) read more than once: each counted once",
+    )
 
 
 def test_the_same_name_in_two_matches_is_one_player() -> None:
@@ -306,6 +326,21 @@ def test_the_same_name_in_two_matches_is_one_player() -> None:
     listed = rate(units_from_records(records).units, bootstrap=10)
     assert sorted(r.name for r in listed.ratings) == ["w", "x", "y", "z"]
     assert {r.name: r.deals for r in listed.ratings}["x"] == 2
+
+
+def test_what_the_standings_keep_of_deals_gives_the_same_units() -> None:
+    records = [header("m", True), *duplicate_block("m", 1, [8, -4, -4]),
+               *duplicate_block("m", 2, [-2, 1, 1])]  # fmt: skip
+    typed = units_from_records(records).units
+    kept = units_from_records([as_standings_keep_it(r) for r in records]).units
+    assert [(u.match_id, u.block, u.totals, u.deals, u.scores) for u in typed] == [
+        (u.match_id, u.block, u.totals, u.deals, u.scores) for u in kept
+    ]
+    assert len(kept) == 2
+    bad = {"format": "zole-arena", "type": "deal", "match_id": "p", "deal": 2}
+    data = units_from_records([bad])
+    assert not data.units
+    assert data.warnings == ("deal 2 of match p: not usable for ratings (no 'block'): skipped",)
 
 
 # -- end to end: real matches, the real command line -------------------------------------------

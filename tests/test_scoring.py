@@ -10,6 +10,8 @@ from zole_arena.game.actions import Contract
 from zole_arena.game.rules import Rules, load_rules
 from zole_arena.game.scoring import (
     NO_PULES,
+    WINNING_BANDS,
+    Band,
     Pules,
     band_of,
     score_soloist,
@@ -43,6 +45,20 @@ def seat_scores(soloist: int, net: int, each: int) -> tuple[int, int, int]:
 # ---------------------------------------------------------------------------------------------
 # Bands (§3)
 # ---------------------------------------------------------------------------------------------
+
+
+def test_the_bands_are_the_rows_of_the_score_tables_with_one_name_each() -> None:
+    assert [band.value for band in Band] == [
+        "all_tricks", "high_win", "win", "loss", "high_loss", "no_tricks",
+    ]  # fmt: skip
+    for band in Band:
+        assert isinstance(getattr(LZF.zole, band), int)  # a row of every table
+        assert band.words and band.condition
+    assert len({band.words for band in Band}) == len({band.condition for band in Band}) == 6
+    assert Band.HIGH_WIN.words == "a win with more than 90"
+    assert {band for band in Band if band.won} == WINNING_BANDS
+    assert Band("win") is Band.WIN and f"{Band.WIN}" == "win"  # written as its name
+
 
 #: (points, tricks, band): every boundary of §3 and §6.
 BAND_CASES = [

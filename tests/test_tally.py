@@ -9,7 +9,8 @@ import pytest
 from clihelp import ok, zole
 
 from zole_arena.events.standings import Standings
-from zole_arena.records.log import read_log
+from zole_arena.records.model import DealRecord, MatchHeader
+from zole_arena.records.reader import read_log
 from zole_arena.stats import tally as tally_module
 from zole_arena.stats.ratings import fit_elo, units_from_records
 from zole_arena.stats.tally import ResultTally
@@ -35,11 +36,11 @@ def test_live_standings_equal_the_log_read_afterwards(which: str, tournament_log
     log = tournament_log if which == "tournament" else GOLDEN / "format1-match.jsonl"
     records, problems = read_log(log)
     assert not problems
-    header = next(r for r in records if r["type"] == "match")
-    deals = [r for r in records if r["type"] == "deal"]
+    header = next(r for r in records if isinstance(r, MatchHeader))
+    deals = [r for r in records if isinstance(r, DealRecord)]
     assert len(deals) >= (48 if which == "tournament" else 3)
-    names = sorted({p["name"] for r in deals for p in r["players"]})
-    standings = Standings(names, bool(header["duplicate"]))
+    names = sorted({name for r in deals for name in r.names})
+    standings = Standings(names, header.duplicate)
     for record in deals:
         standings.add(record)
     from_log = units_from_records(records).units

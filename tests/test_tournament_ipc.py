@@ -34,7 +34,6 @@ from clihelp import ok, one_line_error
 from clihelp import zole as run_zole
 from prochelp import marked_processes
 
-from zole_arena.arena.header import TournamentTable
 from zole_arena.arena.referee import FaultPolicy
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.stop import Disqualification, Stop, StopReason
@@ -59,8 +58,14 @@ from zole_arena.events.messages import (
 from zole_arena.game.rules import load_rules
 from zole_arena.players.limits import Limits
 from zole_arena.players.session import BotConfig
+from zole_arena.records.model import DealRecord, MatchHeader, TableOf
+from zole_arena.records.reader import read_log
 
 TESTS = Path(__file__).resolve().parent
+#: Records of a real tournament (its first table's header and deals) to send in messages.
+GOLDEN = read_log(TESTS / "golden" / "format2-tournament.jsonl")[0]
+HEADER = next(r for r in GOLDEN if isinstance(r, MatchHeader))
+DEALS = [r for r in GOLDEN if isinstance(r, DealRecord) and r.match_id == HEADER.match_id]
 INJECTOR = TESTS / "hostile_bots" / "ipc_injector.py"
 PY = sys.executable
 FAST = ("--movetime", "1000")
@@ -143,15 +148,14 @@ def _task() -> Task:
             "limits": limits,
         },
     )
-    records = ({"format": "zole-arena", "type": "deal", "deal": 1, "x": [1.5, None, "é"]},)
     return Task(
         table=3,
         match_id="abc-t3",
         configs=(config, shell, config),
         settings=settings,
-        part_of=TournamentTable("abc", 3),
+        part_of=TableOf("abc", 3),
         started=True,
-        records=records,
+        records=tuple(DEALS[:2]),
     )
 
 
@@ -159,7 +163,8 @@ def _task() -> Task:
     "message",
     [
         Ready(),
-        RecordMessage(2, {"format": "zole-arena", "type": "deal", "hands": [["♣A"]], "n": None}),
+        RecordMessage(2, HEADER),
+        RecordMessage(2, DEALS[0]),
         TableDone(4, None),
         TableDone(4, Stop(StopReason.DISQUALIFIED, (Disqualification("x", 4, 3),))),
         TableDone(4, Stop(StopReason.INTERRUPTED)),
@@ -214,9 +219,39 @@ def test_a_task_carries_every_setting_as_plain_data() -> None:
     assert back.settings.rules.source == "lzf"
     assert back.settings.rules.bids == task.settings.rules.bids
     assert back.settings.seed == 2**63 + 5
+    assert back.part_of == TableOf("abc", 3)
+    assert back.records == task.records and len(back.records) == 2
     # Plain data all the way down: nothing but JSON types in what goes over the socket.
     plain = to_plain(task.settings)
     assert json.loads(json.dumps(plain)) == plain
+
+
+def _edit(**changes: Any) -> Any:
+    return lambda record: record.update(changes)
+
+
+@pytest.mark.parametrize(
+    ("record", "edit", "needle"),
+    [
+        (DEALS[0], _edit(format_version=1), "a record not of format version 2"),
+        (DEALS[0], _edit(format="other"), "a record that does not start with format"),
+        (
+            DEALS[0],
+            _edit(hands=[["QC", "XX"], [], []]),
+            "a record that cannot be read (deal 1: hands is",
+        ),
+        (DEALS[0], _edit(type="note"), 'a "note" record, not a match header or a deal'),
+        (HEADER, _edit(seed=-1), "a match header that is not valid (seed is -1"),
+        (HEADER, _edit(players=[]), "a match header that is not valid (players has 0 bots"),
+    ],
+    ids=["format 1", "no format", "bad hands", "unknown type", "bad seed", "no players"],
+)
+def test_a_record_from_a_worker_is_read_as_a_log_is(record: Any, edit: Any, needle: str) -> None:
+    data = json.loads(encode(RecordMessage(1, record)))
+    edit(data["record"])
+    with pytest.raises(MessageError) as caught:
+        decode_worker_message(json.dumps(data).encode())
+    assert needle in str(caught.value)
 
 
 def test_to_plain_names_a_field_it_cannot_carry() -> None:

@@ -60,9 +60,12 @@ if TYPE_CHECKING:
     from zole_arena.players.bundled import bundled_command as bundled_command
     from zole_arena.players.limits import Limits as Limits
     from zole_arena.players.session import BotConfig as BotConfig
-    from zole_arena.records.log import LogReader as LogReader
-    from zole_arena.records.log import LogWriter as LogWriter
-    from zole_arena.records.log import read_log as read_log
+    from zole_arena.records.model import DealRecord as DealRecord
+    from zole_arena.records.model import MatchHeader as MatchHeader
+    from zole_arena.records.model import TournamentHeader as TournamentHeader
+    from zole_arena.records.reader import LogReader as LogReader
+    from zole_arena.records.reader import read_log as read_log
+    from zole_arena.records.writer import LogWriter as LogWriter
     from zole_arena.stats.ratings import RatingList as RatingList
     from zole_arena.stats.ratings import rate as rate
     from zole_arena.stats.ratings import read_logs as read_logs
@@ -97,12 +100,15 @@ _NAMES: dict[str, str] = {
     "Summary": "zole_arena.arena.summary",
     "resume_match": "zole_arena.arena.match",
     # Logs: reading, writing, verifying, rating.
-    "LogReader": "zole_arena.records.log",
-    "LogWriter": "zole_arena.records.log",
+    "LogReader": "zole_arena.records.reader",
+    "LogWriter": "zole_arena.records.writer",
+    "DealRecord": "zole_arena.records.model",
+    "MatchHeader": "zole_arena.records.model",
+    "TournamentHeader": "zole_arena.records.model",
     "RatingList": "zole_arena.stats.ratings",
     "VerifyReport": "zole_arena.arena.verify",
     "rate": "zole_arena.stats.ratings",
-    "read_log": "zole_arena.records.log",
+    "read_log": "zole_arena.records.reader",
     "read_logs": "zole_arena.stats.ratings",
     "verify_log": "zole_arena.arena.verify",
     # Tournaments and head-to-head tests.

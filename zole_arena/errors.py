@@ -8,8 +8,9 @@ from.
 
 from __future__ import annotations
 
+import enum
 import re
-from typing import Final
+from typing import ClassVar, Final
 
 #: Characters a terminal acts on (C0 and C1 controls, DEL) and the Unicode marks that reorder
 #: how a line is shown (bidirectional overrides and isolates): bot text never reaches the
@@ -41,15 +42,34 @@ class RulesError(ZoleError, ValueError):
     """A rules file or preset name that cannot be used."""
 
 
+class FaultKind(enum.StrEnum):
+    """What a bot did wrong, as the protocol specification (§6) and game records name it."""
+
+    STARTUP = "startup"
+    """It could not be started, or did not finish the handshake in time."""
+    CRASH = "crash"
+    """It exited or closed its output while the arena waited for it."""
+    TIMEOUT = "timeout"
+    """It did not answer a decision request in time."""
+    STALL = "stall"
+    """It did not answer a ping (``isready``) in time."""
+    GARBAGE = "garbage"
+    """It answered with a line that is not an action."""
+    ILLEGAL = "illegal"
+    """It answered with an action the rules do not allow there."""
+    FLOOD = "flood"
+    """It sent a line that is too long, or too much output for one request."""
+
+
 class BotError(ZoleError, RuntimeError):
     """A bot process failed to do what the protocol asks of it.
 
-    ``kind`` names the fault as the protocol specification and game records do (``startup``,
-    ``crash``, ``timeout``, ``stall``, ``garbage``, ``illegal``, ``flood``); ``line`` is the
-    offending line from the bot, when there is one.
+    ``kind`` names the fault (each subclass has its own); ``line`` is the offending line from
+    the bot, when there is one.
     """
 
-    kind = "error"
+    kind: ClassVar[FaultKind] = FaultKind.CRASH
+    """A bot that fails in no more particular way cannot go on, as if it had crashed."""
 
     def __init__(self, message: str, line: str | None = None) -> None:
         super().__init__(printable(message))
@@ -59,31 +79,31 @@ class BotError(ZoleError, RuntimeError):
 class BotStartupError(BotError):
     """The bot could not be started, or did not finish the handshake in time."""
 
-    kind = "startup"
+    kind = FaultKind.STARTUP
 
 
 class BotCrashedError(BotError):
     """The bot exited or closed its output while the arena waited for it."""
 
-    kind = "crash"
+    kind = FaultKind.CRASH
 
 
 class BotTimeoutError(BotError):
     """The bot did not answer a decision request in time."""
 
-    kind = "timeout"
+    kind = FaultKind.TIMEOUT
 
 
 class BotStallError(BotError):
     """The bot did not answer a ping (``isready``) in time."""
 
-    kind = "stall"
+    kind = FaultKind.STALL
 
 
 class BotFloodError(BotError):
     """The bot sent a line that is too long, or too much output for one request."""
 
-    kind = "flood"
+    kind = FaultKind.FLOOD
 
 
 class SandboxUnavailable(BotStartupError):

@@ -89,27 +89,32 @@ def forged_record(
 ) -> Record:
     """A deal record of ``state`` as the arena writes one (its own code)."""
     from zole_arena.game.actions import Bury
-    from zole_arena.records.log import deal_record
+    from zole_arena.records.model import DealRecord, Identity, Move
+    from zole_arena.records.writer import to_json
 
     moves = []
     for index, (seat, action) in enumerate(state.history, start=1):
         wire = f"{action.cards[0]} {action.cards[1]}" if isinstance(action, Bury) else str(action)
-        moves.append({"seat": seat, "action": wire, "request_id": number * 100 + index,
-                      "think_ms": 0.05})  # fmt: skip
-    return deal_record(
+        moves.append(Move(seat, wire, number * 100 + index, 0.05))
+    a, b, c = (
+        Identity(p["name"], p.get("version", ""), tuple(p.get("command", ())))
+        for p in template["players"]
+    )
+    record = DealRecord.of_deal(
         match_id=template["match_id"],
         number=number,
         block=block,
-        seating=template["seating"],
+        seating=tuple(template["seating"]),
         rules=template["rules"],
         seed=template["seed"],
         state=state,
         result=state.result,
         moves=moves,
         faults=[],
-        players=template["players"],
+        players=(a, b, c),
         totals=totals,
     )
+    return to_json(record)
 
 
 def readd_totals(records: list[Record], match_id: str) -> None:
@@ -193,7 +198,6 @@ class Rewriter:
             return
         from zole_arena.game.scoring import Pules
         from zole_arena.game.state import dealer_of
-        from zole_arena.records.log import encode
 
         deals = [r for r in read_records(path) if r.get("type") == "deal"]
         if not deals:
@@ -209,7 +213,8 @@ class Rewriter:
         totals = [t + s for t, s in zip(last["totals"], state.result.scores, strict=True)]
         record = forged_record(last, state, last["deal"] + 1, deal_no, totals)
         with open(path, "ab") as handle:
-            handle.write(encode(record))
+            line = json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
+            handle.write(line.encode())
         again = read_records(path)[-1]
         hostile.report(
             "append-forged",

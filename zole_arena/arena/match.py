@@ -1,7 +1,7 @@
 """A match: three bots, a number of deals, a log, a summary — resumable and interrupt-safe.
 
 :class:`Match` plays deals through a :class:`~zole_arena.arena.referee.Referee`, reports each
-as it ends, and appends it to the log (see :mod:`zole_arena.records.log`). With ``duplicate``,
+as it ends, and appends it to the log (see :mod:`zole_arena.records.writer`). With ``duplicate``,
 every deal of the seed is played in all six seatings of the three bots; each seating keeps its
 own score sheet (dealer rotation, pules), like the tables of a duplicate bridge event, and the
 deals are played block by block. A match stops early when a bot is disqualified or on Ctrl-C;
@@ -13,12 +13,11 @@ from __future__ import annotations
 import dataclasses
 import os
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Protocol
 
-from zole_arena.arena.header import PartOf
 from zole_arena.arena.hiding import make_hidden, remove_empty, seal
 from zole_arena.arena.referee import DealOutcome, Referee
 from zole_arena.arena.settings import (
@@ -30,35 +29,37 @@ from zole_arena.arena.settings import (
 )
 from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.arena.summary import DealReport, PlayerStats, Summary
-from zole_arena.game.actions import Contract
 from zole_arena.game.scoresheet import ScoreSheet
-from zole_arena.game.scoring import Pules
-from zole_arena.game.state import DealResult
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.records.checks import resume_refusal
-from zole_arena.records.log import (
-    LogProblem,
-    LogWriter,
-    RecordError,
-    check_log_path,
-    deal_record,
-    header_record,
-    is_regular_log,
-    read_log,
+from zole_arena.records.model import (
+    DealRecord,
+    Identity,
+    InvalidHeader,
+    MatchHeader,
+    PlayerInfo,
+    SprtInfo,
+    TableOf,
 )
+from zole_arena.records.reader import LogProblem, RecordError, read_log
+from zole_arena.records.writer import LogWriter, check_log_path, is_regular_log
 
 __all__ = [
     "Match",
     "RecordSink",
-    "result_from_record",
     "resume_match",
     "stderr_path",
 ]
 
 
+#: The events a match can be part of, as its header says: a tournament's table, or a
+#: head-to-head test.
+PartOf = TableOf | SprtInfo
+
+
 class RecordSink(Protocol):
     """Where a match's records go instead of a log file of its own: a
-    :class:`~zole_arena.records.log.LogWriter` that several matches share, a tournament
+    :class:`~zole_arena.records.writer.LogWriter` that several matches share, a tournament
     worker's socket to the one process that writes the log, or anything else that keeps
     records. The match writes its header, once, and then each deal's record as the deal ends,
     each whole and in order; it never closes a sink it was given."""
@@ -68,29 +69,8 @@ class RecordSink(Protocol):
         """The file the records end up in, which a sandboxed match hides from its bots
         (None: they are not kept in a file a bot could read)."""
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: MatchHeader | DealRecord) -> None:
         """Keep one whole record."""
-
-
-def result_from_record(data: dict[str, Any]) -> DealResult:
-    """A deal record's ``result`` as the engine's :class:`~zole_arena.game.state.DealResult`."""
-    pules = data["pules"]
-    contract = None if data["contract"] is None else Contract(data["contract"])
-    return DealResult(
-        contract=contract,
-        soloist=data["soloist"],
-        scores=tuple(data["scores"]),
-        tricks=tuple(data["tricks"]),
-        points=tuple(data["points"]),
-        band=data["band"],
-        soloist_points=data["soloist_points"],
-        soloist_tricks=data["soloist_tricks"],
-        losers=tuple(data["losers"]),
-        pules=Pules(pules["common"], tuple(pules["personal"])),
-        pule_event=data["pule_event"],
-        ended_early=data["ended_early"],
-        forfeit=data["forfeit"],
-    )
 
 
 class Match:
@@ -170,35 +150,43 @@ class Match:
 
     # -- the header -------------------------------------------------------------------------
 
-    def player_entries(self) -> list[dict[str, Any]]:
+    def player_entries(self) -> tuple[PlayerInfo, PlayerInfo, PlayerInfo]:
         """The players as the header keeps them: enough to start them again."""
         entries = []
         for player, config in zip(self.referee.players, self.players, strict=True):
-            entry = dict(player.identity)
-            entry["name"] = player.name
-            entry["command"] = (
-                list(config.command) if not isinstance(config.command, str) else [config.command]
+            said = player.identity
+            entries.append(
+                PlayerInfo(
+                    name=player.name,
+                    command=tuple(config.command)
+                    if not isinstance(config.command, str)
+                    else (config.command,),
+                    id_name=str(said.get("id_name", "")),
+                    author=str(said.get("author", "")),
+                    version=str(said.get("version", "")),
+                    options=dict(config.options),
+                    # The folder it runs in, so that --resume from another folder starts it alike.
+                    cwd=str(config.cwd) if config.cwd is not None else os.getcwd(),
+                )
             )
-            entry["options"] = dict(config.options)
-            # The folder it runs in, so that --resume from another folder starts it alike.
-            entry["cwd"] = str(config.cwd) if config.cwd is not None else os.getcwd()
-            entries.append(entry)
-        return entries
+        return (entries[0], entries[1], entries[2])
 
-    def header(self) -> dict[str, Any]:
+    def header(self) -> MatchHeader:
         """The log's first record."""
-        header = header_record(
+        header = MatchHeader(
             match_id=self.match_id,
             rules=self._rules,
             seed=self.settings.seed,
-            players=self.player_entries(),
             deals=self.settings.deals,
             duplicate=self.settings.duplicate,
-            settings=self.settings.to_dict(),
+            players=self.player_entries(),
+            settings=self.settings.header_settings(),
+            isolation=self.settings.isolation(),
         )
-        header["isolation"] = self.settings.isolation()
-        if self.part_of is not None:
-            header.update(self.part_of.header_fields())
+        if isinstance(self.part_of, TableOf):
+            return dataclasses.replace(header, tournament=self.part_of)
+        if isinstance(self.part_of, SprtInfo):
+            return dataclasses.replace(header, sprt=self.part_of)
         return header
 
     @property
@@ -212,7 +200,7 @@ class Match:
         for seat, player in enumerate(report.seating):
             self.stats[player].add(seat, report.result, report.result.scores[seat])
 
-    def replay_records(self, records: Sequence[dict[str, Any]]) -> None:
+    def replay_records(self, records: Sequence[DealRecord]) -> None:
         """Bring the sheets and figures up to date with deal records from a log (resume)."""
         schedule = _schedule(self.settings)
         for record in records:
@@ -222,16 +210,12 @@ class Match:
                     f"the log has more deals than its header's match ({self.settings.total_deals})"
                 )
             number, block, sheet_index, seating = step
-            if (
-                record["deal"] != number
-                or record["block"] != block
-                or tuple(record["seating"]) != seating
-            ):
+            if record.deal != number or record.block != block or record.seating != seating:
                 raise MatchError(
-                    f"the log's deal {record['deal']} is not deal {number} of this match "
+                    f"the log's deal {record.deal} is not deal {number} of this match "
                     "(was the log written by another zole-arena version?)"
                 )
-            result = result_from_record(record["result"])
+            result = record.result
             self.sheets[sheet_index].record(result)
             self._count(
                 DealReport(
@@ -240,16 +224,13 @@ class Match:
                     seating,
                     result,
                     _by_player(seating, result.scores),
-                    len(record["faults"]),
+                    len(record.faults),
                 )
             )
-            for fault in record["faults"]:
-                self.stats[fault["player"]].faults += 1
-                self.referee.players[fault["player"]].faults += 1
-                self.fault_lines.append(
-                    f"deal {fault['deal_no']}: {fault['bot']} (seat {fault['seat']}) "
-                    f"{fault['kind']}: {fault['message']}"
-                )
+            for fault in record.faults:
+                self.stats[fault.player].faults += 1
+                self.referee.players[fault.player].faults += 1
+                self.fault_lines.append(fault.describe())
             self.done = number
         self._header_written = True
 
@@ -407,8 +388,8 @@ class Match:
             self.fault_lines.append(fault.describe())
         self._count(report)
         if self._writer is not None:
-            players = [self.referee.players[p] for p in seating]
-            record = deal_record(
+            a, b, c = (self.referee.players[p] for p in seating)
+            record = DealRecord.of_deal(
                 match_id=self.match_id,
                 number=number,
                 block=block,
@@ -417,25 +398,13 @@ class Match:
                 seed=self.settings.seed,
                 state=outcome.state,
                 result=result,
-                moves=[
-                    # think_ms to the microsecond: finer digits are noise, and cost log space
-                    {
-                        "seat": seat,
-                        "action": action,
-                        "request_id": request,
-                        "think_ms": round(ms, 3),
-                    }
-                    for seat, action, request, ms in outcome.moves
-                ],
-                faults=[fault.to_dict() for fault in outcome.faults],
-                players=[
-                    {
-                        "name": p.name,
-                        "version": str(p.identity.get("version", "")),
-                        "command": p.identity.get("command", []),
-                    }
-                    for p in players
-                ],
+                moves=outcome.moves,
+                faults=outcome.faults,
+                players=(
+                    _identity(a.name, a.identity),
+                    _identity(b.name, b.identity),
+                    _identity(c.name, c.identity),
+                ),
                 totals=self.sheets[sheet_index].totals,
             )
             self._writer.write(record)
@@ -453,6 +422,16 @@ class Match:
             fault_lines=list(self.fault_lines),
             digest=self._log.digest if self._log is not None else None,
         )
+
+
+def _identity(name: str, said: Mapping[str, object]) -> Identity:
+    """The bot in a seat as a deal record names it, from what its session says of it."""
+    command = said.get("command", ())
+    return Identity(
+        name,
+        str(said.get("version", "")),
+        tuple(str(part) for part in command) if isinstance(command, list | tuple) else (),
+    )
 
 
 def _by_player(seating: tuple[int, int, int], scores: Sequence[int]) -> tuple[int, int, int]:
@@ -482,44 +461,40 @@ def resume_match(log_path: str | Path) -> Match:
         why = problems[0].message if problems else "no records"
         raise MatchError(f"{log_path}: nothing to resume from ({why})")
     header = records[0]
-    if header.get("type") == "tournament":
+    if header.type == "tournament":
         raise MatchError(
             f"{log_path}: is a tournament log: continue it with "
             f"'zole-arena tournament --resume {log_path}'"
         )
-    if header.get("type") != "match":
+    if isinstance(header, InvalidHeader):
+        raise MatchError(resume_refusal(log_path, header))
+    if not isinstance(header, MatchHeader):
         raise MatchError(f"{log_path}: the first record is not a match header")
-    refusal = resume_refusal(log_path, header, "match")
-    if refusal is not None:
-        raise MatchError(refusal)
-    commands = [tuple(p.get("command", ())) for p in header.get("players", [])]
-    if ("<human>",) in commands:
+    if any(player.command == ("<human>",) for player in header.players):
         raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")
-    if sum(1 for r in records if r.get("type") == "match") > 1:
+    if sum(1 for r in records if r.type == "match") > 1:
         raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
     settings = MatchSettings.from_header(header)
-    for player in header.get("players", []):
-        folder = player.get("cwd")
-        if folder is not None and not Path(folder).is_dir():
+    for player in header.players:
+        if player.cwd is not None and not Path(player.cwd).is_dir():
             raise MatchError(
-                f"{log_path}: bot {player.get('name')}'s folder {folder} does not exist any more"
+                f"{log_path}: bot {player.name}'s folder {player.cwd} does not exist any more"
             )
     configs = [
         BotConfig(
-            command=tuple(p["command"]),
-            name=p["name"],
-            cwd=p.get("cwd"),
-            options=p.get("options", {}),
+            command=p.command,
+            name=p.name,
+            cwd=p.cwd,
+            options=dict(p.options),
             startup_ms=settings.startup_ms,
             ping_ms=settings.ping_ms,
             limits=settings.limits,
-            stderr_path=stderr_path(Path(log_path), p["name"]),
+            stderr_path=stderr_path(Path(log_path), p.name),
             sandbox=settings.sandbox,
         )
-        for p in header["players"]
+        for p in header.players
     ]
-    match = Match(configs, settings, log_path, match_id=header["match_id"])
-    deals = [r for r in records[1:] if r.get("type") == "deal"]
-    match.replay_records(deals)
+    match = Match(configs, settings, log_path, match_id=header.match_id)
+    match.replay_records([r for r in records[1:] if isinstance(r, DealRecord)])
     match.log_problems = problems
     return match

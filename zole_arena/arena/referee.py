@@ -16,11 +16,12 @@ import os
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal
 
 from zole_arena.errors import (
     BotError,
     BotStartupError,
+    FaultKind,
     IllegalActionError,
     NotationError,
     printable,
@@ -32,6 +33,7 @@ from zole_arena.game.state import DealResult, DealState, forfeit_result, max_pen
 from zole_arena.players.command import program_name, split_command
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.protocol import DealWriter, answer_text, events_after, parse_answer, result_event
+from zole_arena.records.model import Fault, Move
 
 __all__ = [
     "MARGIN_MS",
@@ -69,44 +71,6 @@ class FaultPolicy:
     """What a forfeiting bot pays each other player; None: the rules' largest loss."""
     max_faults: int = 3
     """A bot with more faults than this in a match is disqualified."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Fault:
-    """One fault, as game records keep it."""
-
-    deal_no: int
-    """The deal's number in the match (its record number)."""
-    seat: int
-    player: int
-    """The bot's index among the match's three players."""
-    bot: str
-    kind: str
-    """``startup``, ``crash``, ``timeout``, ``stall``, ``garbage``, ``illegal`` or ``flood``."""
-    message: str
-    request: str | None = None
-    """The request the bot failed to answer properly, if any."""
-    reply: str | None = None
-    """The offending line, if any."""
-
-    def describe(self) -> str:
-        """One line for people."""
-        return f"deal {self.deal_no}: {self.bot} (seat {self.seat}) {self.kind}: {self.message}"
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain data for game records."""
-        return dataclasses.asdict(self)
-
-
-class Move(NamedTuple):
-    """One action of a deal as it was made."""
-
-    seat: int
-    action: str
-    """Wire form: ``pass``, ``bury QC 9H``, ``TD``."""
-    request_id: int | None
-    """None for an action the referee played for a faulted bot."""
-    think_ms: float
 
 
 @dataclasses.dataclass
@@ -276,8 +240,9 @@ class Referee:
         request: str | None = None,
         reply: str | None = None,
     ) -> Fault:
-        fault = Fault(deal_no, seat.index, seat.number, seat.name, kind, printable(message),
-                      request, None if reply is None else printable(reply))  # fmt: skip
+        fault = Fault(deal_no, seat.index, seat.number, seat.name, FaultKind(kind),
+                      printable(message), request,
+                      None if reply is None else printable(reply))  # fmt: skip
         self.faults.append(fault)
         seat.faults += 1
         LOGGER.info("fault: %s", fault.describe())

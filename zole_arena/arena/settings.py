@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterator, Sequence
-from typing import Any, Final
+from typing import Final
 
 from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, FaultPolicy
 from zole_arena.errors import ZoleError
@@ -14,6 +14,13 @@ from zole_arena.game.rules import Rules
 from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.limits import Limits, limits_in_force
 from zole_arena.players.session import BotConfig
+from zole_arena.records.model import (
+    ABSENT,
+    HeaderSettings,
+    MatchHeader,
+    SandboxSettings,
+    TournamentHeader,
+)
 
 __all__ = [
     "MatchError",
@@ -81,23 +88,26 @@ class MatchSettings:
             return self.sandbox is not None
         return self.process_per_seating
 
-    def to_dict(self) -> dict[str, Any]:
-        """The settings other than rules, seed, deals and duplicate, for the header."""
-        return {
-            "movetime_ms": self.movetime_ms,
-            "margin_ms": self.margin_ms,
-            "startup_ms": self.startup_ms,
-            "ping_ms": self.ping_ms,
-            "on_fault": self.policy.on_fault,
-            "penalty": self.policy.penalty,
-            "max_faults": self.policy.max_faults,
-            "memory_mb": self.limits.memory_mb,
-            "cpu_seconds": self.limits.cpu_seconds,
-            "processes": self.limits.processes,
-            "stderr_bytes": self.limits.stderr_bytes,
-            "sandbox": None if self.sandbox is None else self.sandbox.to_dict(),
-            "process_per_seating": self.separate_seatings,
-        }
+    def header_settings(self) -> HeaderSettings:
+        """The settings other than rules, seed, deals and duplicate, as headers keep them."""
+        sandbox = self.sandbox
+        return HeaderSettings(
+            movetime_ms=self.movetime_ms,
+            margin_ms=self.margin_ms,
+            startup_ms=self.startup_ms,
+            ping_ms=self.ping_ms,
+            on_fault=self.policy.on_fault,
+            penalty=self.policy.penalty,
+            max_faults=self.policy.max_faults,
+            memory_mb=self.limits.memory_mb,
+            cpu_seconds=self.limits.cpu_seconds,
+            processes=self.limits.processes,
+            stderr_bytes=self.limits.stderr_bytes,
+            sandbox=None
+            if sandbox is None
+            else SandboxSettings(sandbox.tmp_mb, sandbox.readable, sandbox.hidden),
+            process_per_seating=self.separate_seatings,
+        )
 
     def isolation(self) -> str:
         """One line for people and headers: whether the bots are sandboxed, and how the
@@ -109,32 +119,34 @@ class MatchSettings:
         return f"sandboxed (bubblewrap); limits: {limits_in_force(True)}{seatings}"
 
     @classmethod
-    def from_header(cls, header: dict[str, Any]) -> MatchSettings:
-        """The settings kept in a match (or tournament) header, as :meth:`to_dict` wrote them.
+    def from_header(cls, header: MatchHeader | TournamentHeader) -> MatchSettings:
+        """The settings kept in a match (or tournament) header; the keys that logs of earlier
+        versions lack are as those versions played.
 
-        :raises KeyError: a key is missing; :raises RulesError: the rules are bad.
+        :raises RulesError: the rules are bad (a header that passed its checks has good ones).
         """
-        s = header["settings"]
+        s = header.settings
+        sandbox = s.sandbox
         return cls(
-            rules=Rules.from_dict(header["rules"], source=str(header["rules"].get("preset", ""))),
-            seed=header["seed"],
-            deals=header["deals"],
-            duplicate=header["duplicate"],
-            movetime_ms=s["movetime_ms"],
-            margin_ms=s["margin_ms"],
-            startup_ms=s["startup_ms"],
-            ping_ms=s.get("ping_ms", cls.ping_ms),  # logs from before there was a ping time
-            policy=FaultPolicy(
-                on_fault=s["on_fault"], penalty=s["penalty"], max_faults=s["max_faults"]
-            ),
+            rules=Rules.from_dict(header.rules, source=str(header.rules.get("preset", ""))),
+            seed=header.seed,
+            deals=header.deals,
+            duplicate=header.duplicate,
+            movetime_ms=s.movetime_ms,
+            margin_ms=s.margin_ms,
+            startup_ms=s.startup_ms,
+            ping_ms=cls.ping_ms if s.ping_ms is ABSENT else s.ping_ms,
+            policy=FaultPolicy(on_fault=s.on_fault, penalty=s.penalty, max_faults=s.max_faults),
             limits=Limits(
-                memory_mb=s["memory_mb"],
-                cpu_seconds=s["cpu_seconds"],
-                processes=s.get("processes", Limits.processes),
-                stderr_bytes=s.get("stderr_bytes", Limits.stderr_bytes),
+                memory_mb=s.memory_mb,
+                cpu_seconds=s.cpu_seconds,
+                processes=Limits.processes if s.processes is ABSENT else s.processes,
+                stderr_bytes=Limits.stderr_bytes if s.stderr_bytes is ABSENT else s.stderr_bytes,
             ),
-            sandbox=None if s.get("sandbox") is None else Sandbox.from_dict(s["sandbox"]),
-            process_per_seating=bool(s.get("process_per_seating", False)),
+            sandbox=None
+            if sandbox is None or sandbox is ABSENT
+            else Sandbox(sandbox.tmp_mb, sandbox.readable, sandbox.hidden),
+            process_per_seating=s.process_per_seating is True,
         )
 
     @property

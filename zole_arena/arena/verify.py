@@ -1,13 +1,8 @@
-"""Re-playing deal records through the rules engine, and checking whole logs: for ``replay``
-and ``verify``.
-
-:func:`replay_record` rebuilds a record's deal from its rules, hands, talon, dealer and pules,
-applies every logged move with the engine's checks, and compares what the engine concludes
-with what the record says. Every disagreement becomes a line in the returned problems, so a
-bad record never stops the checking of the others.
+"""Checking whole logs, for ``verify``.
 
 :func:`verify_log` streams a log (one record at a time, so memory does not grow with the file)
-and checks, besides each deal's replay: the headers (:func:`~zole_arena.records.checks.
+and checks, besides each deal's replay (:func:`~zole_arena.arena.replay.replay_record`): the
+headers (:func:`~zole_arena.records.checks.
 check_header`); each deal against its match's header (rules, seed, players, and the deal the
 schedule puts at its number); the running totals and pules of each seating's score sheet; the
 forfeits and their faults; the order of the hands; and, in a format-2 log, the hash chain
@@ -19,140 +14,38 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Final
 
+from zole_arena.arena.replay import replay_record
 from zole_arena.arena.settings import scheduled
 from zole_arena.errors import ZoleError
-from zole_arena.game.actions import parse_action
-from zole_arena.game.cards import Card, cards_of
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoring import Pules
-from zole_arena.game.state import DealState, dealer_of, forfeit_result, max_penalty
-from zole_arena.records.checks import check_header, short
-from zole_arena.records.log import LogEntry, LogReader
+from zole_arena.game.state import dealer_of, max_penalty
+from zole_arena.records.checks import short
+from zole_arena.records.model import (
+    ABSENT,
+    DealRecord,
+    InvalidHeader,
+    MatchHeader,
+    Record,
+    TournamentHeader,
+)
+from zole_arena.records.reader import LogEntry, LogReader
+from zole_arena.records.writer import fault_json, to_json
 
 __all__ = [
     "DIGEST_RE",
     "Finding",
     "Kind",
-    "Replayed",
     "VerifyReport",
-    "replay_record",
     "verify_log",
 ]
 
 #: How a log's digest is written: ``sha256:`` and 64 lowercase hex digits.
 DIGEST_RE: Final = re.compile(r"sha256:[0-9a-f]{64}")
 _HEADERS: Final = ("match", "tournament")
-
-
-@dataclasses.dataclass
-class Replayed:
-    """A deal record played again through the engine."""
-
-    record: dict[str, Any]
-    state: DealState | None
-    """The engine's state after the logged moves (None if the deal could not be set up)."""
-    problems: list[str]
-
-
-def _cards(items: Sequence[str]) -> list[Card]:
-    return [Card.parse(text) for text in items]
-
-
-def _compare(problems: list[str], what: str, logged: object, engine: object) -> None:
-    if logged != engine:
-        problems.append(f"{what}: the log says {short(logged)}, the rules give {short(engine)}")
-
-
-def replay_record(record: dict[str, Any]) -> Replayed:
-    """Rebuild and re-play one deal record; list every way in which it disagrees."""
-    problems: list[str] = []
-    try:
-        rules = Rules.from_dict(record["rules"])
-        pules_data = record["pules_before"]
-        pules = Pules(pules_data["common"], tuple(pules_data["personal"]))
-        state = DealState(
-            rules,
-            [_cards(hand) for hand in record["hands"]],
-            _cards(record["talon"]),
-            record["dealer"],
-            pules,
-            seed=record["seed"],
-            deal_no=record["deal_no"],
-        )
-    except (KeyError, TypeError, ValueError, ZoleError) as exc:
-        return Replayed(record, None, [f"cannot set up the deal: {short(str(exc))}"])
-    try:
-        dealt = DealState.from_seed(rules, record["seed"], record["deal_no"], record["dealer"])
-        if dealt.initial_hands != state.initial_hands or dealt.talon != state.talon:
-            problems.append("the hands are not the ones the seed deals")
-    except (ValueError, TypeError) as exc:
-        problems.append(f"the seed cannot be dealt: {short(str(exc))}")
-    for index, move in enumerate(record.get("moves", []), start=1):
-        try:
-            action = parse_action(move["action"])
-            if state.turn != move["seat"]:
-                problems.append(
-                    f"move {index} ({short(move['action'])}) is logged for seat {move['seat']}, "
-                    f"but seat {state.turn} was to move"
-                )
-                break
-            state.apply(action)
-        except (ZoleError, KeyError, TypeError, ValueError) as exc:
-            problems.append(f"move {index}: {short(str(exc))}")
-            break
-    result = record.get("result", {})
-    forfeit = result.get("forfeit")
-    if forfeit is None:
-        if state.result is None:
-            problems.append("the logged moves do not finish the deal")
-            return Replayed(record, state, problems)
-        engine = state.result
-    else:
-        scores = result.get("scores", [0, 0, 0])
-        penalty = scores[(forfeit + 1) % 3]
-        engine = forfeit_result(state, forfeit, penalty)
-    _compare(problems, "scores", result.get("scores"), list(engine.scores))
-    _compare(problems, "contract", result.get("contract"),
-             None if engine.contract is None else str(engine.contract))  # fmt: skip
-    _compare(problems, "soloist", result.get("soloist"), engine.soloist)
-    _compare(problems, "tricks", result.get("tricks"), list(engine.tricks))
-    _compare(problems, "points", result.get("points"), list(engine.points))
-    _compare(problems, "band", result.get("band"), engine.band)
-    _compare(problems, "pules after", result.get("pules"), engine.pules.to_dict())
-    if sum(engine.scores) != 0 or sum(result.get("scores", [0])) != 0:
-        problems.append("the scores are not zero-sum")
-    # What replay shows and readers use without re-playing must agree with the moves too.
-    _compare_tricks(problems, record.get("tricks"), _trick_records(state))
-    _compare(problems, "buried", record.get("buried"), [str(c) for c in cards_of(state.buried)])
-    termination = "normal" if forfeit is None else "forfeit"
-    _compare(problems, "termination", record.get("termination"), termination)
-    return Replayed(record, state, problems)
-
-
-def _compare_tricks(problems: list[str], logged: object, engine: list[dict[str, Any]]) -> None:
-    """Name the first trick that differs (a whole deal's tricks would not fit one line)."""
-    if not isinstance(logged, list) or len(logged) != len(engine):
-        count = len(logged) if isinstance(logged, list) else short(logged)
-        problems.append(f"tricks: the log has {count}, the moves make {len(engine)}")
-        return
-    for number, (mine, theirs) in enumerate(zip(logged, engine, strict=True), start=1):
-        if mine != theirs:
-            problems.append(
-                f"trick {number}: the log says {short(mine)}, the moves make {short(theirs)}"
-            )
-            return
-
-
-def _trick_records(state: DealState) -> list[dict[str, Any]]:
-    """The finished tricks as deal records write them."""
-    return [
-        {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner,
-         "points": sum(c.points for c in trick.cards)}
-        for trick in state.tricks
-    ]  # fmt: skip
 
 
 # -- whole logs ---------------------------------------------------------------------------------
@@ -232,22 +125,10 @@ class _Sheet:
     """One seating's score sheet in a match, as its deal records have built it so far."""
 
     totals: list[int]
-    pules: dict[str, Any]
-    """The pules the sheet's last deal left (as records write them)."""
+    pules: Pules
+    """The pules the sheet's last deal left."""
     last: int
     """The number of its last deal."""
-
-
-@dataclasses.dataclass
-class _Header:
-    """What the deals of a match are checked against (only what is needed, not the header)."""
-
-    rules: dict[str, Any]
-    seed: int
-    total: int
-    duplicate: bool
-    names: list[str]
-    penalty: int | None
 
 
 class _Verifier:
@@ -256,21 +137,21 @@ class _Verifier:
     def __init__(self, report: VerifyReport, emit: Callable[[Finding], None]) -> None:
         self.report = report
         self.emit = emit
-        self.headers: dict[str, _Header | None] = {}
+        self.headers: dict[str, MatchHeader | None] = {}
         """Each match's header (None: a header too broken to check its deals against)."""
-        self.tournaments: dict[str, dict[str, Any] | None] = {}
+        self.tournaments: dict[str, TournamentHeader | None] = {}
         """Each tournament's header (None: a header with problems)."""
         self.last_deal: dict[str, int] = {}
-        self.sheets: dict[tuple[str, tuple[int, ...]], _Sheet] = {}
+        self.sheets: dict[tuple[str, tuple[int, int, int]], _Sheet] = {}
         self.first_type: str | None = None
         """The type of the log's first record: ``match`` or ``tournament`` in a whole log."""
 
     # -- the hash chain -------------------------------------------------------------------------
 
-    def chain(self, entry: LogEntry, record: Mapping[str, Any]) -> None:
+    def chain(self, entry: LogEntry, record: Record) -> None:
         """Check a record's place in the hash chain: its ``prev`` is the hash of the line
         before it (null on the first line), in a log of one format."""
-        version = record["format_version"]
+        version = entry.format_version
         report = self.report
         first = report.format_version is None
         if first:
@@ -292,15 +173,15 @@ class _Verifier:
             return
         if version == 1:
             return
-        if "prev" not in record:
+        prev = entry.prev
+        if prev is ABSENT:
             self._chain_break(entry.line, "the record has no prev")
             return
-        prev = record["prev"]
-        if first and record["type"] not in _HEADERS and prev is not None:
+        if first and record.type not in _HEADERS and prev is not None:
             return  # a part of a log (a deal on its own): nothing before it to check against
         if prev == entry.previous:
             return
-        shown = prev if isinstance(prev, str) and len(prev) <= 64 else short(prev)
+        shown = prev if prev is not None and len(prev) <= 64 else short(prev)
         if entry.previous is None:
             self._chain_break(
                 entry.line,
@@ -322,69 +203,62 @@ class _Verifier:
 
     # -- headers --------------------------------------------------------------------------------
 
-    def header(self, entry: LogEntry, record: dict[str, Any]) -> None:
-        match_id = record["match_id"]
-        problems = check_header(record)
+    def header(
+        self, entry: LogEntry, record: MatchHeader | TournamentHeader | InvalidHeader
+    ) -> None:
+        match_id = record.match_id
+        problems = list(record.problems) if isinstance(record, InvalidHeader) else []
         if match_id in self.headers or match_id in self.tournaments:
             problems.append(f"a second header for match {short(match_id)}")
-        if record["type"] == "match" and not problems:
+        if isinstance(record, MatchHeader) and not problems:
             problems.extend(self._against_tournament(record))
         for problem in problems:
-            self.emit(Finding(Kind.HEADER, entry.line, f"{record['type']} header: {problem}"))
+            self.emit(Finding(Kind.HEADER, entry.line, f"{record.type} header: {problem}"))
         if problems:
             self.report.bad_headers += 1
-        if record["type"] == "tournament":
-            self.tournaments.setdefault(match_id, None if problems else record)
+        if record.type == "tournament":
+            valid = record if isinstance(record, TournamentHeader) and not problems else None
+            self.tournaments.setdefault(match_id, valid)
             return
-        if match_id in self.headers:
-            return
-        if problems:
-            self.headers[match_id] = None
-            return
-        settings = record["settings"]
-        self.headers[match_id] = _Header(
-            rules=record["rules"],
-            seed=record["seed"],
-            total=record["deals"] * (6 if record["duplicate"] else 1),
-            duplicate=record["duplicate"],
-            names=[player["name"] for player in record["players"]],
-            penalty=settings["penalty"],
-        )
+        if match_id not in self.headers:
+            self.headers[match_id] = (
+                record if isinstance(record, MatchHeader) and not problems else None
+            )
 
-    def _against_tournament(self, record: Mapping[str, Any]) -> list[str]:
+    def _against_tournament(self, record: MatchHeader) -> list[str]:
         """A table's match header must play as its tournament's header says."""
-        table = record.get("tournament")
+        table = record.tournament
         if table is None:
             return []
-        if table["id"] not in self.tournaments:
+        if table.id not in self.tournaments:
             if self.first_type != "tournament":
                 return []  # a table's records on their own
-            return [f"its tournament {short(table['id'])} has no header before it"]
-        tournament = self.tournaments[table["id"]]
+            return [f"its tournament {short(table.id)} has no header before it"]
+        tournament = self.tournaments[table.id]
         if tournament is None:
             return []  # its header is reported
+        mine, theirs = to_json(record), to_json(tournament)
         problems = [
-            f"{key}: the table's is {short(record[key])}, its tournament's {short(tournament[key])}"
+            f"{key}: the table's is {short(mine[key])}, its tournament's {short(theirs[key])}"
             for key in ("rules", "seed", "deals", "duplicate", "settings")
-            if record[key] != tournament[key]
+            if mine[key] != theirs[key]
         ]
-        number = table["table"]
-        if record["match_id"] != f"{table['id']}-t{number}":
-            problems.append(f"match_id {short(record['match_id'])} is not table {number}'s")
-        if number > len(tournament["tables"]):
-            return [*problems, f"table {number}: the tournament has {len(tournament['tables'])}"]
-        entrants = tournament["entrants"]
-        expected = [entrants[p]["name"] for p in tournament["tables"][number - 1]]
-        seated = [player["name"] for player in record["players"]]
+        number = table.table
+        if record.match_id != f"{table.id}-t{number}":
+            problems.append(f"match_id {short(record.match_id)} is not table {number}'s")
+        if number > len(tournament.tables):
+            return [*problems, f"table {number}: the tournament has {len(tournament.tables)}"]
+        expected = [tournament.entrants[p].name for p in tournament.tables[number - 1]]
+        seated = list(record.names)
         if seated != expected:
             problems.append(f"players: the table seats {short(seated)}, its tournament {expected}")
         return problems
 
     # -- deals ----------------------------------------------------------------------------------
 
-    def deal(self, entry: LogEntry, record: dict[str, Any]) -> None:
+    def deal(self, entry: LogEntry, record: DealRecord) -> None:
         self.report.deals += 1
-        match_id = record["match_id"]
+        match_id = record.match_id
         replayed = replay_record(record)
         problems = list(replayed.problems)
         if match_id in self.headers:
@@ -395,7 +269,7 @@ class _Verifier:
             problems.append(f"its match {short(match_id)} has no header before it")
         problems.extend(_forfeit_problems(record))
         problems.extend(_order_problems(record))
-        number, previous = record["deal"], self.last_deal.get(match_id)
+        number, previous = record.deal, self.last_deal.get(match_id)
         if previous is not None and number != previous + 1:
             problems.append(f"deal number {number} follows deal {previous} of its match")
         self.last_deal[match_id] = number
@@ -405,13 +279,13 @@ class _Verifier:
             for problem in problems:
                 self.emit(Finding(Kind.DEAL, entry.line, problem, deal=number))
 
-    def _sheet_problems(self, record: Mapping[str, Any]) -> list[str]:
+    def _sheet_problems(self, record: DealRecord) -> list[str]:
         """Each seating of each match keeps its own sheet (a tournament's log interleaves the
         deals of its tables): its totals must add up, and its pules carry over."""
         problems = []
-        key = (record["match_id"], tuple(record["seating"]))
-        scores = record["result"]["scores"]
-        logged = record["totals"]
+        key = (record.match_id, record.seating)
+        scores = record.result.scores
+        logged = list(record.totals)
         if sum(logged) != 0:
             problems.append(f"totals: {logged} are not zero-sum")
         sheet = self.sheets.get(key)
@@ -419,12 +293,12 @@ class _Verifier:
             # The first deal of this seating in this file: a record on its own (or a log that
             # starts later) is taken at its word, and the following deals must add up from it.
             sheet = self.sheets[key] = _Sheet(
-                [logged[s] - scores[s] for s in range(3)], record["pules_before"], 0
+                [logged[s] - scores[s] for s in range(3)], record.pules_before, 0
             )
-        elif record["pules_before"] != sheet.pules:
+        elif record.pules_before != sheet.pules:
             problems.append(
-                f"pules_before: the log says {short(record['pules_before'])}, the sheet's "
-                f"deal {sheet.last} left {short(sheet.pules)}"
+                f"pules_before: the log says {short(record.pules_before.to_dict())}, the "
+                f"sheet's deal {sheet.last} left {short(sheet.pules.to_dict())}"
             )
         running = sheet.totals
         for seat in range(3):
@@ -432,55 +306,54 @@ class _Verifier:
         if logged != running:
             problems.append(f"totals: the log says {logged}, its deals add up to {running}")
             running[:] = logged
-        sheet.pules = record["result"]["pules"]
-        sheet.last = record["deal"]
+        sheet.pules = record.result.pules
+        sheet.last = record.deal
         return problems
 
 
-def _against_header(record: Mapping[str, Any], header: _Header) -> list[str]:
+def _against_header(record: DealRecord, header: MatchHeader) -> list[str]:
     """What a deal record says that its match's header contradicts: the seed (which a resumed
     match deals from), the rules, the players in their seats, the deal the schedule puts at
     this number, and a forfeit's penalty."""
     problems = []
-    if record["seed"] != header.seed:
+    if record.seed != header.seed:
         problems.append(
-            f"seed: the record says {short(record['seed'])}, its match header {header.seed}"
+            f"seed: the record says {short(record.seed)}, its match header {header.seed}"
         )
-    if record["rules"] != header.rules:
+    if record.rules != header.rules:
         differ = sorted(
             key
-            for key in {*record["rules"], *header.rules}
-            if record["rules"].get(key) != header.rules.get(key)
+            for key in {*record.rules, *header.rules}
+            if record.rules.get(key) != header.rules.get(key)
         )
         problems.append(f"rules: the record's differ from its match header's in {short(differ)}")
-    expected = [header.names[player] for player in record["seating"]]
-    logged = [player["name"] for player in record["players"]]
+    names = header.names
+    expected = [names[player] for player in record.seating]
+    logged = list(record.names)
     if logged != expected:
         problems.append(
             f"players: the record seats {short(logged)}, its header and seating give "
             f"{short(expected)}"
         )
-    number = record["deal"]
-    if number > header.total:
-        problems.append(f"beyond the {header.total} deals of its match")
+    number = record.deal
+    if number > header.total_deals:
+        problems.append(f"beyond the {header.total_deals} deals of its match")
     else:
         block, _sheet, seating = scheduled(number, header.duplicate)
-        if record["block"] != block or tuple(record["seating"]) != seating:
+        if record.block != block or record.seating != seating:
             problems.append(
                 f"deal {number} of the match is block {block} in seating {list(seating)}, "
-                f"not block {record['block']} in seating {record['seating']}"
+                f"not block {record.block} in seating {list(record.seating)}"
             )
-    forfeit = record["result"]["forfeit"]
+    forfeit = record.result.forfeit
     if forfeit is not None:
         try:
-            penalty = (
-                header.penalty
-                if header.penalty is not None
-                else max_penalty(Rules.from_dict(header.rules))
-            )
+            penalty = header.settings.penalty
+            if penalty is None:
+                penalty = max_penalty(Rules.from_dict(header.rules))
         except ZoleError:
             penalty = None
-        paid = record["result"]["scores"][(forfeit + 1) % 3]
+        paid = record.result.scores[(forfeit + 1) % 3]
         if penalty is not None and paid != penalty:
             problems.append(
                 f"forfeit: seat {forfeit} pays {paid} to each other seat, the match's "
@@ -489,47 +362,46 @@ def _against_header(record: Mapping[str, Any], header: _Header) -> list[str]:
     return problems
 
 
-def _forfeit_problems(record: Mapping[str, Any]) -> list[str]:
+def _forfeit_problems(record: DealRecord) -> list[str]:
     """A forfeit needs its fault: the culprit, of the forfeiting seat, one of the deal's
     faults; and every fault names the deal and the player in its seat."""
     problems = []
-    forfeit, culprit = record["result"]["forfeit"], record["culprit"]
-    faults = record["faults"]
-    if forfeit is not None and (culprit is None or culprit["seat"] != forfeit):
-        problems.append(f"forfeit: seat {forfeit} forfeits, but the culprit is {short(culprit)}")
+    forfeit, culprit = record.result.forfeit, record.culprit
+    shown = short(None if culprit is None else fault_json(culprit))
+    if forfeit is not None and (culprit is None or culprit.seat != forfeit):
+        problems.append(f"forfeit: seat {forfeit} forfeits, but the culprit is {shown}")
     elif forfeit is None and culprit is not None:
-        problems.append(f"culprit: {short(culprit)}, but no seat forfeits")
-    if culprit is not None and culprit not in faults:
+        problems.append(f"culprit: {shown}, but no seat forfeits")
+    if culprit is not None and culprit not in record.faults:
         problems.append("culprit: not one of the deal's faults")
-    for number, fault in enumerate(faults, start=1):
-        if fault["deal_no"] != record["deal"]:
-            problems.append(f"fault {number}: of deal {fault['deal_no']}, not {record['deal']}")
-        if record["seating"][fault["seat"]] != fault["player"]:
+    for number, fault in enumerate(record.faults, start=1):
+        if fault.deal_no != record.deal:
+            problems.append(f"fault {number}: of deal {fault.deal_no}, not {record.deal}")
+        if record.seating[fault.seat] != fault.player:
             problems.append(
-                f"fault {number}: player {fault['player']} does not sit in seat {fault['seat']}"
+                f"fault {number}: player {fault.player} does not sit in seat {fault.seat}"
             )
     return problems
 
 
-def _order_problems(record: Mapping[str, Any]) -> list[str]:
+def _order_problems(record: DealRecord) -> list[str]:
     """The record's cards as records write them: each hand, the talon and the buried cards
     strongest first (the canonical order of ``protocol/dealing.md``); the deal number of a
     seed's deal is its block, and its dealer the one the deal number gives."""
     problems = []
     for what, cards in (
-        *((f"hand {seat}", hand) for seat, hand in enumerate(record["hands"])),
-        ("talon", record["talon"]),
-        ("buried", record["buried"]),
+        *((f"hand {seat}", hand) for seat, hand in enumerate(record.hands)),
+        ("talon", record.talon),
+        ("buried", record.buried),
     ):
-        order = [Card.parse(card) for card in cards]
-        if order != sorted(order) or len(set(order)) != len(order):
-            problems.append(f"{what}: {short(cards)} is not strongest first")
-    if record["deal_no"] != record["block"]:
-        problems.append(f"deal_no {record['deal_no']} is not its block {record['block']}")
-    if record["dealer"] != dealer_of(record["deal_no"]):
+        if list(cards) != sorted(cards) or len(set(cards)) != len(cards):
+            problems.append(f"{what}: {short([str(c) for c in cards])} is not strongest first")
+    if record.deal_no != record.block:
+        problems.append(f"deal_no {record.deal_no} is not its block {record.block}")
+    if record.dealer != dealer_of(record.deal_no):
         problems.append(
-            f"dealer: seat {record['dealer']}, but deal_no {record['deal_no']} is dealt by "
-            f"seat {dealer_of(record['deal_no'])}"
+            f"dealer: seat {record.dealer}, but deal_no {record.deal_no} is dealt by "
+            f"seat {dealer_of(record.deal_no)}"
         )
     return problems
 
@@ -562,12 +434,12 @@ def verify_log(
             )
             continue
         if verifier.first_type is None:
-            verifier.first_type = record["type"]
+            verifier.first_type = record.type
         verifier.chain(entry, record)
-        if record["type"] in _HEADERS:
-            verifier.header(entry, record)
-        elif record["type"] == "deal":
+        if isinstance(record, DealRecord):
             verifier.deal(entry, record)
+        elif isinstance(record, MatchHeader | TournamentHeader | InvalidHeader):
+            verifier.header(entry, record)
     report.digest = reader.digest
     if digest is not None and digest != reader.digest:
         report.digest_differs = True

@@ -46,7 +46,8 @@ from zole_arena.isolation.affinity import current_cpus, placed
 from zole_arena.players.bundled import bundled_command
 from zole_arena.players.session import BotConfig
 from zole_arena.protocol import DealWriter, events_after, parse_answer, result_event
-from zole_arena.records.log import read_log
+from zole_arena.records.model import DealRecord
+from zole_arena.records.reader import read_log
 
 __all__ = ["MATCH_TARGET_SHARE", "MatchBenchResult", "PlacementFigures", "run_match_bench"]
 
@@ -291,9 +292,9 @@ class _Lane:
         """The placement's figures, once every deal is played."""
         records, _ = read_log(self.log_path)
         decisions = sum(
-            sum(1 for move in record["moves"] if move["request_id"] is not None)
+            sum(1 for move in record.moves if move.request_id is not None)
             for record in records
-            if record.get("type") == "deal"
+            if isinstance(record, DealRecord)
         )
         cpus = self.cpus if self.cpus is not None else current_cpus()
         return PlacementFigures(

@@ -14,7 +14,8 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from zole_arena.records.log import check_log_path
+from zole_arena.records.reader import log_type
+from zole_arena.records.writer import check_log_path
 
 __all__ = [
     "check_new_log",
@@ -104,16 +105,6 @@ def stop_on_signals() -> None:
     signal.signal(signal.SIGHUP, _interrupt)
 
 
-def _log_kind(path: Path) -> str | None:
-    """``match`` or ``tournament`` by the file's first record; None for anything else."""
-    try:
-        with path.open("rb") as handle:
-            kind = json.loads(handle.readline(1 << 20)).get("type")
-    except (OSError, ValueError, AttributeError, RecursionError):
-        return None
-    return kind if kind in ("match", "tournament") else None
-
-
 def check_new_log(path: Path) -> None:
     """End the command with a one-line error unless a new log can be written at ``path``:
     not a folder, not a file with records (continue a log with ``--resume``), and writable
@@ -121,7 +112,7 @@ def check_new_log(path: Path) -> None:
     if path.is_dir():
         fail(f"--log {path} is a folder: give a file name")
     if path.exists() and path.stat().st_size > 0:
-        kind = _log_kind(path)
+        kind = log_type(path)
         hint = f", or continue that {kind} with 'zole-arena {kind} --resume {path}'" if kind else ""
         fail(f"{path} exists: give a new --log file{hint}")
     check_log_path(path)

@@ -3,100 +3,89 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
 from rich.text import Text
 
-from zole_arena.arena.verify import DIGEST_RE, Finding, Kind, replay_record, verify_log
+from zole_arena.arena.replay import replay_record
+from zole_arena.arena.verify import DIGEST_RE, Finding, Kind, verify_log
 from zole_arena.cli.console import err, fail, out
 from zole_arena.errors import ZoleError
-from zole_arena.game.cards import CARDS, Card
+from zole_arena.game.actions import Contract
+from zole_arena.game.cards import CARDS
 from zole_arena.players.render import cards_text
-from zole_arena.records.checks import check_header, short
-from zole_arena.records.log import read_log
+from zole_arena.records.checks import short
+from zole_arena.records.model import DealRecord, InvalidHeader, MatchHeader
+from zole_arena.records.reader import read_log
 
 _SEAT_NAMES = "ABC"
+_BIDS = frozenset(("pass", "take", "zole", "smallzole"))
 
 
-def _cards(items: list[str]) -> list[Card]:
-    return sorted(Card.parse(text) for text in items)
+def _who(record: DealRecord, seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return f"{_SEAT_NAMES[seat]} {record.players[seat].name}"
 
 
-def _who(record: dict[str, Any], seat: int) -> str:
-    players = record.get("players") or []
-    name = players[seat]["name"] if seat < len(players) else f"seat {seat}"
-    return f"{_SEAT_NAMES[seat]} {name}"
-
-
-#: How the result's scoring band reads in a replay.
-_BAND_WORDS = {
-    "all_tricks": "all tricks",
-    "high_win": "a win with more than 90",
-    "win": "a win",
-    "loss": "a loss",
-    "high_loss": "a loss with 30 or less",
-    "no_tricks": "a loss without a trick",
-}
-
-
-def render_deal(record: dict[str, Any], seat: int | None, table: int | None = None) -> None:
+def render_deal(record: DealRecord, seat: int | None, table: int | None = None) -> None:
     """Print one deal the way a person follows it (``seat``: only what that seat saw;
     ``table``: the tournament table it was played at)."""
     replayed = replay_record(record)
     state = replayed.state
-    result = record["result"]
-    dealer = record["dealer"]
-    head = Text(f"Table {table}, deal {record['deal']}" if table else f"Deal {record['deal']}",
+    result = record.result
+    head = Text(f"Table {table}, deal {record.deal}" if table else f"Deal {record.deal}",
                 style="bold")  # fmt: skip
-    if record.get("block") != record.get("deal"):
-        head.append(f" (block {record['block']})")
-    head.append(f" — rules {record['rules'].get('preset', '?')}, seed {record['seed']}, "
-                f"dealer {_who(record, dealer)}")  # fmt: skip
+    if record.block != record.deal:
+        head.append(f" (block {record.block})")
+    head.append(f" — rules {record.rules.get('preset', '?')}, seed {record.seed}, "
+                f"dealer {_who(record, record.dealer)}")  # fmt: skip
     if seat is not None:
         head.append(f" — as seen by seat {seat}, {_who(record, seat)}")
     out.print(head)
-    soloist = result.get("soloist")
-    took = result.get("contract") == "take"
+    soloist = result.soloist
+    contract = result.contract
+    took = contract is Contract.TAKE
     for s in range(3):
         if seat is not None and s != seat:
             continue
         line = Text(f"  {_who(record, s):<16} ")
-        line.append_text(cards_text(_cards(record["hands"][s])))
+        line.append_text(cards_text(sorted(record.hands[s])))
         out.print(line)
-    bids = [m for m in record["moves"] if m["action"] in ("pass", "take", "zole", "smallzole")]
+    bids = [m for m in record.moves if m.action in _BIDS]
     if bids:
-        out.print("  bids: " + ", ".join(f"{_who(record, m['seat'])} {m['action']}"
-                                         for m in bids), markup=False)  # fmt: skip
+        out.print("  bids: " + ", ".join(f"{_who(record, m.seat)} {m.action}" for m in bids),
+                  markup=False)  # fmt: skip
     talon_seen = seat is None or (took and seat == soloist)
     if talon_seen:
         line = Text("  talon: ")
-        line.append_text(cards_text(_cards(record["talon"])))
-        if result.get("contract") in ("zole", "smallzole", "table", "pule"):
-            line.append(" (not used)" if result.get("contract") != "zole" else
+        line.append_text(cards_text(sorted(record.talon)))
+        if contract in (Contract.ZOLE, Contract.SMALL_ZOLE, Contract.TABLE, Contract.PULE):
+            line.append(" (not used)" if contract is not Contract.ZOLE else
                         " (to the opponents)")  # fmt: skip
         out.print(line)
-        if record.get("buried"):
+        if record.buried:
             line = Text(f"  {_who(record, soloist)} buries: ")
-            line.append_text(cards_text(_cards(record["buried"])))
+            line.append_text(cards_text(sorted(record.buried)))
             out.print(line)
     elif took:
         out.print(
             f"  {_who(record, soloist)} takes the talon and buries two cards (hidden)", markup=False
         )
-    for number, trick in enumerate(record["tricks"], start=1):
+    for number, trick in enumerate(record.tricks, start=1):
         line = Text(f"  {number}. ")
-        for index, card in enumerate(trick["cards"]):
-            who = (trick["leader"] + index) % 3
+        for index, card in enumerate(trick.cards):
+            who = (trick.leader + index) % 3
             line.append(f"{_SEAT_NAMES[who]}:")
-            line.append_text(cards_text([Card.parse(card)]))
+            line.append_text(cards_text([card]))
             line.append("  ")
-        line.append(f"→ {_SEAT_NAMES[trick['winner']]} ({trick['points']})")
+        line.append(f"→ {_SEAT_NAMES[trick.winner]} ({trick.points})")
         out.print(line)
     unfinished = state.current_trick_cards() if state is not None else ()
     if unfinished and state is not None and state.turn is not None:  # a fault stopped it
-        line = Text(f"  {len(record['tricks']) + 1}. ")
+        line = Text(f"  {len(record.tricks) + 1}. ")
         leader = (state.turn - len(unfinished)) % 3
         for index, number in enumerate(unfinished):
             line.append(f"{_SEAT_NAMES[(leader + index) % 3]}:")
@@ -104,28 +93,27 @@ def render_deal(record: dict[str, Any], seat: int | None, table: int | None = No
             line.append("  ")
         line.append("(unfinished)")
         out.print(line)
-    contract = result.get("contract") or "(none)"
-    summary = f"  {contract}"
+    summary = f"  {contract or '(none)'}"
     if soloist is not None:
         summary += f", soloist {_who(record, soloist)}"
-        if result.get("soloist_points") is not None:
-            tricks = result["soloist_tricks"]
-            band = _BAND_WORDS.get(result["band"], str(result["band"]))
-            summary += (f": {result['soloist_points']} points, "
+        if result.soloist_points is not None:
+            tricks = result.soloist_tricks
+            band = "?" if result.band is None else result.band.words
+            summary += (f": {result.soloist_points} points, "
                         f"{tricks} trick{'s' if tricks != 1 else ''} — {band}")  # fmt: skip
-    if result.get("ended_early"):
+    if result.ended_early:
         summary += " (stopped at the soloist's first trick)"
     out.print(summary, markup=False)
-    if record.get("culprit"):
-        fault = record["culprit"]
-        out.print(f"  [red]forfeit[/] by {escape(_who(record, fault['seat']))}: "
-                  f"{escape(fault['kind'])}: {escape(fault['message'])}",
+    if record.culprit is not None:
+        fault = record.culprit
+        out.print(f"  [red]forfeit[/] by {escape(_who(record, fault.seat))}: "
+                  f"{escape(fault.kind)}: {escape(fault.message)}",
                   highlight=False)  # fmt: skip
-    scores = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(result["scores"]))
-    totals = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record["totals"]))
+    scores = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(result.scores))
+    totals = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record.totals))
     out.print(f"  scores: {scores}   totals: {totals}")
-    if result.get("pule_event"):
-        out.print(f"  pules: {result['pule_event']}", markup=False)
+    if result.pule_event:
+        out.print(f"  pules: {result.pule_event}", markup=False)
     if state is not None and replayed.problems:
         problems = escape("; ".join(replayed.problems))
         out.print(f"  [red]does not verify:[/] {problems}", highlight=False)
@@ -150,54 +138,40 @@ def replay_command(
         err.print(f"[yellow]warning:[/] {escape(problem.describe())}", highlight=False)
     # A header is shown and used only when it is valid ('verify' says what is wrong with it).
     for record in records:
-        if record.get("type") in ("match", "tournament"):
-            found = check_header(record)
-            if found:
-                err.print(
-                    f"[yellow]warning:[/] {escape(str(log))}: {escape(record['type'])} header of "
-                    f"{escape(short(record.get('match_id')))}: {escape(found[0])}: ignored",
-                    highlight=False,
-                )
-    records = [
-        r for r in records if r.get("type") not in ("match", "tournament") or not check_header(r)
-    ]
+        if isinstance(record, InvalidHeader):
+            err.print(
+                f"[yellow]warning:[/] {escape(str(log))}: {escape(record.type)} header of "
+                f"{escape(short(record.match_id))}: {escape(record.problems[0])}: ignored",
+                highlight=False,
+            )
     # A tournament's log holds its tables' matches: each match header says its table.
     tables = {
-        r.get("match_id"): r["tournament"].get("table")
+        r.match_id: r.tournament.table
         for r in records
-        if r.get("type") == "match" and isinstance(r.get("tournament"), dict)
+        if isinstance(r, MatchHeader) and r.tournament is not None
     }
+    deals = [r for r in records if isinstance(r, DealRecord)]
     if table is not None:
         if not tables:
             fail(f"{log}: not a tournament's log, so it has no tables (leave out --table)")
         if table not in tables.values():
             fail(f"{log}: no table {table} (the log has tables 1 to {max(tables.values())})")
-        records = [
-            r for r in records if r.get("type") != "deal" or tables.get(r.get("match_id")) == table
-        ]
-    deals = [r for r in records if r.get("type") == "deal"]
+        deals = [r for r in deals if tables.get(r.match_id) == table]
     if deal is not None:
-        deals = [r for r in deals if r.get("deal") == deal]
+        numbers = [r.deal for r in deals]
+        deals = [r for r in deals if r.deal == deal]
         if not deals:
-            numbers = [r.get("deal") for r in records if r.get("type") == "deal"]
             have = f"deals {numbers[0]} to {numbers[-1]}" if numbers else "no deals"
             fail(f"{log}: no deal {deal} (the log has {have})")
     if not deals:
         fail(f"{log}: the log has no finished deal yet")
-    header = records[0] if records[0].get("type") == "match" else None
-    if header is not None and deal is None:  # a valid header (checked above)
-        names = ", ".join(p.get("name", "?") for p in header.get("players", []))
-        out.print(f"match {header.get('match_id')}: {names}; rules "
-                  f"{header['rules'].get('preset')}; seed {header.get('seed')}",
+    header = next((r for r in records if not isinstance(r, InvalidHeader)), None)
+    if isinstance(header, MatchHeader) and deal is None:  # a valid header first
+        out.print(f"match {header.match_id}: {', '.join(header.names)}; rules "
+                  f"{header.rules.get('preset')}; seed {header.seed}",
                   markup=False)  # fmt: skip
     for record in deals:
-        try:
-            render_deal(record, seat, tables.get(record.get("match_id")))
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            fail(
-                f"{log}: deal {record.get('deal', '?')} is not a complete deal record "
-                f"({type(exc).__name__}: {exc}); 'zole-arena verify' lists what is wrong"
-            )
+        render_deal(record, seat, tables.get(record.match_id))
 
 
 def _digest_option(text: str) -> str:

@@ -10,20 +10,12 @@ from rich.table import Table
 from zole_arena.cli.console import out, print_json
 from zole_arena.game.actions import Contract
 from zole_arena.game.rules import PRESETS, AllPass, Rules, TableLoser, load_rules
+from zole_arena.game.scoring import Band
 
 RULES_HELP = "Rules: a preset or a TOML rules file naming a preset."
 RulesOption = Annotated[
     str, typer.Option("--rules", "-r", help=RULES_HELP, metavar="|".join((*PRESETS, "FILE")))
 ]
-
-_BANDS = (
-    ("all_tricks", "all 8 tricks"),
-    ("high_win", "91–120 points, not all tricks"),
-    ("win", "61–90 points"),
-    ("loss", "31–60 points (60–60 loses)"),
-    ("high_loss", "0–30 points, at least one trick"),
-    ("no_tricks", "no trick (by count, whatever is buried)"),
-)
 
 
 def _signed(value: int) -> str:
@@ -36,10 +28,10 @@ def _scoring_table(rules: Rules) -> Table:
     table.add_column("take", justify="right")
     if rules.zole is not None:
         table.add_column("zole", justify="right")
-    for key, label in _BANDS:
-        row = [label, _signed(getattr(rules.take, key))]
+    for band in Band:
+        row = [band.condition, _signed(getattr(rules.take, band))]
         if rules.zole is not None:
-            row.append(_signed(getattr(rules.zole, key)))
+            row.append(_signed(getattr(rules.zole, band)))
         table.add_row(*row)
     return table
 

@@ -22,7 +22,7 @@ from zole_arena.events.optionvalues import OptionValues, assign_bot_options
 from zole_arena.events.sprt import HeadToHead, SprtResult
 from zole_arena.isolation.affinity import pin
 from zole_arena.players.bundled import parse_bot_arg
-from zole_arena.records.log import last_line_digest
+from zole_arena.records.reader import last_line_digest
 from zole_arena.stats.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,

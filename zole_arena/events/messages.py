@@ -51,18 +51,25 @@ import signal
 import types
 import typing
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from zole_arena.arena.header import TournamentTable
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.errors import ZoleError
-from zole_arena.game.actions import Contract
 from zole_arena.game.rules import Rules
 from zole_arena.players.session import BotConfig
-from zole_arena.records.log import FORMAT, FORMAT_VERSION
+from zole_arena.records.model import (
+    FORMAT,
+    FORMAT_VERSION,
+    DealRecord,
+    InvalidHeader,
+    MatchHeader,
+    TableOf,
+)
+from zole_arena.records.parse import from_json as record_from_json
+from zole_arena.records.writer import to_json as record_json
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -126,25 +133,46 @@ class Ready:
 
 @dataclasses.dataclass(frozen=True)
 class RecordMessage:
-    """A log record (a match header or a deal) of the table the worker plays."""
+    """A log record (a match header or a deal) of the table the worker plays; on the wire as
+    the JSON object of its line."""
 
     table: int
-    record: dict[str, Any]
+    record: MatchHeader | DealRecord
 
     KIND: ClassVar[str] = "record"
 
     def to_json(self) -> dict[str, Any]:
         """The message as JSON values."""
-        return {"kind": self.KIND, "table": self.table, "record": self.record}
+        return {"kind": self.KIND, "table": self.table, "record": record_json(self.record)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RecordMessage:
         """:raises MessageError: the data is not this message."""
         _keys(data, cls.KIND, "table", "record")
-        record = data["record"]
-        if not isinstance(record, dict):
-            raise MessageError(f"a record that is {_what(record)}, not a JSON object")
-        return cls(_table(data), record)
+        return cls(_table(data), _record(data["record"]))
+
+
+def _record(data: object) -> MatchHeader | DealRecord:
+    """A match header or a deal record from its JSON object, read as a log's reader reads it.
+
+    :raises MessageError: it is neither, or not a valid one, or not of the format a table
+        writes.
+    """
+    if not isinstance(data, dict):
+        raise MessageError(f"a record that is {_what(data)}, not a JSON object")
+    if data.get("format") != FORMAT:
+        raise MessageError(f"a record that does not start with format {FORMAT!r}")
+    if type(data.get("format_version")) is not int or data["format_version"] != FORMAT_VERSION:
+        raise MessageError(f"a record not of format version {FORMAT_VERSION}")
+    record = record_from_json(data)
+    if isinstance(record, str):
+        raise MessageError(f"a record that cannot be read ({one_line(record, 120)})")
+    if isinstance(record, InvalidHeader):
+        why = one_line(record.problems[0], 120)
+        raise MessageError(f"a {record.type} header that is not valid ({why})")
+    if not isinstance(record, MatchHeader | DealRecord):
+        raise MessageError(f"a {_what(record.type)} record, not a match header or a deal")
+    return record
 
 
 @dataclasses.dataclass(frozen=True)
@@ -215,12 +243,12 @@ class Task:
     match_id: str
     configs: tuple[BotConfig, ...]
     settings: MatchSettings
-    part_of: TournamentTable
+    part_of: TableOf
     """Which tournament and table it is, for its match header."""
     started: bool
     """Its match header is in the log already."""
-    records: tuple[dict[str, Any], ...]
-    """Its deal records in the log, to resume from."""
+    records: tuple[DealRecord, ...]
+    """Its deal records in the log, to resume from (on the wire as their JSON objects)."""
 
     KIND: ClassVar[str] = "task"
 
@@ -234,17 +262,26 @@ class Task:
             "settings": to_plain(self.settings),
             "part_of": to_plain(self.part_of),
             "started": self.started,
-            "records": list(self.records),
+            "records": [record_json(record) for record in self.records],
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Task:
         """:raises MessageError: the data is not this message."""
-        names = ("table", "match_id", "configs", "settings", "part_of", "started", "records")
-        _keys(data, cls.KIND, *names)
+        names = ("table", "match_id", "configs", "settings", "part_of", "started")
+        _keys(data, cls.KIND, *names, "records")
         hints = _hints(cls)
         values = {name: from_plain(hints[name], data[name], name) for name in names}
-        return cls(**values)
+        records = data["records"]
+        if not isinstance(records, list):
+            raise MessageError(f"records: a list was due, not {_what(records)}")
+        deals = []
+        for record in records:
+            deal = _record(record)
+            if not isinstance(deal, DealRecord):
+                raise MessageError("records: a match header among the deal records")
+            deals.append(deal)
+        return cls(**values, records=tuple(deals))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -446,96 +483,25 @@ def one_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else f"{line[: limit - 3]}..."
 
 
-def _check_start(record: Mapping[str, Any], kind: str, match_id: str) -> None:
-    """What every record of a table must begin with (``read_log`` recognises records by their
-    first key; the log's readers expect the format's version)."""
-    if next(iter(record), None) != "format" or record["format"] != FORMAT:
-        raise MessageError(f"a record that does not start with format {FORMAT!r}")
-    if type(record.get("format_version")) is not int or record["format_version"] != FORMAT_VERSION:
-        raise MessageError(f"a record not of format version {FORMAT_VERSION}")
-    if record.get("type") != kind:
-        raise MessageError(f"a {_what(record.get('type'))} record where its {kind} record was due")
-    if record.get("match_id") != match_id:
-        raise MessageError(f"a record of match {_what(record.get('match_id'))}, not {match_id}")
-
-
-def _names(record: Mapping[str, Any], expected: list[str], what: str) -> None:
-    players = record.get("players")
-    if (
-        not isinstance(players, list)
-        or not all(isinstance(p, dict) for p in players)
-        or [p.get("name") for p in players] != expected
-    ):
-        raise MessageError(f"{what} whose players are not {', '.join(expected)}")
-
-
 def check_header(
-    record: Mapping[str, Any], match_id: str, names: tuple[str, str, str], extra: dict[str, Any]
+    record: MatchHeader | DealRecord,
+    match_id: str,
+    names: tuple[str, str, str],
+    part_of: TableOf,
 ) -> None:
     """Check a worker's match header for its table: the match id, the players in order, and
-    the table's ``extra`` keys (which tournament and table).
+    which tournament and table it says it is.
 
     :raises MessageError: it is not that table's header.
     """
-    _check_start(record, "match", match_id)
-    _names(record, list(names), "a match header")
-    for key, value in extra.items():
-        if record.get(key) != value:
-            raise MessageError(f"a match header whose {key} is {_what(record.get(key))}")
-
-
-def _int(value: object, low: int | None = None, high: int | None = None) -> bool:
-    return (
-        type(value) is int
-        and (low is None or value >= low)
-        and (high is None or value <= high)
-    )  # fmt: skip
-
-
-def _ints(value: object, count: int | None = 3) -> bool:
-    return (
-        isinstance(value, list)
-        and (count is None or len(value) == count)
-        and all(type(v) is int for v in value)
-    )
-
-
-def _optional(check: Callable[[object], bool]) -> Callable[[object], bool]:
-    return lambda value: value is None or check(value)
-
-
-_CONTRACTS: Final = frozenset(str(contract) for contract in Contract)
-#: The fields of a deal's result the tournament reads (standings, ratings, a resumed table's
-#: sheets), with what each must be.
-_RESULT_FIELDS: Final[dict[str, Callable[[object], bool]]] = {
-    "contract": lambda v: v is None or v in _CONTRACTS,
-    "soloist": _optional(lambda v: _int(v, 0, 2)),
-    "scores": _ints,
-    "tricks": _ints,
-    "points": _ints,
-    "band": _optional(lambda v: isinstance(v, str)),
-    "soloist_points": _optional(_int),
-    "soloist_tricks": _optional(_int),
-    "losers": lambda v: _ints(v, None),
-    "pules": lambda v: (
-        isinstance(v, dict)
-        and set(v) == {"common", "personal"}
-        and _int(v["common"])
-        and _ints(v["personal"], None)
-    ),
-    "pule_event": _optional(lambda v: isinstance(v, str)),
-    "ended_early": lambda v: isinstance(v, bool),
-    "forfeit": _optional(lambda v: _int(v, 0, 2)),
-}
-#: The fields of a fault the tournament reads (its standings, a resumed table's figures).
-_FAULT_FIELDS: Final[dict[str, Callable[[object], bool]]] = {
-    "deal_no": _int,
-    "seat": lambda v: _int(v, 0, 2),
-    "player": lambda v: _int(v, 0, 2),
-    "bot": lambda v: isinstance(v, str),
-    "kind": lambda v: isinstance(v, str),
-    "message": lambda v: isinstance(v, str),
-}
+    if not isinstance(record, MatchHeader):
+        raise MessageError(f"a {record.type} record where its match record was due")
+    if record.match_id != match_id:
+        raise MessageError(f"a record of match {_what(record.match_id)}, not {match_id}")
+    if record.names != names:
+        raise MessageError(f"a match header whose players are not {', '.join(names)}")
+    if record.tournament != part_of:
+        raise MessageError(f"a match header whose tournament is {record.tournament}")
 
 
 def check_stop(stop: Stop, names: tuple[str, str, str]) -> None:
@@ -554,7 +520,7 @@ def check_stop(stop: Stop, names: tuple[str, str, str]) -> None:
 
 
 def check_deal(
-    record: Mapping[str, Any],
+    record: MatchHeader | DealRecord,
     match_id: str,
     names: tuple[str, str, str],
     number: int,
@@ -562,36 +528,27 @@ def check_deal(
     seating: tuple[int, int, int],
 ) -> None:
     """Check a worker's deal record for its table: the match id, the deal's number, block and
-    seating as the table's schedule has them next, the players in their seats, and the type of
-    every field the tournament reads (result, faults).
+    seating as the table's schedule has them next, and the players in their seats (the
+    record's shape was checked as it was read: :class:`RecordMessage`).
 
     The rest of the record (hands, moves, tricks) is the worker's word: only a replay
     (``zole-arena verify``) checks it against the seed and the rules.
 
-    :raises MessageError: it is not the deal the table plays next, or a field is malformed.
+    :raises MessageError: it is not the deal the table plays next.
     """
-    _check_start(record, "deal", match_id)
-    if record.get("deal") != number or type(record["deal"]) is not int:
-        raise MessageError(f"deal {_what(record.get('deal'))} where deal {number} was due")
-    if record.get("block") != block or type(record["block"]) is not int:
-        raise MessageError(f"deal {number} in block {_what(record.get('block'))}, not {block}")
-    if not _ints(record.get("seating")) or tuple(record["seating"]) != seating:
-        raise MessageError(f"deal {number} in seating {_what(record.get('seating'))}")
-    _names(record, [names[player] for player in seating], f"deal {number}")
-    result = record.get("result")
-    if not isinstance(result, dict):
-        raise MessageError(f"deal {number} without a result")
-    for key, check in _RESULT_FIELDS.items():
-        if key not in result or not check(result[key]):
-            raise MessageError(f"deal {number} with a bad result.{key}")
-    faults = record.get("faults")
-    if not isinstance(faults, list):
-        raise MessageError(f"deal {number} without a list of faults")
-    for fault in faults:
-        if not isinstance(fault, dict) or not all(
-            key in fault and check(fault[key]) for key, check in _FAULT_FIELDS.items()
-        ):
-            raise MessageError(f"deal {number} with a malformed fault")
+    if not isinstance(record, DealRecord):
+        raise MessageError(f"a {record.type} record where its deal record was due")
+    if record.match_id != match_id:
+        raise MessageError(f"a record of match {_what(record.match_id)}, not {match_id}")
+    if record.deal != number:
+        raise MessageError(f"deal {record.deal} where deal {number} was due")
+    if record.block != block:
+        raise MessageError(f"deal {number} in block {record.block}, not {block}")
+    if record.seating != seating:
+        raise MessageError(f"deal {number} in seating {list(record.seating)}")
+    expected = tuple(names[player] for player in seating)
+    if record.names != expected:
+        raise MessageError(f"deal {number} whose players are not {', '.join(expected)}")
 
 
 # -- plain data of settings -----------------------------------------------------------------

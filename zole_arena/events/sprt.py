@@ -14,12 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from zole_arena.arena.header import HeadToHeadTest
 from zole_arena.arena.match import Match, stderr_path
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
-from zole_arena.records.log import LogWriter
+from zole_arena.records.model import DealRecord, MatchHeader, SprtInfo
+from zole_arena.records.writer import LogWriter
 from zole_arena.stats.ratings import Unit
 from zole_arena.stats.sprt import (
     Decision,
@@ -113,7 +113,7 @@ class _SharedLog:
         self.path = path
         self.writer: LogWriter | None = None
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: MatchHeader | DealRecord) -> None:
         """Log one record (nowhere, without a path)."""
         if self.path is not None:
             if self.writer is None:
@@ -181,7 +181,15 @@ class HeadToHead:
             self.new_side.add(new_copy)
             self.old_side.add(old_copy)
         self._log = _SharedLog(self.log_path)
-        test = HeadToHeadTest(self.new_name, self.old_name, self.third_name, sprt)
+        test = SprtInfo(
+            new=self.new_name,
+            old=self.old_name,
+            third=self.third_name,
+            elo0=sprt.elo0,
+            elo1=sprt.elo1,
+            alpha=sprt.alpha,
+            beta=sprt.beta,
+        )
         self.matches = [
             Match(table, self.settings, self._log, start_session=start_session, part_of=test)
             for table in tables

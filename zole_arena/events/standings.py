@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from zole_arena.arena.match import result_from_record
 from zole_arena.arena.stop import Stop
 from zole_arena.arena.summary import PlayerStats
 from zole_arena.events.schedule import Table
+from zole_arena.records.model import DealRecord
 from zole_arena.stats.ratings import RatingError, RatingList, Unit, rate
 from zole_arena.stats.tally import ResultTally
 
@@ -46,19 +46,16 @@ class Standings:
         """Deals counted so far."""
         return self.tally.deals
 
-    def add(self, record: Mapping[str, Any]) -> None:
+    def add(self, record: DealRecord) -> None:
         """Count one deal record (one of this tournament's)."""
-        result = result_from_record(record["result"])
-        names = [p["name"] for p in record["players"]]
+        result = record.result
+        names = record.names
         for seat, name in enumerate(names):
             self._player(name).add(seat, result, result.scores[seat])
-        for fault in record["faults"]:
-            self._player(names[fault["seat"]]).faults += 1
+        for fault in record.faults:
+            self._player(names[fault.seat]).faults += 1
         self.tally.add(
-            record["match_id"],
-            record["deal"],
-            record["block"],
-            dict(zip(names, result.scores, strict=True)),
+            record.match_id, record.deal, record.block, dict(zip(names, result.scores, strict=True))
         )
 
     def _player(self, name: str) -> PlayerStats:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
-import datetime
 import os
 import select
 import signal
@@ -39,8 +38,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from zole_arena import __version__
-from zole_arena.arena.header import TournamentTable
 from zole_arena.arena.match import stderr_path
 from zole_arena.arena.settings import MatchSettings, _schedule
 from zole_arena.arena.stop import Stop, StopReason
@@ -70,14 +67,17 @@ from zole_arena.isolation.affinity import pin
 from zole_arena.isolation.sandbox import readable_paths
 from zole_arena.players.session import BotSession
 from zole_arena.records.checks import resume_refusal
-from zole_arena.records.log import (
-    FORMAT,
-    FORMAT_VERSION,
-    LogWriter,
-    RecordError,
-    is_regular_log,
-    read_log,
+from zole_arena.records.model import (
+    DealRecord,
+    EntrantInfo,
+    InvalidHeader,
+    MatchHeader,
+    Record,
+    TableOf,
+    TournamentHeader,
 )
+from zole_arena.records.reader import RecordError, read_log
+from zole_arena.records.writer import LogWriter, is_regular_log
 
 __all__ = [
     "Event",
@@ -132,29 +132,25 @@ class TournamentSettings:
         return len(self.tables) * self.match.total_deals
 
 
-def tournament_header(tournament_id: str, settings: TournamentSettings) -> dict[str, Any]:
+def tournament_header(tournament_id: str, settings: TournamentSettings) -> TournamentHeader:
     """The first record of a tournament's log."""
     match = settings.match
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "type": "tournament",
-        "arena_version": __version__,
-        "match_id": tournament_id,
-        "tournament_id": tournament_id,
-        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "tournament_format": settings.format,
-        "gauntlet": settings.gauntlet,
-        "entrants": [entrant.to_dict() for entrant in settings.entrants],
-        "tables": [list(table.players) for table in settings.tables],
-        "rules": match.rules.to_dict(),
-        "seed": match.seed,
-        "deals": match.deals,
-        "duplicate": match.duplicate,
-        "concurrency": settings.concurrency,
-        "settings": match.to_dict(),
-        "isolation": match.isolation(),
-    }
+    return TournamentHeader(
+        match_id=tournament_id,
+        tournament_format=settings.format,
+        gauntlet=settings.gauntlet,
+        entrants=tuple(
+            EntrantInfo(e.name, tuple(e.command), dict(e.options), e.cwd) for e in settings.entrants
+        ),
+        tables=tuple(table.players for table in settings.tables),
+        rules=match.rules.to_dict(),
+        seed=match.seed,
+        deals=match.deals,
+        duplicate=match.duplicate,
+        concurrency=settings.concurrency,
+        settings=match.header_settings(),
+        isolation=match.isolation(),
+    )
 
 
 class _SignalGate:
@@ -228,8 +224,8 @@ class Tournament:
     ) -> None:
         """:param cpus: pin worker ``k`` and its bots to ``cpus[k % len(cpus)]``
         (:mod:`zole_arena.isolation.affinity`); None: the operating system places them."""
-        self.settings = settings
         self.log_path = Path(log_path)
+        self.settings = dataclasses.replace(settings, match=self._match_settings(settings))
         self.cpus = list(cpus) if cpus else None
         self.tournament_id = tournament_id or uuid.uuid4().hex[:12]
         self._header_written = False
@@ -244,7 +240,8 @@ class Tournament:
             )
             for table in settings.tables
         ]
-        self._records: dict[str, list[dict[str, Any]]] = {t.match_id: [] for t in self.tables}
+        self._deals: dict[str, list[DealRecord]] = {t.match_id: [] for t in self.tables}
+        """Each table's deal records so far (to resume a table from)."""
         self.stopped: Stop | None = None
         # The state of a run (see run()).
         self._pending: list[TableState] = []
@@ -257,31 +254,29 @@ class Tournament:
         self._plan = [(block, seating) for _, block, _, seating in _schedule(settings.match)]
         self._log: LogWriter | None = None
         """The log while it is open (and after, for its digest)."""
-        self._sealed = self._match_settings()
 
     # -- resuming -----------------------------------------------------------------------------
 
-    def take_records(self, records: Iterable[dict[str, Any]]) -> None:
+    def take_records(self, records: Iterable[Record]) -> None:
         """Count the records of an earlier run of this tournament (from its log)."""
         by_id = {table.match_id: table for table in self.tables}
         for record in records:
-            kind = record.get("type")
-            if kind == "tournament":
+            if record.type == "tournament":
                 self._header_written = True
                 continue
-            table = by_id.get(record.get("match_id", ""))
+            table = by_id.get(record.match_id)
             if table is None:
                 raise TournamentError(
-                    f"the log holds match {record.get('match_id')!r}, which is not a table of "
+                    f"the log holds match {record.match_id!r}, which is not a table of "
                     f"tournament {self.tournament_id}"
                 )
             self._count(table, record)
 
-    def _count(self, table: TableState, record: dict[str, Any]) -> None:
-        self._records[table.match_id].append(record)
-        if record.get("type") == "match":
+    def _count(self, table: TableState, record: Record) -> None:
+        if record.type == "match":
             table.started = True
-        elif record.get("type") == "deal":
+        elif isinstance(record, DealRecord):
+            self._deals[table.match_id].append(record)
             table.deals += 1
             self.standings.add(record)
 
@@ -295,28 +290,28 @@ class Tournament:
             return None
         return self.log_path.with_name(self.log_path.name + ".stderr")
 
-    def _part(self, table: TableState) -> TournamentTable:
+    def _part(self, table: TableState) -> TableOf:
         """What a table's match header says of it: which tournament and table it is."""
-        return TournamentTable(self.tournament_id, table.table.number)
+        return TableOf(self.tournament_id, table.table.number)
 
-    def _match_settings(self) -> MatchSettings:
+    def _match_settings(self, settings: TournamentSettings) -> MatchSettings:
         """The tables' settings: with a sandbox, one that also hides the tournament's log, its
         stderr folder and every entrant's program from every bot (a table's match hides only
         what it knows of: its own three bots)."""
-        match = self.settings.match
+        match = settings.match
         if match.sandbox is None:
             return match
         log = self.log_path.absolute()
         hidden = [*match.sandbox.hidden]
         if is_regular_log(self.log_path):
             hidden += [str(log), str(log) + ".stderr"]
-        for entrant in self.settings.entrants:
+        for entrant in settings.entrants:
             hidden += readable_paths(list(entrant.command), entrant.cwd or os.getcwd())[1]
         sandbox = dataclasses.replace(match.sandbox, hidden=tuple(dict.fromkeys(hidden)))
         return dataclasses.replace(match, sandbox=sandbox)
 
     def _task(self, table: TableState) -> Task:
-        match = self._sealed
+        match = self.settings.match
         folder = self.stderr_folder()
         table_folder = None if folder is None else folder / f"table-{table.table.number}"
         configs = tuple(
@@ -330,7 +325,7 @@ class Tournament:
             settings=match,
             part_of=self._part(table),
             started=table.started,
-            records=tuple(r for r in self._records[table.match_id] if r.get("type") == "deal"),
+            records=tuple(self._deals[table.match_id]),
         )
 
     def summary(self) -> TournamentSummary:
@@ -509,13 +504,13 @@ class Tournament:
             names = ", ".join(table.names)
             self._fail(f"table {table.table.number} ({names}): {one_line(message.message)}")
 
-    def _check(self, worker: _Worker, table: TableState, record: dict[str, Any]) -> None:
+    def _check(self, worker: _Worker, table: TableState, record: MatchHeader | DealRecord) -> None:
         """Check a record of a worker's table against what the table must send next.
 
         :raises MessageError: it is not that record.
         """
         if worker.header_due:
-            check_header(record, table.match_id, table.names, self._part(table).header_fields())
+            check_header(record, table.match_id, table.names, self._part(table))
             worker.header_due = False
             return
         number = worker.next_deal
@@ -532,7 +527,7 @@ class Tournament:
             return
         writer.write(record)
         self._count(table, record)
-        if self._on_event is not None and record["type"] == "deal":
+        if self._on_event is not None and isinstance(record, DealRecord):
             self._on_event(("deal", table))
 
     def _broken(self, worker: _Worker, problem: str) -> None:
@@ -644,33 +639,31 @@ def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> T
         why = problems[0].message if problems else "no records"
         raise TournamentError(f"{log_path}: nothing to resume from ({why})")
     header = records[0]
-    if header.get("type") != "tournament":
+    if isinstance(header, InvalidHeader) and header.type == "tournament":
+        raise TournamentError(resume_refusal(log_path, header))
+    if not isinstance(header, TournamentHeader):
         hint = (
             f"; a match log continues with 'zole-arena match --resume {log_path}'"
-            if header.get("type") == "match"
+            if header.type == "match"
             else ""
         )
         raise TournamentError(f"{log_path}: not a tournament log{hint}")
-    refusal = resume_refusal(log_path, header, "tournament")
-    if refusal is not None:
-        raise TournamentError(refusal)
     try:
         settings = TournamentSettings(
             entrants=tuple(
-                Entrant(e["name"], tuple(e["command"]), e.get("options", {}), e.get("cwd"))
-                for e in header["entrants"]
+                Entrant(e.name, e.command, dict(e.options), e.cwd) for e in header.entrants
             ),
             match=MatchSettings.from_header(header),
-            format=header["tournament_format"],
-            gauntlet=header.get("gauntlet"),
-            concurrency=concurrency or header.get("concurrency", TournamentSettings.concurrency),
+            format=header.tournament_format,
+            gauntlet=header.gauntlet,
+            concurrency=concurrency or header.concurrency,
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except (TypeError, ValueError) as exc:
         raise TournamentError(f"{log_path}: the tournament header is incomplete ({exc})") from None
-    if [list(t.players) for t in settings.tables] != header.get("tables"):
+    if tuple(t.players for t in settings.tables) != header.tables:
         raise TournamentError(
             f"{log_path}: its tables are not the ones this zole-arena version would play"
         )
-    tournament = Tournament(settings, log_path, tournament_id=header["tournament_id"])
+    tournament = Tournament(settings, log_path, tournament_id=header.tournament_id)
     tournament.take_records(records)
     return tournament

@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 from zole_arena.arena.match import Match
 from zole_arena.arena.stop import Stop, StopReason
@@ -33,6 +32,7 @@ from zole_arena.events.messages import (
     send,
 )
 from zole_arena.events.standings import TableState
+from zole_arena.records.model import DealRecord, MatchHeader
 
 __all__ = [
     "serve_tables",
@@ -50,7 +50,7 @@ class _RecordSink:
         self.fd = fd
         self.number = number
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: MatchHeader | DealRecord) -> None:
         # SIGTERM (a stop request) waits for the whole line: a stop never cuts a message.
         send(self.fd, RecordMessage(self.number, record))
 
@@ -143,7 +143,7 @@ class _Worker:
     """Its table's match header is the record it must send next."""
     next_deal: int = 1
     """The number of the deal record it must send next."""
-    held: dict[str, Any] | None = None
+    held: MatchHeader | DealRecord | None = None
     """Its last record, checked but not yet written."""
     outbox: ParentMessage | None = None
     """The answer to its ``ready``, sent once the messages read with it are handled."""

@@ -14,6 +14,7 @@ pule. With ``pules_take_only``, zole and small zole neither clear nor earn pules
 from __future__ import annotations
 
 import dataclasses
+import enum
 from typing import Final, NamedTuple
 
 from zole_arena.game.actions import Contract
@@ -21,6 +22,7 @@ from zole_arena.game.rules import Rules, ScoreTable, TableLoser
 
 __all__ = [
     "Band",
+    "WINNING_BANDS",
     "Pules",
     "NO_PULES",
     "SoloistScore",
@@ -30,15 +32,51 @@ __all__ = [
     "table_losers",
 ]
 
-#: Names of the bands of a soloist's game, as written in results and records.
-Band = str
-ALL_TRICKS: Final = "all_tricks"
-HIGH_WIN: Final = "high_win"
-WIN: Final = "win"
-LOSS: Final = "loss"
-HIGH_LOSS: Final = "high_loss"
-NO_TRICKS: Final = "no_tricks"
-WINNING_BANDS: Final = frozenset({ALL_TRICKS, HIGH_WIN, WIN})
+
+class Band(enum.StrEnum):
+    """How a soloist's game ended (§3): the rows of the rules' score tables.
+
+    The value is the name results, records and the protocol write (and the rules' tables use
+    as keys); :attr:`words` and :attr:`condition` say it for people.
+    """
+
+    ALL_TRICKS = "all_tricks"
+    HIGH_WIN = "high_win"
+    WIN = "win"
+    LOSS = "loss"
+    HIGH_LOSS = "high_loss"
+    NO_TRICKS = "no_tricks"
+
+    @property
+    def words(self) -> str:
+        """The band as a result reads: ``a win with more than 90``."""
+        return _BAND_TEXT[self][0]
+
+    @property
+    def condition(self) -> str:
+        """When a take or zole ends in this band: ``91–120 points, not all tricks``."""
+        return _BAND_TEXT[self][1]
+
+    @property
+    def won(self) -> bool:
+        """Whether the soloist won."""
+        return self in WINNING_BANDS
+
+
+#: The one table of what each band is called and when it applies.
+_BAND_TEXT: Final[dict[Band, tuple[str, str]]] = {
+    Band.ALL_TRICKS: ("all tricks", "all 8 tricks"),
+    Band.HIGH_WIN: ("a win with more than 90", "91–120 points, not all tricks"),
+    Band.WIN: ("a win", "61–90 points"),
+    Band.LOSS: ("a loss", "31–60 points (60–60 loses)"),
+    Band.HIGH_LOSS: ("a loss with 30 or less", "0–30 points, at least one trick"),
+    Band.NO_TRICKS: ("a loss without a trick", "no trick (by count, whatever is buried)"),
+}
+#: The bands in which the soloist wins.
+WINNING_BANDS: Final = frozenset({Band.ALL_TRICKS, Band.HIGH_WIN, Band.WIN})
+# The members as globals, for band_of: a global is read faster than an enum's attribute, and
+# every deal is scored.
+_ALL_TRICKS, _HIGH_WIN, _WIN, _LOSS, _HIGH_LOSS, _NO_TRICKS = Band
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,25 +120,25 @@ def band_of(contract: Contract, points: int, tricks: int) -> Band:
     "win" (no trick) and "loss" exist.
     """
     if contract is Contract.SMALL_ZOLE:
-        return WIN if tricks == 0 else LOSS
+        return _WIN if tricks == 0 else _LOSS
     if tricks == 8:
-        return ALL_TRICKS
+        return _ALL_TRICKS
     if tricks == 0:
-        return NO_TRICKS
+        return _NO_TRICKS
     if points >= 91:
-        return HIGH_WIN
+        return _HIGH_WIN
     if points >= 61:
-        return WIN
+        return _WIN
     if points >= 31:
-        return LOSS
-    return HIGH_LOSS
+        return _LOSS
+    return _HIGH_LOSS
 
 
 def _amount(rules: Rules, contract: Contract, band: Band) -> int:
     if contract is Contract.SMALL_ZOLE:
         if rules.small_zole is None:
             raise ValueError("these rules have no small zole")
-        return rules.small_zole.win if band == WIN else rules.small_zole.loss
+        return rules.small_zole.win if band is _WIN else rules.small_zole.loss
     table: ScoreTable | None = rules.take if contract is Contract.TAKE else rules.zole
     if table is None:
         raise ValueError(f"these rules have no {contract} contract")

@@ -6,8 +6,9 @@ and that its settings could have been given (three players, times of at least a 
 a seed in range, known fault handling, rules the engine accepts); ``verify`` reports what it
 finds, and ``match --resume`` and ``tournament --resume`` refuse such a header.
 :func:`deal_shape_problem` checks that a deal record has every key the readers use, each of
-the type they expect (whole numbers, seats, canonical card names, ...): the log readers of
-:mod:`zole_arena.records.log` skip a record that fails it, so that ``replay``, ``ratings`` and the
+the type they expect (whole numbers, seats, canonical card names, ...): the reader of
+:mod:`zole_arena.records.reader` skips a record that fails it, and builds the typed record
+(:mod:`zole_arena.records.model`) of one that passes, so that ``replay``, ``ratings`` and the
 resumes never meet a value of the wrong type. Whether a well-formed deal record is *true* —
 legal moves, the seed's hands, the right scores — is :mod:`zole_arena.arena.verify`'s job.
 
@@ -20,21 +21,24 @@ import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from zole_arena.errors import RulesError
+from zole_arena.errors import FaultKind, RulesError
 from zole_arena.game.actions import Contract
 from zole_arena.game.cards import CARDS
 from zole_arena.game.rules import Rules
+from zole_arena.game.scoring import Band
 from zole_arena.game.shuffle import MAX_SEED
+from zole_arena.records.model import TOURNAMENT_FORMATS, InvalidHeader, Termination
 
-__all__ = ["TOURNAMENT_FORMATS", "check_header", "deal_shape_problem", "short"]
+__all__ = ["check_header", "deal_shape_problem", "resume_refusal", "short"]
 
-#: The ``tournament_format`` values of a tournament header.
-TOURNAMENT_FORMATS: Final = ("round-robin", "gauntlet")
 #: The ``on_fault`` values of a header's settings.
 ON_FAULT: Final = ("forfeit", "random")
 
 _CARD_NAMES: Final = frozenset(str(card) for card in CARDS)
 _CONTRACTS: Final = frozenset(contract.value for contract in Contract)
+_BANDS: Final = frozenset(band.value for band in Band)
+_KINDS: Final = frozenset(kind.value for kind in FaultKind)
+_TERMINATIONS: Final = frozenset(end.value for end in Termination)
 _REPR: Final = reprlib.Repr()
 _REPR.maxstring = 40
 _REPR.maxother = 40
@@ -74,6 +78,18 @@ def _text(value: Any) -> bool:
 
 def _optional(check: Check) -> Check:
     return lambda value: value is None or check(value)
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float)  # not a bool
+
+
+def _one_of(names: frozenset[str]) -> Check:
+    return lambda value: isinstance(value, str) and value in names
+
+
+def _listed(names: frozenset[str]) -> str:
+    return ", ".join(sorted(names))
 
 
 def _list_of(check: Check, size: int | None = None) -> Check:
@@ -137,12 +153,21 @@ _FAULT: Final[Shape] = (
     ("seat", _seat, "a seat (0, 1 or 2)"),
     ("player", _seat, "a player index (0, 1 or 2)"),
     ("bot", _text, "text"),
-    ("kind", _text, "text"),
+    ("kind", _one_of(_KINDS), f"one of {_listed(_KINDS)}"),
     ("message", _text, "text"),
+)
+#: Keys of a part that early logs may lack: checked when present.
+_FAULT_LATER: Final[Shape] = (
+    ("request", _optional(_text), "null or text"),
+    ("reply", _optional(_text), "null or text"),
 )
 _MOVE: Final[Shape] = (
     ("seat", _seat, "a seat (0, 1 or 2)"),
     ("action", _text, "text"),
+)
+_MOVE_LATER: Final[Shape] = (
+    ("request_id", _optional(_whole), "null or a whole number"),
+    ("think_ms", _optional(_number), "null or a number"),
 )
 _TRICK: Final[Shape] = (
     ("leader", _seat, "a seat (0, 1 or 2)"),
@@ -151,13 +176,17 @@ _TRICK: Final[Shape] = (
     ("points", _whole, "a whole number"),
 )
 _PLAYER: Final[Shape] = (("name", _text, "text"),)
+_PLAYER_LATER: Final[Shape] = (
+    ("version", _text, "text"),
+    ("command", _list_of(_text), "a list of text"),
+)
 _RESULT: Final[Shape] = (
     ("contract", _contract, f"null or one of {', '.join(sorted(_CONTRACTS))}"),
     ("soloist", _optional(_seat), "null or a seat"),
     ("scores", _INTS3, "three whole numbers"),
     ("tricks", _INTS3, "three whole numbers"),
     ("points", _INTS3, "three whole numbers"),
-    ("band", _optional(_text), "null or text"),
+    ("band", _optional(_one_of(_BANDS)), f"null or one of {_listed(_BANDS)}"),
     ("soloist_points", _optional(_whole), "null or a whole number"),
     ("soloist_tricks", _optional(_whole), "null or a whole number"),
     ("losers", _list_of(_seat), "a list of seats"),
@@ -182,27 +211,30 @@ _DEAL: Final[Shape] = (
     ("tricks", lambda v: isinstance(v, list), "a list"),
     ("result", lambda v: isinstance(v, dict), "an object"),
     ("totals", _INTS3, "three whole numbers"),
-    ("termination", _text, "text"),
+    ("termination", _one_of(_TERMINATIONS), " or ".join(sorted(_TERMINATIONS))),
     ("culprit", lambda v: v is None or isinstance(v, dict), "null or a fault"),
     ("faults", lambda v: isinstance(v, list), "a list"),
     ("players", lambda v: isinstance(v, list) and len(v) == 3, "a list of three players"),
 )
 
 
-def _shape(data: Mapping[str, Any], shape: Shape, where: str) -> str | None:
+def _shape(data: Mapping[str, Any], shape: Shape, where: str, later: Shape = ()) -> str | None:
     for key, check, what in shape:
         if key not in data:
             return f"{where}{key} is missing"
         if not check(data[key]):
             return f"{where}{key} is {short(data[key])}, not {what}"
+    for key, check, what in later:
+        if key in data and not check(data[key]):
+            return f"{where}{key} is {short(data[key])}, not {what}"
     return None
 
 
-def _each(items: Sequence[Any], shape: Shape, where: str) -> str | None:
+def _each(items: Sequence[Any], shape: Shape, where: str, later: Shape = ()) -> str | None:
     for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             return f"{where} {number} is {short(item)}, not an object"
-        problem = _shape(item, shape, f"{where} {number}: ")
+        problem = _shape(item, shape, f"{where} {number}: ", later)
         if problem is not None:
             return problem
     return None
@@ -216,6 +248,8 @@ def _moves_fit(moves: list[Any]) -> bool:
         and type(move.get("seat")) is int
         and 0 <= move["seat"] <= 2
         and type(move.get("action")) is str
+        and ((request := move.get("request_id")) is None or type(request) is int)
+        and ((ms := move.get("think_ms")) is None or type(ms) is float or type(ms) is int)
         for move in moves
     )
 
@@ -239,15 +273,15 @@ def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
     if problem is None:
         problem = _shape(record["result"], _RESULT, "result.")
     if problem is None and not _moves_fit(record["moves"]):
-        problem = _each(record["moves"], _MOVE, "move")
+        problem = _each(record["moves"], _MOVE, "move", _MOVE_LATER)
     if problem is None and not _tricks_fit(record["tricks"]):
         problem = _each(record["tricks"], _TRICK, "trick")
     if problem is None:
-        problem = _each(record["faults"], _FAULT, "fault")
+        problem = _each(record["faults"], _FAULT, "fault", _FAULT_LATER)
     if problem is None and record["culprit"] is not None:
-        problem = _each([record["culprit"]], _FAULT, "culprit")
+        problem = _each([record["culprit"]], _FAULT, "culprit", _FAULT_LATER)
     if problem is None:
-        problem = _each(record["players"], _PLAYER, "player")
+        problem = _each(record["players"], _PLAYER, "player", _PLAYER_LATER)
     return problem
 
 
@@ -356,7 +390,38 @@ def _bots(bots: object, key: str, least: int, most: int | None, problems: list[s
             problems.append(f"{where}: options is {short(bot.get('options'))}, not text values")
         if not _optional(_folder)(bot.get("cwd")):
             problems.append(f"{where}: cwd is {short(bot.get('cwd'))}, not an absolute path")
+        for said in ("id_name", "author", "version"):  # what its handshake announced
+            if said in bot and not isinstance(bot[said], str):
+                problems.append(f"{where}: {said} is {short(bot[said])}, not text")
     return len(bots)
+
+
+_SPRT: Final[Shape] = (
+    ("new", _text, "text"),
+    ("old", _text, "text"),
+    ("third", _optional(_text), "null or text"),
+    ("elo0", _number, "a number"),
+    ("elo1", _number, "a number"),
+    ("alpha", _number, "a number"),
+    ("beta", _number, "a number"),
+)
+
+
+def _later_keys(header: Mapping[str, Any], problems: list[str]) -> None:
+    """Keys of a header that only some logs have, checked when present."""
+    isolation = header.get("isolation")
+    if isolation is not None and not isinstance(isolation, str):
+        problems.append(f"isolation is {short(isolation)}, not text")
+    if header.get("type") != "match" or header.get("sprt") is None:
+        return
+    sprt = header["sprt"]
+    problem = (
+        _shape(sprt, _SPRT, "sprt.")
+        if isinstance(sprt, dict)
+        else f"sprt is {short(sprt)}, not an object"
+    )
+    if problem is not None:
+        problems.append(problem)
 
 
 def check_header(header: Mapping[str, Any]) -> list[str]:
@@ -411,15 +476,13 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
             )
     else:
         problems.append(f"type is {short(kind)}, not match or tournament")
+    _later_keys(header, problems)
     return problems
 
 
-def resume_refusal(path: object, header: Mapping[str, Any], what: str) -> str | None:
-    """Why a log whose header is ``header`` cannot be resumed, in one line (``what`` names
-    the header: ``match``, ``tournament``); None when its header is valid."""
-    problems = check_header(header)
-    if not problems:
-        return None
+def resume_refusal(path: object, header: InvalidHeader) -> str:
+    """Why a log whose header is not valid cannot be resumed, in one line."""
+    problems = header.problems
     more = len(problems) - 1
     also = f" (and {more} more: 'zole-arena verify {path}' lists them)" if more else ""
-    return f"{path}: cannot resume: its {what} header is not valid: {problems[0]}{also}"
+    return f"{path}: cannot resume: its {header.type} header is not valid: {problems[0]}{also}"

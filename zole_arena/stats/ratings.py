@@ -1,42 +1,9 @@
 """Elo ratings from game logs: a Bradley–Terry fit over every result at once, with bootstrap
 intervals.
 
-How a log becomes rating data
------------------------------
-
-Zole is a three-player game, and a rating model compares two players at a time, so every deal
-record (``protocol/records.md``) is turned into pairwise games in three steps:
-
-1. **Pairwise games.** Each deal gives every pair of its players one game: the one with the
-   larger score (``result.scores``) wins, equal scores are a draw (half a win each). The
-   soloist thus wins or loses against both opponents, who usually score the same and draw. A
-   seat's player is the ``name`` in the record's own ``players`` list (its display name in the
-   match), so players are identified **by name across logs**: the same bot name in two logs is
-   the same player.
-2. **Units.** The deals are grouped into units, the independent samples of the bootstrap (see
-   *Uncertainty*): in a duplicate match (its header says ``"duplicate": true``) a unit is a
-   duplicate block, the six deals with the same ``match_id`` and ``block`` (the same cards in
-   all six seatings); otherwise a unit is a single deal. A record whose match header is not
-   among the files read (a deal record copied out of its log) is grouped by ``block`` as well,
-   which gives the same units: outside duplicate matches each block holds a single deal. A deal
-   read twice (the same ``match_id`` and ``deal``, e.g. the same log named twice) counts once; a
-   block cut short by an interrupted match is a unit of the deals it has.
-3. **Totals.** A unit also keeps each player's total score over its deals and how many of them
-   it played (for the counts in the list), and when its last deal finished (for
-   :func:`ratings_over_time`).
-
-A duplicate block is therefore rated **deal by deal**, like plain deals, and a pairwise game
-means the same thing in both kinds of match: ratings from duplicate and plain logs are on one
-scale and can be mixed. What duplicate adds is balance (every player holds every seat's cards
-twice, against both orders of the others), which the bootstrap over whole blocks turns into
-narrower intervals as far as the cards decide the results: for the same number of deals, about
-13 % narrower than plain deals for the strongest of rulebot, rulebot at ``Epsilon=50`` and
-random (the cards decide a Zole deal only in part). Comparing the players *seat by seat*
-instead (each pair's totals on the same cards, as in duplicate bridge; this module's earlier
-method) was measured and rejected: it keeps only the order of 2-deal totals, across tables,
-and gave wider intervals than deal by deal for every pair of those bots in every run, and for
-the strongest on every seed tried. ``docs/ratings.md`` has the figures, the other ways tried
-(Plackett–Luce, margin-aware scores) and the script that reproduces them.
+How a log becomes rating data — pairwise games, grouped into units (duplicate blocks, or
+deals) — is :mod:`zole_arena.stats.units`: every deal gives every pair of its players one game,
+won by the larger score, a draw when equal, and players are told apart by name across logs.
 
 The model
 ---------
@@ -72,18 +39,15 @@ the cards (and, in a duplicate block, the six seatings of the same cards).
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import itertools
 import math
-import os
 import random
 import statistics
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from zole_arena.errors import ZoleError
-from zole_arena.records.checks import check_header, short
-from zole_arena.records.log import LogReader
+from zole_arena.stats.units import Game, RatingData, Unit, read_logs, units_from_records
 
 __all__ = [
     "DEFAULT_BOOTSTRAP",
@@ -118,217 +82,6 @@ _MAX_SWEEPS: Final = 100_000
 
 class RatingError(ZoleError, ValueError):
     """Nothing to rate, or a rating that cannot be computed as asked."""
-
-
-class Game(NamedTuple):
-    """One pairwise game: ``score`` is the first player's result (1 win, ½ draw, 0 loss)."""
-
-    first: str
-    second: str
-    score: float
-
-
-@dataclasses.dataclass(frozen=True)
-class Unit:
-    """What one duplicate block, or one deal, adds to the rating data.
-
-    :param match_id: the match the deals belong to.
-    :param block: the block (for a unit of one deal outside a duplicate match, the deal's block,
-        which is its number).
-    :param totals: each player's total score over the unit's deals.
-    :param deals: how many of the unit's deals each player played (default: one each).
-    :param scores: each deal's scores by player, in the order played (default: one deal, whose
-        scores are ``totals``).
-    :param finished: when the unit's last deal finished (None if a record did not say).
-    :param sequence: where the unit's last deal came among the records read: the order of
-        units whose finish times are unknown.
-    """
-
-    match_id: str
-    block: int
-    totals: Mapping[str, int]
-    deals: Mapping[str, int] = dataclasses.field(default_factory=dict)
-    scores: Sequence[Mapping[str, int]] = ()
-    finished: datetime.datetime | None = None
-    sequence: int = 0
-
-    @property
-    def size(self) -> int:
-        """The number of deals in the unit."""
-        return max(self.deals.values(), default=1)
-
-    def deals_of(self, name: str) -> int:
-        """How many of the unit's deals ``name`` played."""
-        return self.deals.get(name, 1) if name in self.totals else 0
-
-    def games(self) -> list[Game]:
-        """The unit's pairwise games: for each deal, one game for every pair of its players
-        (names in sorted order), won by the larger score, a draw when the scores are equal."""
-        games = []
-        for deal in self.scores or (self.totals,):
-            for first, second in itertools.combinations(sorted(deal), 2):
-                a, b = deal[first], deal[second]
-                games.append(Game(first, second, 1.0 if a > b else 0.0 if a < b else 0.5))
-        return games
-
-
-@dataclasses.dataclass(frozen=True)
-class RatingData:
-    """The units read from logs, with the warnings about what had to be skipped."""
-
-    units: tuple[Unit, ...]
-    warnings: tuple[str, ...] = ()
-
-    @property
-    def deals(self) -> int:
-        """The number of deals in all the units."""
-        return sum(unit.size for unit in self.units)
-
-
-def _deal_scores(record: Mapping[str, Any]) -> tuple[str, int, int, dict[str, int]]:
-    """(match_id, deal, block, score by player name) of a deal record.
-
-    :raises ValueError: the record lacks one of these, or names a player twice.
-    """
-    match_id, number, block = record["match_id"], record["deal"], record["block"]
-    scores = record["result"]["scores"]
-    players = record["players"]
-    if not isinstance(match_id, str) or not isinstance(number, int):
-        raise ValueError("no match_id or deal number")
-    if not isinstance(block, int):
-        raise ValueError("no block number")
-    if not isinstance(scores, list) or not isinstance(players, list):
-        raise ValueError("no scores or players")
-    if len(scores) != len(players) or len(players) < 2:
-        raise ValueError(f"{len(scores)} scores for {len(players)} players")
-    by_name: dict[str, int] = {}
-    for player, score in zip(players, scores, strict=True):
-        name = player["name"]
-        if not isinstance(name, str) or not isinstance(score, int) or isinstance(score, bool):
-            raise ValueError("a player without a name or a score")
-        if name in by_name:
-            raise ValueError(f"player {name!r} sits in two seats")
-        by_name[name] = score
-    return match_id, number, block, by_name
-
-
-def _finished(record: Mapping[str, Any]) -> datetime.datetime | None:
-    """A deal record's ``finished`` time (UTC when it names no zone), or None."""
-    text = record.get("finished")
-    if not isinstance(text, str):
-        return None
-    try:
-        when = datetime.datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return when if when.tzinfo is not None else when.replace(tzinfo=datetime.UTC)
-
-
-class _Deal(NamedTuple):
-    block: int
-    scores: dict[str, int]
-    finished: datetime.datetime | None
-    sequence: int
-
-
-def units_from_records(records: Iterable[Mapping[str, Any]]) -> RatingData:
-    """Group deal records (of any matches, in any order) into units, as the module says.
-
-    Headers (``"type": "match"``) say which matches are duplicate; other records are ignored.
-    A deal record that lacks what a rating needs is skipped with a warning. The units come
-    sorted by match and block, so the order of the records does not change a rating.
-    """
-    duplicate: dict[str, bool] = {}
-    deals: dict[tuple[str, int], _Deal] = {}
-    warnings: list[str] = []
-    repeated = 0
-    for sequence, record in enumerate(records):
-        kind = record.get("type")
-        if kind == "match":
-            if isinstance(record.get("match_id"), str):
-                duplicate[record["match_id"]] = bool(record.get("duplicate"))
-            continue
-        if kind != "deal":
-            continue
-        try:
-            match_id, number, block, scores = _deal_scores(record)
-        except (KeyError, TypeError, ValueError) as exc:
-            what = f"deal {record.get('deal', '?')} of match {record.get('match_id', '?')}"
-            why = exc.args[0] if isinstance(exc, ValueError) else f"no {exc}"
-            warnings.append(f"{what}: not usable for ratings ({why}): skipped")
-            continue
-        if (match_id, number) in deals:
-            repeated += 1
-            continue
-        deals[match_id, number] = _Deal(block, scores, _finished(record), sequence)
-    if repeated:
-        warnings.append(f"{repeated} deal(s) read more than once: each counted once")
-    grouped: dict[tuple[str, int], list[tuple[int, _Deal]]] = {}
-    for (match_id, number), found in deals.items():
-        key = (match_id, found.block if duplicate.get(match_id, True) else number)
-        grouped.setdefault(key, []).append((number, found))
-    units = []
-    for (match_id, block), members in sorted(grouped.items()):
-        members.sort(key=lambda member: member[0])
-        totals: dict[str, int] = {}
-        played: dict[str, int] = {}
-        for _, found in members:
-            for name, score in found.scores.items():
-                totals[name] = totals.get(name, 0) + score
-                played[name] = played.get(name, 0) + 1
-        times = [found.finished for _, found in members]
-        known = [when for when in times if when is not None]
-        units.append(
-            Unit(
-                match_id,
-                block,
-                totals,
-                played,
-                tuple(found.scores for _, found in members),
-                max(known) if len(known) == len(times) else None,
-                max(found.sequence for _, found in members),
-            )
-        )
-    return RatingData(tuple(units), tuple(warnings))
-
-
-def read_logs(paths: Sequence[str | os.PathLike[str]]) -> RatingData:
-    """Read game logs (of any matches, duplicate or not) into rating data.
-
-    The logs are streamed a record at a time (only what a rating needs of each deal is kept).
-    Lines that :class:`~zole_arena.records.log.LogReader` skips become warnings.
-
-    :raises ~zole_arena.records.log.RecordError: a file is missing or not a zole-arena log.
-    """
-    warnings: list[str] = []
-    presets: set[str] = set()
-
-    def records() -> Iterator[dict[str, Any]]:
-        for path in paths:
-            for entry in LogReader(path):
-                if entry.record is None:
-                    if entry.problem is not None:
-                        warnings.append(entry.problem.describe())
-                    continue
-                if entry.record["type"] in ("match", "tournament"):
-                    found = check_header(entry.record)
-                    if found:  # its deals are rated as they stand ('verify' says more)
-                        warnings.append(
-                            f"{path}:{entry.line}: {entry.record['type']} header: {found[0]}"
-                        )
-                rules = entry.record.get("rules")
-                if isinstance(rules, dict):
-                    preset = rules.get("preset")
-                    presets.add(preset if isinstance(preset, str) else short(preset))
-                yield entry.record
-
-    data = units_from_records(records())
-    if len(presets) > 1:
-        warnings.append(
-            f"the logs play different rules ({', '.join(sorted(presets))}): rated together, "
-            "as one pool"
-        )
-    return RatingData(data.units, (*warnings, *data.warnings))
 
 
 class _Table(NamedTuple):
