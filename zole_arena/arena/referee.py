@@ -25,12 +25,13 @@ from zole_arena.errors import (
     NotationError,
     printable,
 )
-from zole_arena.game.actions import Action, Bury
+from zole_arena.game.actions import Action, Bid, Bury
 from zole_arena.game.cards import CARDS, Card
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoresheet import ScoreSheet
-from zole_arena.game.state import DealResult, DealState, forfeit_result, max_penalty
+from zole_arena.game.state import DealResult, DealState, Phase, forfeit_result, max_penalty
 from zole_arena.players.botproc import program_name, split_command
+from zole_arena.players.inproc import DealContext, InProcessSession
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.protocol.messages import (
     CARD_EVENTS,
@@ -144,6 +145,9 @@ class _Player:
         request, or at the deal's end."""
         self.seen = 0
         """How many of the deal's events (:attr:`Referee._events`) this bot has been sent."""
+        self.in_process = config.bot is not None
+        """A Python object in the arena's process (:class:`InProcessSession`): asked with
+        values, never with text."""
 
     @property
     def session(self) -> PlayerSession | None:
@@ -218,6 +222,10 @@ class Referee:
         self._writer: GoWriter | None = None
         self._events: list[str] = []
         """The public events of the current deal, in order (every bot is told all of them)."""
+        self._texts = not all(player.in_process for player in self.players)
+        """Whether a player is a process, told the events as text (else none are written)."""
+        self._context: DealContext | None = None
+        """The current deal, for the in-process players."""
 
     @property
     def seats(self) -> list[_Player]:
@@ -240,7 +248,8 @@ class Referee:
                     raise BotStartupError(f"{player.name}: {exc}", line=exc.line) from None
 
     def _start(self, seat: _Player) -> PlayerSession:
-        session = self._start_session(seat.config)
+        config = seat.config
+        session = InProcessSession(config) if seat.in_process else self._start_session(config)
         seat.session = session
         seat.name = session.name
         seat.identity = dict(session.identity())
@@ -340,11 +349,13 @@ class Referee:
         except _Forfeit as forfeit:
             result = forfeit_result(deal, forfeit.seat, self.penalty)
         sheet.record(result)
-        self._flush(deal_no, format_result(result, deal_no, sheet.totals, result.forfeit))
+        totals = sheet.totals
+        self._flush(deal_no, format_result(result, deal_no, totals, result.forfeit), result, totals)
         return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:])
 
     def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
         writer = self._writer = GoWriter(deal, deal_no, self.rules.preset, scores)
+        self._context = DealContext(deal, deal_no, scores, self.rules)
         for seat in self._by_seat:
             try:
                 if seat.session is None:
@@ -365,6 +376,9 @@ class Referee:
         index: int = deal.turn  # type: ignore[assignment]
         seat = self._by_seat[index]
         request_id = self._new_id()
+        if seat.in_process:
+            self._turn_in_process(deal, deal_no, moves, seat, request_id)
+            return
         assert self._writer is not None
         line = self._writer.go(request_id, self.time_ms)
         session = seat.session
@@ -395,6 +409,54 @@ class Referee:
                     return
         seat_done, action_done = deal.history[-1]
         self._announce(deal, seat_done, action_done)
+
+    def _turn_in_process(
+        self, deal: DealState, deal_no: int, moves: list[Move], seat: _Player, request_id: int
+    ) -> None:
+        """:meth:`_turn` for a Python object in the arena's process: it is asked with the deal
+        itself, and its action comes back as a value. The ``go`` text is made only for the
+        record of a fault."""
+        index = seat.index
+        session = seat.session
+        try:
+            if session is None:  # stopped after a fault earlier in this deal
+                session = self._start(seat)
+            assert isinstance(session, InProcessSession) and self._context is not None
+            decision = session.decide(
+                self._context, index, request_id, self.time_ms, self.margin_ms
+            )
+        except BotError as exc:
+            self._bot_fault(deal_no, seat, exc, request=self._go_text(request_id))
+            self._substitute(deal, deal_no, seat, moves)
+        else:
+            action = decision.action
+            phase = deal.phase
+            kind = Card if phase is Phase.PLAYING else Bid if phase is Phase.BIDDING else Bury
+            if action.__class__ is not kind:
+                why = f"decide returned {action!r}, not a {kind.__name__}"
+                self._fault(deal_no, seat, "garbage", why, self._go_text(request_id),
+                            repr(action)[:200])  # fmt: skip
+                self._substitute(deal, deal_no, seat, moves)
+            else:
+                try:
+                    deal.apply(action)
+                except IllegalActionError as exc:
+                    self._fault(deal_no, seat, "illegal", str(exc), self._go_text(request_id),
+                                f"action {request_id} {_wire(action)}")  # fmt: skip
+                    self._substitute(deal, deal_no, seat, moves)
+                else:
+                    moves.append(Move(index, _wire(action), request_id, decision.elapsed_ms))
+                    if self._texts:
+                        self._announce(deal, index, action)
+                    return
+        if self._texts:
+            seat_done, action_done = deal.history[-1]
+            self._announce(deal, seat_done, action_done)
+
+    def _go_text(self, request_id: int) -> str:
+        """The ``go`` line of the open request, as a process would have been sent it."""
+        assert self._writer is not None
+        return self._writer.go(request_id, self.time_ms)
 
     def _new_id(self) -> int:
         """A request id no other player can guess (so none can answer for the bot whose turn
@@ -445,9 +507,18 @@ class Referee:
         seat.seen = len(events)
         return lines
 
-    def _flush(self, deal_no: int, last: str) -> None:
-        """Send every bot its unsent events and ``last`` (the deal's result)."""
+    def _flush(self, deal_no: int, last: str, result: DealResult, totals: Sequence[int]) -> None:
+        """Send every bot its unsent events and ``last`` (the deal's result); tell the
+        in-process ones the rest of the deal and ``result`` as values."""
         for seat in self._by_seat:
+            if seat.in_process:
+                if seat.session is not None:
+                    assert isinstance(seat.session, InProcessSession) and self._context
+                    try:
+                        seat.session.deal_over(self._context, seat.index, result, totals)
+                    except BotError as exc:
+                        self._bot_fault(deal_no, seat, exc)
+                continue
             lines = self._unsent(seat)
             lines.append(last)
             if seat.session is None:
