@@ -19,8 +19,8 @@ from zole_arena.game.rules import load_rules
 from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.players.botproc import program_name
 from zole_arena.players.bundled import parse_bot_arg
-from zole_arena.players.human import HUMAN_COMMAND, HumanSession
-from zole_arena.players.session import BotConfig, BotSession, PlayerSession
+from zole_arena.players.human import HUMAN_COMMAND, HumanPlayer
+from zole_arena.players.session import BotConfig
 
 
 def play_command(
@@ -66,7 +66,8 @@ def play_command(
     resolved = load_rules(rules)
     specs = [parse_bot_arg(b) for b in opponents]
     names = unique_names([name] + [s.name or program_name(s.argv) for s in specs])
-    configs = [BotConfig(command=HUMAN_COMMAND, name=names[0])] + [
+    human = HumanPlayer()
+    configs = [BotConfig.in_process(human, name=names[0], command=HUMAN_COMMAND)] + [
         BotConfig(
             command=spec.argv,
             name=bot_name,
@@ -76,17 +77,10 @@ def play_command(
         )
         for spec, bot_name in zip(specs, names[1:], strict=True)
     ]
-    human = HumanSession(names[0])
-
-    def start(config: BotConfig) -> PlayerSession:
-        if tuple(config.command) == HUMAN_COMMAND:
-            return human
-        return BotSession(config)
-
     settings = MatchSettings(
         rules=resolved, seed=seed, deals=deals, movetime_ms=movetime, sandbox=isolation
     )
-    match = Match(configs, settings, log, start_session=start)
+    match = Match(configs, settings, log)
     human.seat_names = lambda: [player.name for player in match.referee.seats]
     out.print(
         f"Zole ({resolved.name}) against {names[1]} and {names[2]}: {deals} "
