@@ -27,7 +27,7 @@ from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealResult
 from zole_arena.isolation.sandbox import Sandbox, readable_paths
 from zole_arena.players.botproc import split_command
-from zole_arena.players.session import BotConfig, BotSession, PlayerSession
+from zole_arena.players.session import IN_PROCESS, BotConfig, BotSession, PlayerSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.log import (
     LogProblem,
@@ -461,6 +461,11 @@ def resume_match(log_path: str | Path) -> Match:
     commands = [tuple(p.get("command", ())) for p in header.get("players", [])]
     if ("<human>",) in commands:
         raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")
+    if any(command[:1] == (IN_PROCESS,) for command in commands):
+        raise MatchError(
+            f"{log_path}: a match with a bot seated in-process cannot be resumed from its log "
+            "(the bot was a Python object, not a command)"
+        )
     if sum(1 for r in records if r.get("type") == "match") > 1:
         raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
     settings = MatchSettings.from_header(header)
