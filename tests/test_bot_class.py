@@ -16,6 +16,8 @@ import dataclasses
 import importlib.util
 import json
 import random
+import re
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -420,3 +422,54 @@ def test_option_values_are_typed() -> None:
     with pytest.raises(ValueError, match="Depth takes 1 to 5, not 9"):
         Option("Depth", 2, 1, 5).value("9")
     assert Option("Book", "none", choices=("none", "wide")).value("wide") == "wide"
+
+
+# -- the guide and the benchmark ----------------------------------------------------------------
+
+GUIDE = ROOT / "docs" / "library-bots.md"
+BLOCK = re.compile(r"^```(\w+)\n(.*?)^```$", re.M | re.S)
+
+
+def test_the_guides_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every example of ``docs/library-bots.md``, in order: the Python ones in one namespace
+    (one that opens with ``# NAME.py`` is also written to that file), and every
+    ``zole-arena`` command of the shell ones, run for real."""
+    monkeypatch.chdir(tmp_path)
+    namespace: dict[str, Any] = {"__name__": "guide"}
+    ran = {"python": 0, "sh": 0}
+    printed: list[str] = []
+    namespace["print"] = lambda *args: printed.append(" ".join(str(a) for a in args))
+    for kind, code in BLOCK.findall(GUIDE.read_text()):
+        if kind == "python":
+            first = code.splitlines()[0]
+            if re.fullmatch(r"# \w+\.py", first):
+                (tmp_path / first[2:]).write_text(code)
+            exec(compile(code, f"{GUIDE.name} block {ran['python'] + 1}", "exec"), namespace)
+        elif kind == "sh":
+            for line in code.splitlines():
+                words = shlex.split(line)
+                if words and words[0] == "zole-arena":
+                    ok(zole(*(w.replace("python3", PY) for w in words[1:]), cwd=tmp_path))
+        ran[kind] = ran.get(kind, 0) + 1
+    assert ran["python"] >= 4 and ran["sh"] >= 1, ran
+    assert namespace["summary"].deals == 30
+    assert len(namespace["counting"].results) == 30
+    assert namespace["objects"] > namespace["programs"] > 0
+    assert printed[-1].startswith("in-process: ")
+    ok(zole("verify", "selfplay.jsonl", cwd=tmp_path))
+
+
+def test_bench_match_measures_the_in_process_match(tmp_path: Path) -> None:
+    data = json.loads(ok(zole("bench", "--match", "--deals", "30", "--json", cwd=tmp_path)).stdout)
+    figures = data["in_process"]
+    assert figures["deals"] == 30 and figures["decisions_per_deal"] >= 3
+    assert (
+        abs(figures["deals_per_second"] - 30 / figures["seconds"]) < 1e-9 * 30 / figures["seconds"]
+    )
+    placements = {p["placement"]: p for p in data["placements"]}
+    assert set(figures["speedup"]) == set(placements)
+    for name, speedup in figures["speedup"].items():
+        expected = figures["deals_per_second"] / placements[name]["deals_per_second"]
+        assert abs(speedup - expected) < 1e-9 * expected
+    text = ok(zole("bench", "--match", "--deals", "10", "--no-pin", cwd=tmp_path)).stdout
+    assert "in-process match" in text and "the free match's" in text

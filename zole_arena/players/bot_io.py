@@ -33,6 +33,7 @@ from zole_arena.players.bot import (
     Event,
     Option,
     TrickEvent,
+    make_view,
 )
 from zole_arena.protocol.messages import PROTOCOL_VERSION
 
@@ -50,6 +51,9 @@ __all__ = [
 _CARD_BY_NAME: Final = {card.name: card for card in CARDS}
 _BID_BY_WORD: Final = {bid.value: bid for bid in Bid}
 _PHASE_BY_WORD: Final = {"bid": Phase.BIDDING, "bury": Phase.BURYING, "play": Phase.PLAYING}
+_CONTRACT_BY_WORD: Final[dict[str, Contract | None]] = {"-": None} | {c.value: c for c in Contract}
+_PLAYING: Final = Phase.PLAYING
+_BIDDING: Final = Phase.BIDDING
 _NO_CARDS: Final[tuple[Card, ...]] = ()
 
 
@@ -78,6 +82,7 @@ def _seat(text: str) -> int | None:
     return None if text == "-" else int(text)
 
 
+@functools.lru_cache(maxsize=64)
 def _three(text: str) -> tuple[int, int, int]:
     values = _ints(text)
     if len(values) != 3:
@@ -138,38 +143,26 @@ def parse_go(words: Sequence[str], received: float | None = None) -> tuple[int, 
         phase = _PHASE_BY_WORD[f["phase"]]
         seat = int(f["seat"])
         forehand = int(f["forehand"])
-        bid_words = f["bids"]
-        bids = (
-            ()
-            if bid_words == "-"
-            else tuple(
-                ((forehand + i) % 3, _bid(word)) for i, word in enumerate(bid_words.split(","))
-            )
-        )
         played = _cards(f["played"])
         winners = _ints(f["winners"])
         tricks = []
         leader = forehand
         for number, winner in enumerate(winners):
-            cards = played[3 * number : 3 * number + 3]
-            tricks.append(Trick(leader, (cards[0], cards[1], cards[2]), winner))
+            a, b, c = played[3 * number : 3 * number + 3]
+            tricks.append(Trick(leader, (a, b, c), winner))
             leader = winner
-        won = [0, 0, 0]
-        for winner in winners:
-            won[winner] += 1
         legal_text = f["legal"]
         legal: tuple[Action, ...]
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
             legal = _cards(legal_text)
-        elif phase is Phase.BIDDING:
-            legal = tuple(_bid(word) for word in legal_text.split(",") if word)
+        elif phase is _BIDDING:
+            legal = _bid_list(legal_text)
         else:  # burying: any two cards of the hand, listed
             legal = tuple(Bury.of(a, b) for a, b in combinations(_cards(legal_text), 2))
-        contract = f["contract"]
         talon = f.get("talon", "-")
         buried = f.get("buried", "-")
         rules = f.get("rules", PRESETS[0])
-        view = BotView(
+        view = make_view(
             seat=seat,
             dealer=int(f["dealer"]),
             forehand=forehand,
@@ -177,16 +170,16 @@ def parse_go(words: Sequence[str], received: float | None = None) -> tuple[int, 
             phase=phase,
             turn=seat,
             hand=_cards(f["hand"]),
-            bids=bids,
-            contract=None if contract == "-" else Contract(contract),
+            bids=_bids(f["bids"], forehand),
+            contract=_CONTRACT_BY_WORD[f["contract"]],
             soloist=_seat(f["soloist"]),
             talon=None if talon == "-" else _cards(talon),
             buried=None if buried == "-" else _cards(buried),
             tricks=tuple(tricks),
             trick=played[3 * len(winners) :],
-            trick_leader=leader if phase is Phase.PLAYING else None,
-            tricks_won=(won[0], won[1], won[2]),
-            pules=Pules(int(f.get("commonpules", "0")), _ints(f.get("personalpules", "-"))),
+            trick_leader=leader if phase is _PLAYING else None,
+            tricks_won=_won(winners),
+            pules=_pules(f.get("commonpules", "0"), f.get("personalpules", "-")),
             legal_actions=legal,
             result=None,
             deal_no=int(f["deal"]),
@@ -198,6 +191,32 @@ def parse_go(words: Sequence[str], received: float | None = None) -> tuple[int, 
     except (KeyError, ValueError, IndexError) as exc:
         raise NotationError(f"bad go request: {type(exc).__name__} {exc}") from None
     return request_id, view
+
+
+# The parts of a request that stay the same for a while (the bids, the scores, the pules),
+# read once: a Python bot spends its time on its decisions, not on reading them.
+
+
+@functools.lru_cache(maxsize=256)
+def _bids(text: str, forehand: int) -> tuple[tuple[int, Bid], ...]:
+    if text == "-":
+        return ()
+    return tuple(((forehand + i) % 3, _bid(word)) for i, word in enumerate(text.split(",")))
+
+
+@functools.lru_cache(maxsize=64)
+def _bid_list(text: str) -> tuple[Bid, ...]:
+    return tuple(_bid(word) for word in text.split(",") if word)
+
+
+@functools.lru_cache(maxsize=64)
+def _pules(common: str, personal: str) -> Pules:
+    return Pules(int(common), _ints(personal))
+
+
+def _won(winners: tuple[int, ...]) -> tuple[int, int, int]:
+    count = winners.count
+    return (count(0), count(1), count(2))
 
 
 def parse_event(words: Sequence[str]) -> Event | None:

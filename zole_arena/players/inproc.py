@@ -34,12 +34,12 @@ from zole_arena.game.state import DealResult, DealState
 from zole_arena.players.bot import (
     BidEvent,
     Bot,
-    BotView,
     CardEvent,
     DealEnd,
     DealStart,
     Event,
     TrickEvent,
+    make_view,
 )
 from zole_arena.players.bot_io import format_action, parse_go, set_option, tell
 from zole_arena.players.session import BotConfig, Reply
@@ -65,7 +65,6 @@ class Decision(NamedTuple):
 
 
 _NO_HOOK: Final = Bot.on_event
-_BOT_VIEW_NEW: Final = object.__new__
 
 
 class InProcessSession:
@@ -114,18 +113,15 @@ class InProcessSession:
         bot = self.bot
         try:
             self._catch_up(deal, seat)
-            # The seat's view, with the match around it. Built by filling the frozen
-            # dataclass's fields at once: its __init__ would set them one by one, at a few
-            # microseconds a decision (a third of a fast bot's time in self-play).
-            view = _BOT_VIEW_NEW(BotView)
-            fields = view.__dict__
-            fields.update(deal.state.view(seat).__dict__)
-            fields["rules"] = deal.rules.preset
-            fields["deal_no"] = deal.deal_no
-            fields["scores"] = deal.scores
-            fields["ruleset"] = deal.rules
-            fields["time_ms"] = time_ms
-            fields["deadline"] = start + time_ms / 1000
+            view = make_view(
+                **deal.state.view(seat).__dict__,
+                deal_no=deal.deal_no,
+                scores=deal.scores,
+                ruleset=deal.rules,
+                time_ms=time_ms,
+                deadline=start + time_ms / 1000,
+            )
+            view.__dict__["rules"] = deal.rules.preset  # the base preset, as a program is told
             action = bot.decide(view)
         except Exception as exc:
             raise BotCrashedError(self._crash("decide", exc)) from None
