@@ -349,8 +349,7 @@ class Referee:
         except _Forfeit as forfeit:
             result = forfeit_result(deal, forfeit.seat, self.penalty)
         sheet.record(result)
-        totals = sheet.totals
-        self._flush(deal_no, format_result(result, deal_no, totals, result.forfeit), result, totals)
+        self._flush(deal_no, result, sheet.totals)
         return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:])
 
     def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
@@ -369,7 +368,7 @@ class Referee:
                 raise _Forfeit(seat.index) from None
         self._events = []
         for seat in self._by_seat:
-            seat.pending = [writer.newdeal(seat.index)]
+            seat.pending = [] if seat.in_process else [writer.newdeal(seat.index)]
             seat.seen = 0
 
     def _turn(self, deal: DealState, deal_no: int, moves: list[Move]) -> None:
@@ -507,9 +506,10 @@ class Referee:
         seat.seen = len(events)
         return lines
 
-    def _flush(self, deal_no: int, last: str, result: DealResult, totals: Sequence[int]) -> None:
-        """Send every bot its unsent events and ``last`` (the deal's result); tell the
-        in-process ones the rest of the deal and ``result`` as values."""
+    def _flush(self, deal_no: int, result: DealResult, totals: Sequence[int]) -> None:
+        """Send every bot its unsent events and the deal's ``result``; tell the in-process
+        ones the rest of the deal and the result as values."""
+        last = format_result(result, deal_no, totals, result.forfeit) if self._texts else ""
         for seat in self._by_seat:
             if seat.in_process:
                 if seat.session is not None:
