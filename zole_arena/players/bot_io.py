@@ -45,7 +45,10 @@ __all__ = [
     "parse_newdeal",
     "parse_result",
     "parse_setoption",
+    "ruleset_of",
     "run_bot",
+    "set_option",
+    "tell",
 ]
 
 _CARD_BY_NAME: Final = {card.name: card for card in CARDS}
