@@ -473,3 +473,11 @@ def test_bench_match_measures_the_in_process_match(tmp_path: Path) -> None:
         assert abs(speedup - expected) < 1e-9 * expected
     text = ok(zole("bench", "--match", "--deals", "10", "--no-pin", cwd=tmp_path)).stdout
     assert "in-process match" in text and "the free match's" in text
+
+
+def test_a_tournament_worker_cannot_be_sent_a_bot_object() -> None:
+    from zole_arena.events.messages import to_plain
+
+    assert to_plain(BotConfig(command="rulebot"), "config")["bot"] is None
+    with pytest.raises(TypeError, match=r"config\.bot: a RandomBot cannot be sent"):
+        to_plain(BotConfig.in_process(RandomBot()), "config")

@@ -16,7 +16,7 @@ import logging
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TextIO
+from typing import Final, NamedTuple, Protocol, TextIO
 
 from zole_arena.errors import (
     BotCrashedError,
@@ -28,6 +28,7 @@ from zole_arena.errors import (
     printable,
 )
 from zole_arena.isolation.sandbox import Sandbox
+from zole_arena.players.bot import Bot
 from zole_arena.players.botproc import DEFAULT_LIMITS, BotProcess, Limits
 from zole_arena.protocol.messages import (
     PROTOCOL_VERSION,
@@ -40,9 +41,6 @@ from zole_arena.protocol.messages import (
     ZoleOk,
     parse_bot_line,
 )
-
-if TYPE_CHECKING:
-    from zole_arena.players.bot import Bot
 
 __all__ = ["IN_PROCESS", "BotConfig", "BotSession", "PlayerSession", "Reply"]
 
