@@ -48,8 +48,8 @@ __all__ = [
 SYSTEM_DIRS: Final = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
 #: The zole_arena package: every sandbox may read it (the library's public code), so that a
 #: Python bot written on its bot class imports it wherever the library lies (an editable install
-#: keeps it outside the interpreter's folders).
-_LIBRARY: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: keeps it outside the interpreter's folders). It is the arena's own, so no bot's.
+_LIBRARY: Final = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 #: Environment variables a sandboxed bot inherits from the arena (when set).
 _KEPT_ENV: Final = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
 #: The size of a sandbox's /dev/shm (POSIX shared memory and semaphores of its processes).
@@ -236,9 +236,13 @@ def _shebang(path: str) -> str | None:
 
 def _trusted(path: str) -> bool:
     """A place the organizer's own setup owns: the system, or the installation the arena
-    itself runs from (its virtual environment and base interpreter)."""
+    itself runs from (its virtual environment and base interpreter, the zole_arena package)."""
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    return _is_system(path) or any(_inside(path, os.path.realpath(p)) for p in prefixes)
+    return (
+        _is_system(path)
+        or _inside(path, _LIBRARY)
+        or any(_inside(path, os.path.realpath(p)) for p in prefixes)
+    )
 
 
 def _pyenv_root() -> str:
