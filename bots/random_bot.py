@@ -8,8 +8,14 @@ It keeps no state: every request's view holds the legal actions. Run it as
 
 from __future__ import annotations
 
+import os
 import random
 import sys
+
+try:  # the library as installed, else the one this bot came with (a clone, PYTHONPATH)
+    import zole_arena  # noqa: F401
+except ImportError:
+    sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from zole_arena.game.actions import Action, Bury
 from zole_arena.game.state import Phase

@@ -26,11 +26,17 @@ card of its category.
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Final
+
+try:  # the library as installed, else the one this bot came with (a clone, PYTHONPATH)
+    import zole_arena  # noqa: F401
+except ImportError:
+    sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from zole_arena.game.actions import Action, Bid, Bury, Contract
 from zole_arena.game.cards import CARDS, CATEGORY, Card, Category
