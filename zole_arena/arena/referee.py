@@ -375,85 +375,52 @@ class Referee:
         index: int = deal.turn  # type: ignore[assignment]
         seat = self._by_seat[index]
         request_id = self._new_id()
-        if seat.in_process:
-            self._turn_in_process(deal, deal_no, moves, seat, request_id)
-            return
         assert self._writer is not None
-        line = self._writer.go(request_id, self.time_ms)
+        line = answer = None  # the request and the reply as text, where there is text
         session = seat.session
         try:
             if session is None:  # restarted after a fault earlier in this deal
                 session = self._start(seat)
-            # The events this bot has not seen yet go in the same write as the request.
-            events = self._unsent(seat)
-            reply = session.request(line, request_id, self.time_ms, self.margin_ms, events)
-        except BotError as exc:
-            self._bot_fault(deal_no, seat, exc, request=line)
-            self._substitute(deal, deal_no, seat, moves)
-        else:
-            try:
+            if seat.in_process:  # a Python object: asked with the deal, answers with a value
+                assert isinstance(session, InProcessSession) and self._context is not None
+                action, elapsed = session.decide(
+                    self._context, index, request_id, self.time_ms, self.margin_ms
+                )
+                phase = deal.phase  # another kind of action is garbage, as its text would be
+                kind = Card if phase is Phase.PLAYING else Bid if phase is Phase.BIDDING else Bury
+                if action.__class__ is not kind:
+                    raise NotationError(f"decide returned {action!r}, not a {kind.__name__}")
+            else:
+                line = self._writer.go(request_id, self.time_ms)
+                # The events this bot has not seen yet go in the same write as the request.
+                events = self._unsent(seat)
+                reply = session.request(line, request_id, self.time_ms, self.margin_ms, events)
+                answer = reply.line
+                elapsed = reply.elapsed_ms
                 action = parse_answer(reply.words, deal.phase)
-            except NotationError as exc:
-                self._fault(deal_no, seat, "garbage", str(exc), line, reply.line)
-                self._substitute(deal, deal_no, seat, moves)
-            else:
-                try:
-                    deal.apply(action)
-                except IllegalActionError as exc:
-                    self._fault(deal_no, seat, "illegal", str(exc), line, reply.line)
-                    self._substitute(deal, deal_no, seat, moves)
-                else:
-                    moves.append(Move(index, _wire(action), request_id, reply.elapsed_ms))
-                    self._announce(deal, index, action)
-                    return
-        seat_done, action_done = deal.history[-1]
-        self._announce(deal, seat_done, action_done)
-
-    def _turn_in_process(
-        self, deal: DealState, deal_no: int, moves: list[Move], seat: _Player, request_id: int
-    ) -> None:
-        """:meth:`_turn` for a Python object in the arena's process: it is asked with the deal
-        itself, and its action comes back as a value. The ``go`` text is made only for the
-        record of a fault."""
-        index = seat.index
-        session = seat.session
-        try:
-            if session is None:  # stopped after a fault earlier in this deal
-                session = self._start(seat)
-            assert isinstance(session, InProcessSession) and self._context is not None
-            decision = session.decide(
-                self._context, index, request_id, self.time_ms, self.margin_ms
-            )
+            deal.apply(action)
         except BotError as exc:
-            self._bot_fault(deal_no, seat, exc, request=self._go_text(request_id))
-            self._substitute(deal, deal_no, seat, moves)
+            self._bot_fault(deal_no, seat, exc, request=line or self._go_text(request_id))
+        except NotationError as exc:
+            line = line or self._go_text(request_id)
+            self._fault(deal_no, seat, "garbage", str(exc), line, answer)
+        except IllegalActionError as exc:
+            line = line or self._go_text(request_id)
+            answer = answer or f"action {request_id} {_wire(action)}"
+            self._fault(deal_no, seat, "illegal", str(exc), line, answer)
         else:
-            action = decision.action
-            phase = deal.phase
-            kind = Card if phase is Phase.PLAYING else Bid if phase is Phase.BIDDING else Bury
-            if action.__class__ is not kind:
-                why = f"decide returned {action!r}, not a {kind.__name__}"
-                self._fault(deal_no, seat, "garbage", why, self._go_text(request_id),
-                            repr(action)[:200])  # fmt: skip
-                self._substitute(deal, deal_no, seat, moves)
-            else:
-                try:
-                    deal.apply(action)
-                except IllegalActionError as exc:
-                    self._fault(deal_no, seat, "illegal", str(exc), self._go_text(request_id),
-                                f"action {request_id} {_wire(action)}")  # fmt: skip
-                    self._substitute(deal, deal_no, seat, moves)
-                else:
-                    moves.append(Move(index, _wire(action), request_id, decision.elapsed_ms))
-                    if self._texts:
-                        self._announce(deal, index, action)
-                    return
+            moves.append(Move(index, _wire(action), request_id, elapsed))
+            if self._texts:
+                self._announce(deal, index, action)
+            return
+        self._substitute(deal, deal_no, seat, moves)
         if self._texts:
             seat_done, action_done = deal.history[-1]
             self._announce(deal, seat_done, action_done)
 
     def _go_text(self, request_id: int) -> str:
-        """The ``go`` line of the open request, as a process would have been sent it."""
+        """The ``go`` line of the open request, as a process is sent it (for an in-process
+        player, made only for the record of a fault)."""
         assert self._writer is not None
         return self._writer.go(request_id, self.time_ms)
 
