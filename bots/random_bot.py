@@ -1,37 +1,43 @@
 #!/usr/bin/env python3
-"""A Zole bot that plays a random legal action: the smallest complete example of protocol v1.
+"""A Zole bot that plays a random legal action: the smallest complete bot on the library's
+:class:`~zole_arena.players.bot.Bot` class.
 
-Stateless: every ``go`` request carries the whole view, so the bot only reads ``legal``.
-Standard library only; run it as ``python3 random_bot.py [--seed N]``.
+It keeps no state: every request's view holds the legal actions. Run it as
+``python3 random_bot.py [--seed N]``; the bot class itself speaks the protocol.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 
+try:  # the library as installed, else the one this bot came with (a clone, PYTHONPATH)
+    import zole_arena  # noqa: F401
+except ImportError:
+    sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-def main() -> None:
-    rng = random.Random(int(sys.argv[2]) if sys.argv[1:2] == ["--seed"] else None)
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "zole":
-            print("id name Random\nid author zole-arena\nid version 1\nzoleok 1", flush=True)
-        elif words[0] == "isready":
-            print("readyok", flush=True)
-        elif words[0] == "go":
-            fields = dict(zip(words[1::2], words[2::2], strict=False))
-            legal = fields["legal"].split(",")
-            if fields["phase"] == "bury":
-                answer = " ".join(rng.sample(legal, 2))
-            else:
-                answer = rng.choice(legal)
-            print(f"action {fields['id']} {answer}", flush=True)
-        elif words[0] == "quit":
-            break
+from zole_arena.game.actions import Action, Bury
+from zole_arena.game.state import Phase
+from zole_arena.players.bot import Bot, BotView
+
+
+class RandomBot(Bot):
+    """Uniformly random legal actions (burying: two cards of the hand drawn at random)."""
+
+    name = "Random"
+    author = "zole-arena"
+    version = "1"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, view: BotView) -> Action:
+        if view.phase is Phase.BURYING:
+            first, second = self.rng.sample(view.hand, 2)
+            return Bury.of(first, second)
+        return self.rng.choice(view.legal_actions)
 
 
 if __name__ == "__main__":
-    main()
+    RandomBot(int(sys.argv[2]) if sys.argv[1:2] == ["--seed"] else None).run()

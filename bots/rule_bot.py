@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""A rule-based Zole bot: a readable example of a bot that plays sensibly (protocol v1).
+"""A rule-based Zole bot: a readable example of a bot that plays sensibly, written on the
+library's :class:`~zole_arena.players.bot.Bot` class.
 
-Every ``go`` request carries the whole view of the deal, so the bot keeps no state between
-requests: it rebuilds the tricks from ``forehand``, ``winners`` and ``played`` and decides from
-a few rules of thumb.
+Every request carries the whole view of the deal, so the bot keeps no state between requests:
+from the view's tricks it works out who is void in what and which cards are still out, and
+decides from a few rules of thumb.
 
 * **Bidding**: a point count of the hand (trumps, high trumps, plain aces, voids) against a
   threshold that the ``Aggression`` option moves; zole only with a very strong hand, small zole
@@ -15,42 +16,51 @@ a few rules of thumb.
   the small zole the bot ducks.
 
 The ``Epsilon`` option (percent) makes the bot play a uniformly random legal action instead, to
-build weaker variants. Standard library only; run it as ``python3 rule_bot.py [--seed N]``.
+build weaker variants. Run it as ``python3 rule_bot.py [--seed N]``, or seat ``RuleBot()`` in
+a match in the arena's process.
+
+Cards are the library's :class:`~zole_arena.game.cards.Card` values, numbered strongest first
+(the 14 trumps, then clubs, spades, hearts: A T K 9 each), so a lower number is a stronger
+card of its category.
 """
 
 from __future__ import annotations
 
-import contextlib
+import os
 import random
 import sys
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Final
 
+try:  # the library as installed, else the one this bot came with (a clone, PYTHONPATH)
+    import zole_arena  # noqa: F401
+except ImportError:
+    sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from zole_arena.game.actions import Action, Bid, Bury, Contract
+from zole_arena.game.cards import CARDS, CATEGORY, Card, Category
+from zole_arena.game.state import Phase
+from zole_arena.players.bot import Bot, BotView, Option, OptionValue
+
 # -- cards ---------------------------------------------------------------------------------------
 
-#: The 26 cards strongest first: the 14 trumps, then clubs, spades, hearts (A T K 9 each).
-CARD_ORDER: Final = (
-    "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C AS TS KS 9S AH TH KH 9H".split()
-)
-#: A card's place in CARD_ORDER: lower is stronger within its category.
-STRENGTH: Final = {card: index for index, card in enumerate(CARD_ORDER)}
-TRUMPS: Final = frozenset(CARD_ORDER[:14])
-PLAIN_SUITS: Final = ("C", "S", "H")
-RANK_POINTS: Final = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
-POINTS: Final = {card: RANK_POINTS[card[0]] for card in CARD_ORDER}
-#: Queens and jacks: the trumps that win tricks but carry few points.
-HIGH_TRUMPS: Final = frozenset(CARD_ORDER[:8])
-QUEENS: Final = frozenset(CARD_ORDER[:4])
-TRUMP = "T"
-"""The category of the trumps (the plain suits' categories are their suit letters)."""
+TRUMP: Final = Category.TRUMP
+PLAIN_SUITS: Final = (Category.CLUBS, Category.SPADES, Category.HEARTS)
+#: A card's category, by its number.
+CATEGORIES: Final = tuple(Category(CATEGORY[card]) for card in CARDS)
 NEVER_WINS: Final = 100
+#: The diamond ace and ten: trumps, but too rich in points to lead low.
+RICH_TRUMPS: Final = frozenset({Card.parse("AD"), Card.parse("TD")})
 
 #: Bidding weights of the trumps (see :func:`hand_strength`): a trump's power to win tricks;
 #: the diamond ace and ten also bring their points.
 TRUMP_WEIGHTS: Final = {
-    "QC": 2.3, "QS": 2.2, "QH": 2.0, "QD": 1.8, "JC": 1.6, "JS": 1.5, "JH": 1.4,
-    "JD": 1.3, "AD": 1.8, "TD": 1.6, "KD": 1.15, "9D": 1.0, "8D": 1.0, "7D": 1.0,
+    Card.parse(name): weight
+    for name, weight in {
+        "QC": 2.3, "QS": 2.2, "QH": 2.0, "QD": 1.8, "JC": 1.6, "JS": 1.5, "JH": 1.4,
+        "JD": 1.3, "AD": 1.8, "TD": 1.6, "KD": 1.15, "9D": 1.0, "8D": 1.0, "7D": 1.0,
+    }.items()
 }  # fmt: skip
 #: Bidding weights of plain holdings: an ace in a suit of one or two cards, in a longer suit,
 #: a lone ten (it will be buried), a void.
@@ -70,60 +80,60 @@ ZOLE_QUEENS: Final = 3
 AGGRESSION_SPAN: Final = 1.5
 
 
-def normalize(text: str) -> str:
-    """A card in canonical notation (``10d`` -> ``TD``); text that is no card is unchanged."""
-    card = text.strip().upper()
-    card = "T" + card[2:] if card.startswith("10") else card
-    return card if card in STRENGTH else text
+def category(card: Card) -> Category:
+    """What a card follows as: trump (every queen, jack and diamond) or its plain suit."""
+    return CATEGORIES[card]
 
 
-def category(card: str) -> str:
-    """What a card follows as: ``T`` for the trumps (every queen, jack and diamond), else its
-    plain suit letter.
-    """
-    return TRUMP if card in TRUMPS else card[1]
+def is_high_trump(card: Card) -> bool:
+    """Queens and jacks: the trumps that win tricks but carry few points."""
+    return card < 8
 
 
-def trick_key(card: str, led: str) -> int:
+def is_queen(card: Card) -> bool:
+    return card < 4
+
+
+def trick_key(card: Card, led: Category) -> int:
     """Lower beats higher: trumps by strength, then the led suit, other cards never win."""
-    if card in TRUMPS or category(card) == led:
-        return STRENGTH[card]
+    if card.is_trump or CATEGORIES[card] == led:
+        return int(card)
     return NEVER_WINS
 
 
-def beats(card: str, other: str, led: str) -> bool:
+def beats(card: Card, other: Card, led: Category) -> bool:
     """Whether ``card`` beats ``other`` in a trick whose led category is ``led``."""
     return trick_key(card, led) < trick_key(other, led)
 
 
-def winning_index(cards: list[str]) -> int:
+def winning_index(cards: list[Card]) -> int:
     """The position (0, 1, 2) of the card that wins so far in a trick's cards."""
     led = category(cards[0])
     keys = [trick_key(card, led) for card in cards]
     return keys.index(min(keys))
 
 
-def points(cards: list[str] | tuple[str, ...] | set[str]) -> int:
+def points(cards: list[Card] | tuple[Card, ...] | set[Card]) -> int:
     """Card points of some cards."""
-    return sum(POINTS[card] for card in cards)
+    return sum(card.points for card in cards)
 
 
-def weakest(cards: list[str]) -> str:
-    """The weakest card: the one with the highest place in CARD_ORDER."""
-    return max(cards, key=STRENGTH.__getitem__)
+def weakest(cards: list[Card]) -> Card:
+    """The weakest card: the highest number."""
+    return max(cards)
 
 
-def strongest(cards: list[str]) -> str:
-    """The strongest card: the one with the lowest place in CARD_ORDER."""
-    return min(cards, key=STRENGTH.__getitem__)
+def strongest(cards: list[Card]) -> Card:
+    """The strongest card: the lowest number."""
+    return min(cards)
 
 
-def of_category(cards: list[str] | tuple[str, ...], cat: str) -> list[str]:
+def of_category(cards: list[Card] | tuple[Card, ...], cat: Category) -> list[Card]:
     """The cards of one category, strongest first."""
-    return sorted((card for card in cards if category(card) == cat), key=STRENGTH.__getitem__)
+    return sorted(card for card in cards if CATEGORIES[card] == cat)
 
 
-# -- the view of a deal --------------------------------------------------------------------------
+# -- what the view tells -------------------------------------------------------------------------
 
 
 @dataclass
@@ -131,14 +141,14 @@ class Trick:
     """A trick, finished or not: who led it and the cards in the order played."""
 
     leader: int
-    cards: list[str]
+    cards: list[Card]
 
     def seat_of(self, index: int) -> int:
         """The seat that played ``cards[index]``."""
         return (self.leader + index) % 3
 
     @property
-    def led(self) -> str:
+    def led(self) -> Category:
         """The led category."""
         return category(self.cards[0])
 
@@ -148,61 +158,45 @@ class Trick:
 
 
 @dataclass
-class View:
-    """What one ``go`` request tells: the seat's hand and everything public, plus what follows
-    from it (the tricks, the current trick, known voids, the cards still out).
-    """
+class Position:
+    """The seat's view of the deal in play, with what follows from it: the tricks, the
+    current trick, who is known to be void in what, the cards still out."""
 
-    phase: str
     seat: int
-    forehand: int
     rules: str
-    hand: list[str]
-    legal: list[str]
-    bids: list[str]
-    contract: str
+    hand: list[Card]
+    legal: list[Card]
+    contract: Contract | None
     soloist: int | None
-    buried: list[str]
-    played: list[str]
-    winners: list[int]
+    buried: list[Card]
+    played: list[Card]
     tricks: list[Trick] = field(default_factory=list)
     current: Trick = field(default_factory=lambda: Trick(0, []))
-    voids: list[set[str]] = field(default_factory=lambda: [set(), set(), set()])
+    voids: list[set[Category]] = field(default_factory=lambda: [set(), set(), set()])
 
     @classmethod
-    def parse(cls, fields: dict[str, str]) -> View:
-        """Build a view from the fields of a ``go`` line."""
-        soloist = fields.get("soloist", "-")
-        view = cls(
-            phase=fields.get("phase", ""),
-            seat=int(fields.get("seat", "0")),
-            forehand=int(fields.get("forehand", "0")),
-            rules=fields.get("rules", "wpt").split("+")[0],
-            hand=card_list(fields.get("hand", "-")),
-            legal=[normalize(item) for item in item_list(fields.get("legal", "-"))],
-            bids=item_list(fields.get("bids", "-")),
-            contract=fields.get("contract", "-"),
-            soloist=int(soloist) if soloist.isdigit() else None,
-            buried=card_list(fields.get("buried", "-")),
-            played=card_list(fields.get("played", "-")),
-            winners=[int(seat) for seat in item_list(fields.get("winners", "-"))],
+    def of(cls, view: BotView) -> Position:
+        """The position of a view; every seat that did not follow the led category of a
+        trick is noted as void in it."""
+        tricks = [Trick(trick.leader, list(trick.cards)) for trick in view.tricks]
+        leader = view.trick_leader if view.trick_leader is not None else view.forehand
+        position = cls(
+            seat=view.seat,
+            rules=view.rules,
+            hand=list(view.hand),
+            legal=[card for card in view.legal_actions if isinstance(card, Card)],
+            contract=view.contract,
+            soloist=view.soloist,
+            buried=list(view.buried or ()),
+            played=[card for trick in view.tricks for card in trick.cards] + list(view.trick),
+            tricks=tricks,
+            current=Trick(leader, list(view.trick)),
         )
-        view.rebuild_tricks()
-        return view
-
-    def rebuild_tricks(self) -> None:
-        """Split ``played`` into tricks: trick 1 is led by the forehand, trick k + 1 by the
-        winner of trick k; note every seat that did not follow the led category as void in it.
-        """
-        leader = self.forehand
-        for number, winner in enumerate(self.winners):
-            self.tricks.append(Trick(leader, self.played[3 * number : 3 * number + 3]))
-            leader = winner
-        self.current = Trick(leader, self.played[3 * len(self.winners) :])
-        for trick in [*self.tricks, self.current]:
+        for trick in [*position.tricks, position.current]:
             for index, card in enumerate(trick.cards[1:], start=1):
                 if category(card) != trick.led:
-                    self.voids[trick.seat_of(index)].add(trick.led)
+                    position.voids[trick.seat_of(index)].add(trick.led)
+        return position
 
     # -- who is who --
 
@@ -228,11 +222,11 @@ class View:
 
     # -- the cards still out --
 
-    def unseen(self) -> set[str]:
+    def unseen(self) -> set[Card]:
         """Cards this seat has not seen: in the others' hands, buried, or in an unused talon."""
-        return set(CARD_ORDER) - set(self.hand) - set(self.played) - set(self.buried)
+        return set(CARDS) - set(self.hand) - set(self.played) - set(self.buried)
 
-    def can_beat(self, card: str, led: str, seats: list[int]) -> bool:
+    def can_beat(self, card: Card, led: Category, seats: list[int]) -> bool:
         """Whether one of ``seats`` may hold a card that beats ``card`` in a trick of ``led``.
 
         A seat known to be void in the led category may still trump a plain suit; a seat known
@@ -252,7 +246,7 @@ class View:
             return False
         may_trump = [seat for seat in seats if TRUMP not in self.voids[seat]]
         short = len(of_category(sorted(out), led)) < len(seats)
-        trumps_higher = any(other in TRUMPS for other in higher)
+        trumps_higher = any(other.is_trump for other in higher)
         return trumps_higher and any(led in self.voids[s] or short for s in may_trump)
 
     def opponents_may_hold_trumps(self) -> bool:
@@ -260,33 +254,23 @@ class View:
         foes = [s for s in range(3) if not self.is_friend(s)]
         if not any(TRUMP not in self.voids[s] for s in foes):
             return False
-        return any(card in TRUMPS for card in self.unseen())
-
-
-def item_list(value: str) -> list[str]:
-    """The items of a protocol list (``-`` is empty)."""
-    return [] if value in ("-", "") else [item for item in value.split(",") if item]
-
-
-def card_list(value: str) -> list[str]:
-    """A protocol list of cards in canonical notation."""
-    return [normalize(item) for item in item_list(value)]
+        return any(card.is_trump for card in self.unseen())
 
 
 # -- bidding -------------------------------------------------------------------------------------
 
 
-def hand_strength(hand: list[str]) -> float:
+def hand_strength(hand: list[Card] | tuple[Card, ...]) -> float:
     """A point count of an 8-card hand for playing alone (about 8.5–9 is a take).
 
     Each trump counts by :data:`TRUMP_WEIGHTS` (a queen about 2, a low diamond 1); a plain ace
     counts 1 in a short suit (it wins before the suit is ruffed) and 0.7 in a longer one; a
     lone ten 0.3 (its points will be buried); each void 0.2.
     """
-    score = sum(TRUMP_WEIGHTS[card] for card in hand if card in TRUMPS)
+    score = sum(TRUMP_WEIGHTS[card] for card in hand if card.is_trump)
     for suit in PLAIN_SUITS:
         cards = of_category(hand, suit)
-        ranks = {card[0] for card in cards}
+        ranks = {card.rank for card in cards}
         if not cards:
             score += VOID_WEIGHT
         elif "A" in ranks:
@@ -296,42 +280,43 @@ def hand_strength(hand: list[str]) -> float:
     return score
 
 
-def can_lose_every_trick(hand: list[str]) -> bool:
+def can_lose_every_trick(hand: list[Card] | tuple[Card, ...]) -> bool:
     """Whether a hand is safe for a small zole: in every category it holds only the lowest
     cards, with no gap (``7D``, ``8D 7D``, ``9H``, ``KH 9H``, ``TH KH 9H``), so that it can
     always play under whatever is led. Voids are safe too.
     """
     for cat in (TRUMP, *PLAIN_SUITS):
         mine = of_category(hand, cat)
-        everything = of_category(CARD_ORDER, cat)
+        everything = of_category(CARDS, cat)
         if mine and mine != everything[len(everything) - len(mine) :]:
             return False
     return True
 
 
-def choose_bid(view: View, aggression: int) -> str:
+def choose_bid(view: BotView, aggression: int) -> Bid:
     """The bid: zole, take, small zole or pass, whichever is offered and fits the hand."""
+    legal = view.legal_actions
     strength = hand_strength(view.hand)
     shift = (aggression - 50) / 50 * AGGRESSION_SPAN
-    trumps = [card for card in view.hand if card in TRUMPS]
-    queens = [card for card in trumps if card in QUEENS]
-    if "zole" in view.legal and (
+    trumps = [card for card in view.hand if card.is_trump]
+    queens = [card for card in trumps if is_queen(card)]
+    if Bid.ZOLE in legal and (
         (len(trumps) >= ZOLE_TRUMPS and len(queens) >= ZOLE_QUEENS)
         or strength >= ZOLE_THRESHOLD - shift
     ):
-        return "zole"
+        return Bid.ZOLE
     take_threshold = TAKE_THRESHOLD.get(view.rules, TAKE_THRESHOLD["wpt"])
-    if "take" in view.legal and strength >= take_threshold - shift:
-        return "take"
-    if "smallzole" in view.legal and can_lose_every_trick(view.hand):
-        return "smallzole"
-    return "pass" if "pass" in view.legal else view.legal[0]
+    if Bid.TAKE in legal and strength >= take_threshold - shift:
+        return Bid.TAKE
+    if Bid.SMALL_ZOLE in legal and can_lose_every_trick(view.hand):
+        return Bid.SMALL_ZOLE
+    return Bid.PASS
 
 
 # -- burying -------------------------------------------------------------------------------------
 
 
-def keep_value(hand: list[str]) -> float:
+def keep_value(hand: list[Card]) -> float:
     """What the soloist expects from the plain cards of an 8-card hand, in card points.
 
     An ace wins its 11 and more; a ten behind its ace wins too, a ten or king without the ace
@@ -341,7 +326,7 @@ def keep_value(hand: list[str]) -> float:
     value = 0.0
     for suit in PLAIN_SUITS:
         cards = of_category(hand, suit)
-        ranks = {card[0] for card in cards}
+        ranks = {card.rank for card in cards}
         if not cards:
             value += 6.0
             continue
@@ -355,140 +340,138 @@ def keep_value(hand: list[str]) -> float:
     return value
 
 
-def bury_value(hand: list[str], pair: tuple[str, str]) -> float:
+def bury_value(hand: list[Card], pair: tuple[Card, Card]) -> float:
     """How good burying ``pair`` is: the buried points (they count for the soloist) plus what
     the remaining hand is worth; burying a trump costs its strength.
     """
     rest = [card for card in hand if card not in pair]
-    cost = sum(10.0 + TRUMP_WEIGHTS[card] * 5 for card in pair if card in TRUMPS)
+    cost = sum(10.0 + TRUMP_WEIGHTS[card] * 5 for card in pair if card.is_trump)
     return points(pair) + keep_value(rest) - cost
 
 
-def choose_bury(view: View) -> tuple[str, str]:
+def choose_bury(hand: list[Card]) -> Bury:
     """The two cards to bury: the pair with the best :func:`bury_value`."""
-    hand = [card for card in view.legal if card in STRENGTH] or view.hand
-    pairs = list(combinations(hand, 2))
-    best = max(pairs, key=lambda pair: bury_value(hand, pair))
-    return best[0], best[1]
+    best = max(combinations(hand, 2), key=lambda pair: bury_value(hand, pair))
+    return Bury.of(best[0], best[1])
 
 
 # -- play ----------------------------------------------------------------------------------------
 
 
-def discard_key(card: str) -> tuple[int, int, int]:
+def discard_key(card: Card) -> tuple[int, int, int]:
     """Sort key for the card to throw away first: fewest points, plain before trump, weakest."""
-    return (POINTS[card], 1 if card in TRUMPS else 0, -STRENGTH[card])
+    return (card.points, 1 if card.is_trump else 0, -card)
 
 
-def lowest(cards: list[str]) -> str:
+def lowest(cards: list[Card]) -> Card:
     """The card that costs least to give away."""
     return min(cards, key=discard_key)
 
 
-def smear(cards: list[str]) -> str:
+def smear(cards: list[Card]) -> Card:
     """The card to give to a partner who wins: most points, sparing queens and jacks."""
-    spare = [card for card in cards if card not in HIGH_TRUMPS] or cards
-    return max(spare, key=lambda card: (POINTS[card], STRENGTH[card]))
+    spare = [card for card in cards if not is_high_trump(card)] or cards
+    return max(spare, key=lambda card: (card.points, int(card)))
 
 
-def winning_cards(view: View) -> list[str]:
+def winning_cards(pos: Position) -> list[Card]:
     """The legal cards that would win the current trick as it stands."""
-    trick = view.current
+    trick = pos.current
     if not trick.cards:
-        return list(view.legal)
+        return list(pos.legal)
     best = trick.cards[winning_index(trick.cards)]
-    return [card for card in view.legal if beats(card, best, trick.led)]
+    return [card for card in pos.legal if beats(card, best, trick.led)]
 
 
-def safe_winners(view: View, cards: list[str], led: str) -> list[str]:
+def safe_winners(pos: Position, cards: list[Card], led: Category) -> list[Card]:
     """Of ``cards``, those no opponent still to play can beat."""
-    foes = [seat for seat in view.still_to_play() if not view.is_friend(seat)]
-    return [card for card in cards if not view.can_beat(card, led, foes)]
+    foes = [seat for seat in pos.still_to_play() if not pos.is_friend(seat)]
+    return [card for card in cards if not pos.can_beat(card, led, foes)]
 
 
-def play_card(view: View) -> str:
+def play_card(pos: Position) -> Card:
     """The card to play, by contract and role."""
-    if view.contract == "table":
-        return duck(view)
-    if view.contract == "smallzole":
-        return duck(view) if view.is_soloist else push_soloist(view)
-    if not view.current.cards:
-        return soloist_lead(view) if view.is_soloist else defender_lead(view)
-    return follow(view)
+    if pos.contract is Contract.TABLE:
+        return duck(pos)
+    if pos.contract is Contract.SMALL_ZOLE:
+        return duck(pos) if pos.is_soloist else push_soloist(pos)
+    if not pos.current.cards:
+        return soloist_lead(pos) if pos.is_soloist else defender_lead(pos)
+    return follow(pos)
 
 
-def soloist_lead(view: View) -> str:
+def soloist_lead(pos: Position) -> Card:
     """The soloist's lead: draw trumps with the top trump, cash sure winners once the
     defenders are out of trumps, else lead low.
     """
-    legal = view.legal
+    legal = pos.legal
     trumps = of_category(legal, TRUMP)
-    foes = [seat for seat in range(3) if seat != view.seat]
-    if trumps and view.opponents_may_hold_trumps():
+    foes = [seat for seat in range(3) if seat != pos.seat]
+    if trumps and pos.opponents_may_hold_trumps():
         top = trumps[0]
-        if not view.can_beat(top, TRUMP, foes):
+        if not pos.can_beat(top, TRUMP, foes):
             return top
-        low = [card for card in trumps if card not in ("AD", "TD")]
+        low = [card for card in trumps if card not in RICH_TRUMPS]
         if len(trumps) >= 3 and low:
             return weakest(low)
-    sure = [card for card in legal if not view.can_beat(card, category(card), foes)]
+    sure = [card for card in legal if not pos.can_beat(card, category(card), foes)]
     if sure:
-        return max(sure, key=lambda card: (card not in TRUMPS, POINTS[card]))
-    plain = [card for card in legal if card not in TRUMPS]
+        return max(sure, key=lambda card: (not card.is_trump, card.points))
+    plain = [card for card in legal if not card.is_trump]
     return lowest(plain or legal)
 
 
-def defender_lead(view: View) -> str:
+def defender_lead(pos: Position) -> Card:
     """A defender's lead: cash a plain winner in a suit the soloist still follows, else lead
     a low plain card (the partner may win it), else the lowest card.
     """
-    legal = view.legal
-    soloist = view.soloist if view.soloist is not None else (view.seat + 1) % 3
-    others = [seat for seat in range(3) if seat != view.seat]
-    for card in sorted(legal, key=lambda c: -POINTS[c]):
-        if card in TRUMPS or category(card) in view.voids[soloist]:
+    legal = pos.legal
+    soloist = pos.soloist if pos.soloist is not None else (pos.seat + 1) % 3
+    others = [seat for seat in range(3) if seat != pos.seat]
+    for card in sorted(legal, key=lambda c: -c.points):
+        if card.is_trump or category(card) in pos.voids[soloist]:
             continue
-        if not view.can_beat(card, category(card), others):
+        if not pos.can_beat(card, category(card), others):
             return card
-    plain = [card for card in legal if card not in TRUMPS]
+    plain = [card for card in legal if not card.is_trump]
     return lowest(plain or legal)
 
 
-def follow(view: View) -> str:
+def follow(pos: Position) -> Card:
     """Play second or third in a trick of a soloist's game (take or zole)."""
-    trick = view.current
+    trick = pos.current
     winner = trick.winner()
-    wins = winning_cards(view)
+    wins = winning_cards(pos)
     last = len(trick.cards) == 2
-    if view.is_friend(winner) and winner != view.seat:
+    if pos.is_friend(winner) and winner != pos.seat:
         # The partner wins so far: give points if he keeps the trick.
         best = trick.cards[winning_index(trick.cards)]
-        foes_after = [s for s in view.still_to_play() if not view.is_friend(s)]
-        if last or not view.can_beat(best, trick.led, foes_after):
-            return smear(view.legal)
-        safe = safe_winners(view, wins, trick.led)
+        foes_after = [s for s in pos.still_to_play() if not pos.is_friend(s)]
+        if last or not pos.can_beat(best, trick.led, foes_after):
+            return smear(pos.legal)
+        safe = safe_winners(pos, wins, trick.led)
         if safe:
             return weakest(safe)
-        return lowest(view.legal)
+        return lowest(pos.legal)
     if wins:
         if last:
             return weakest(wins)
-        safe = safe_winners(view, wins, trick.led)
+        safe = safe_winners(pos, wins, trick.led)
         if safe:
             return weakest(safe)
-    return lowest(view.legal)
+    return lowest(pos.legal)
 
 
-def duck(view: View) -> str:
+def duck(pos: Position) -> Card:
     """Avoid tricks (table game, small zole soloist): play the highest card that still loses,
     else, when every card wins, the one that keeps the best chance of being beaten (or, last
     in the trick, the most dangerous one).
     """
-    trick = view.current
-    legal = view.legal
+    trick = pos.current
+    legal = pos.legal
     if not trick.cards:
-        return lead_low(view)
-    wins = set(winning_cards(view))
+        return lead_low(pos)
+    wins = set(winning_cards(pos))
     losers = [card for card in legal if card not in wins]
     if losers:
         return max(losers, key=danger)
@@ -497,106 +480,100 @@ def duck(view: View) -> str:
     return weakest(legal)
 
 
-def danger(card: str) -> tuple[int, int]:
+#: How likely a plain card of each rank is to win a trick later.
+RANK_DANGER: Final = {"A": 20, "T": 15, "K": 10, "9": 5}
+
+
+def danger(card: Card) -> tuple[int, int]:
     """How likely a card is to win a trick later (higher is more dangerous), then its points."""
-    if card in TRUMPS:
-        return (40 - STRENGTH[card], POINTS[card])
-    rank_danger = {"A": 20, "T": 15, "K": 10, "9": 5}
-    return (rank_danger.get(card[0], 0), POINTS[card])
+    if card.is_trump:
+        return (40 - card, card.points)
+    return (RANK_DANGER.get(card.rank, 0), card.points)
 
 
-def lead_low(view: View) -> str:
+def lead_low(pos: Position) -> Card:
     """A lead that should lose: the weakest card of a category where the others still hold
     higher cards, preferring plain suits that they can follow.
     """
-    others = [seat for seat in range(3) if seat != view.seat]
-    out = view.unseen()
+    others = [seat for seat in range(3) if seat != pos.seat]
+    out = pos.unseen()
 
-    def risk(card: str) -> tuple[int, int, int]:
+    def risk(card: Card) -> tuple[int, int, int]:
         cat = category(card)
-        higher = [c for c in out if category(c) == cat and STRENGTH[c] < STRENGTH[card]]
-        followers = [s for s in others if cat not in view.voids[s]]
-        return (0 if higher and followers else 1, -len(higher), POINTS[card])
+        higher = [c for c in out if category(c) == cat and c < card]
+        followers = [s for s in others if cat not in pos.voids[s]]
+        return (0 if higher and followers else 1, -len(higher), card.points)
 
-    return min(view.legal, key=risk)
+    return min(pos.legal, key=risk)
 
 
-def push_soloist(view: View) -> str:
+def push_soloist(pos: Position) -> Card:
     """A small zole defender: never take the trick from the soloist, lead low so he must win."""
-    trick = view.current
-    legal = view.legal
+    trick = pos.current
+    legal = pos.legal
     if not trick.cards:
-        soloist = view.soloist if view.soloist is not None else -1
-        followed = [c for c in legal if soloist < 0 or category(c) not in view.voids[soloist]]
+        soloist = pos.soloist if pos.soloist is not None else -1
+        followed = [c for c in legal if soloist < 0 or category(c) not in pos.voids[soloist]]
         return weakest(followed or legal)
-    if trick.winner() == view.soloist:
-        losers = [card for card in legal if card not in winning_cards(view)]
+    if trick.winner() == pos.soloist:
+        losers = [card for card in legal if card not in winning_cards(pos)]
         return max(losers, key=danger) if losers else weakest(legal)
     return weakest(legal)
 
 
-# -- decisions -----------------------------------------------------------------------------------
+# -- the bot -------------------------------------------------------------------------------------
 
 
-@dataclass
-class Settings:
-    """The bot's options and its random source."""
-
-    aggression: int = 50
-    epsilon: int = 0
-    rng: random.Random = field(default_factory=random.Random)
-
-
-def fallback(fields: dict[str, str]) -> str:
+def fallback(view: BotView) -> Action:
     """The first legal answer (the first two cards while burying): used if anything fails."""
-    legal = item_list(fields.get("legal", "-"))
-    if fields.get("phase") == "bury":
-        return " ".join(legal[:2])
-    return legal[0] if legal else "pass"
+    if view.phase is Phase.BURYING:
+        return Bury.of(view.hand[0], view.hand[1])
+    return view.legal_actions[0] if view.legal_actions else Bid.PASS
 
 
-def random_answer(fields: dict[str, str], rng: random.Random) -> str:
+def random_answer(view: BotView, rng: random.Random) -> Action:
     """A uniformly random legal answer."""
-    legal = item_list(fields.get("legal", "-"))
-    if fields.get("phase") == "bury":
-        return " ".join(rng.sample(legal, 2))
-    return rng.choice(legal)
+    if view.phase is Phase.BURYING:
+        first, second = rng.sample(view.hand, 2)
+        return Bury.of(first, second)
+    return rng.choice(view.legal_actions)
 
 
-def decide(fields: dict[str, str], settings: Settings) -> str:
-    """The answer to a ``go`` request (without ``action <id>``); always a legal answer."""
-    try:
-        if settings.epsilon > 0 and settings.rng.random() * 100 < settings.epsilon:
-            return random_answer(fields, settings.rng)
-        view = View.parse(fields)
-        if view.phase == "bid":
-            answer = choose_bid(view, settings.aggression)
-            return answer if answer in view.legal else fallback(fields)
-        if view.phase == "bury":
-            first, second = choose_bury(view)
-            ok = first != second and {first, second} <= set(view.legal)
-            return f"{first} {second}" if ok else fallback(fields)
-        card = play_card(view)
-        return card if card in view.legal else fallback(fields)
-    except Exception as exc:  # a bot must never crash: report and play the first legal item
-        print(f"rule_bot: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
-        return fallback(fields)
+class RuleBot(Bot):
+    """The rule-based bot; ``seed`` seeds the random moves that ``Epsilon`` asks for."""
 
+    name = "RuleBot"
+    author = "zole-arena"
+    version = "1"
+    options = (Option("Aggression", 50, 0, 100), Option("Epsilon", 0, 0, 100))
 
-def set_option(words: list[str], settings: Settings) -> None:
-    """Apply ``setoption name <name> value <value>`` (unknown names and bad values ignored)."""
-    if "name" not in words or "value" not in words:
-        return
-    name = " ".join(words[words.index("name") + 1 : words.index("value")]).lower()
-    value = " ".join(words[words.index("value") + 1 :])
-    try:
-        number = max(0, min(100, int(value)))
-    except ValueError:
-        return
-    if name == "aggression":
-        settings.aggression = number
-    elif name == "epsilon":
-        settings.epsilon = number
+    def __init__(self, seed: int | None = None) -> None:
+        self.aggression = 50
+        self.epsilon = 0
+        self.rng = random.Random(seed)
+
+    def on_option(self, name: str, value: OptionValue) -> None:
+        if name == "Aggression" and isinstance(value, int):
+            self.aggression = value
+        elif name == "Epsilon" and isinstance(value, int):
+            self.epsilon = value
+
+    def decide(self, view: BotView) -> Action:
+        """Always a legal answer."""
+        try:
+            if self.epsilon > 0 and self.rng.random() * 100 < self.epsilon:
+                return random_answer(view, self.rng)
+            if view.phase is Phase.BIDDING:
+                bid = choose_bid(view, self.aggression)
+                return bid if bid in view.legal_actions else fallback(view)
+            if view.phase is Phase.BURYING:
+                return choose_bury(list(view.hand))
+            position = Position.of(view)
+            card = play_card(position)
+            return card if card in position.legal else fallback(view)
+        except Exception as exc:  # a bot must never crash: report and play the first legal item
+            print(f"rule_bot: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+            return fallback(view)
 
 
 def parse_seed(argv: list[str]) -> int | None:
@@ -612,65 +589,5 @@ def parse_seed(argv: list[str]) -> int | None:
     return None
 
 
-#: The fields of a ``go`` request that the bot reads.
-GO_FIELDS: Final = frozenset(
-    "id time phase deal seat dealer forehand rules hand scores commonpules personalpules "
-    "bids contract soloist talon buried played winners legal".split()
-)
-
-
-def parse_fields(tokens: list[str]) -> dict[str, str]:
-    """The fields of a ``go`` line as a dict. A known field name takes the next token as its
-    value; any other token (an unknown field's name or value, a stray ``-``) is skipped, so
-    one odd token cannot shift the pairs after it.
-    """
-    fields: dict[str, str] = {}
-    index = 0
-    while index < len(tokens):
-        if tokens[index] in GO_FIELDS and index + 1 < len(tokens):
-            fields[tokens[index]] = tokens[index + 1]
-            index += 2
-        else:
-            index += 1
-    return fields
-
-
-HANDSHAKE: Final = (
-    "id name RuleBot",
-    "id author zole-arena",
-    "id version 1",
-    "option name Aggression type spin default 50 min 0 max 100",
-    "option name Epsilon type spin default 0 min 0 max 100",
-    "zoleok 1",
-)
-
-
-def main() -> None:
-    """Run the bot; leave quietly if the arena closes the pipes or interrupts it."""
-    with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
-        serve(Settings(rng=random.Random(parse_seed(sys.argv[1:]))))
-
-
-def serve(settings: Settings) -> None:
-    """Read the arena's messages on stdin and answer on stdout until ``quit`` or end of input."""
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        command = words[0]
-        if command == "zole":
-            print("\n".join(HANDSHAKE), flush=True)
-        elif command == "isready":
-            print("readyok", flush=True)
-        elif command == "setoption":
-            set_option(words, settings)
-        elif command == "go":
-            fields = parse_fields(words[1:])
-            if "id" in fields:
-                print(f"action {fields['id']} {decide(fields, settings)}", flush=True)
-        elif command == "quit":
-            break
-
-
 if __name__ == "__main__":
-    main()
+    RuleBot(parse_seed(sys.argv[1:])).run()

@@ -21,14 +21,8 @@ from zole_arena.arena.stop import StopReason
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parents[1]
-#: The Python bot class's modules, written apart: their names resolve once they are there.
-BOT_MODULES = ("zole_arena.players.bot", "zole_arena.players.bot_io")
-#: The line before an example that needs them.
-NEEDS_BOT = "<!-- needs zole_arena.players.bot -->"
-
-
-def _has_bot_module() -> bool:
-    return all(importlib.util.find_spec(module) is not None for module in BOT_MODULES)
+#: The line before an example of the page's section on bots (run apart from the others).
+NEEDS_BOT = "<!-- example: a bot -->"
 
 
 def test_importing_the_package_imports_none_of_its_modules() -> None:
@@ -45,16 +39,10 @@ def test_importing_the_package_imports_none_of_its_modules() -> None:
 
 def test_every_name_comes_from_its_module_on_first_use() -> None:
     names = zole_arena._NAMES
-    assert set(zole_arena.__all__) == {"__version__"} | {
-        name for name, module in names.items() if module not in BOT_MODULES
-    }
+    assert set(zole_arena.__all__) == {"__version__", *names}
     listed = dir(zole_arena)
     for name, module in names.items():
         assert name in listed
-        if module in BOT_MODULES and not _has_bot_module():
-            with pytest.raises(AttributeError, match=f"needs {module}"):
-                getattr(zole_arena, name)
-            continue
         assert getattr(zole_arena, name) is getattr(importlib.import_module(module), name)
     with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
         zole_arena.Nothing  # noqa: B018
@@ -77,10 +65,7 @@ def test_type_checkers_see_every_name_where_it_comes_from() -> None:
         for alias in node.names:
             assert alias.asname == alias.name  # re-exported as itself
             seen[alias.name] = node.module
-    expected = dict(zole_arena._NAMES)
-    if not _has_bot_module():
-        expected = {n: m for n, m in expected.items() if m not in BOT_MODULES}
-    assert seen == expected
+    assert seen == dict(zole_arena._NAMES)
 
 
 def test_a_typed_program_type_checks_against_the_package(tmp_path: Path) -> None:
@@ -169,8 +154,6 @@ def test_the_library_page_examples_run_and_do_what_it_says(
 def test_the_library_page_python_bot_examples_run() -> None:
     needing = [example for example in _examples() if example[2]]
     assert needing, f"no example marked {NEEDS_BOT}"
-    if not _has_bot_module():
-        pytest.skip("zole_arena.players.bot is not in this copy yet: its examples wait for it")
     ns = _run(needing)
     assert ns["summary"].deals == 6 and ns["summary"].players[0].name == "FirstLegal"
 

@@ -692,7 +692,8 @@ def test_resume_from_another_folder_runs_the_bots_where_they_ran(tmp_path: Path)
     home = tmp_path / "home"
     home.mkdir()
     shutil.copy(RANDOM_BOT, home / "mybot.py")  # named by a path relative to its folder
-    args = ["mine=python3 mybot.py", "random", "rulebot", "--deals", "6", "--seed", "5"]
+    # (run by the interpreter that has the library: the copy is a bot on its bot class)
+    args = [f"mine={PY} mybot.py", "random", "rulebot", "--deals", "6", "--seed", "5"]
     ok(zole("match", *args, "--log", "m.jsonl", cwd=home))
     log = home / "m.jsonl"
     lines = log.read_text().splitlines(keepends=True)

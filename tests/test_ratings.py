@@ -36,6 +36,7 @@ from zole_arena.stats.ratings import (
     rate,
     units_from_records,
 )
+from zole_arena.stats.tally import ResultTally
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -228,15 +229,6 @@ def deal(match_id: str, number: int, block: int, seats: dict[str, int]) -> DealR
     )
 
 
-def as_standings_keep_it(record: MatchHeader | DealRecord) -> dict[str, Any]:
-    """What the tournament's live standings keep of a record (``events/standings.py``)."""
-    if isinstance(record, MatchHeader):
-        return {"type": "match", "match_id": record.match_id, "duplicate": record.duplicate}
-    return {"type": "deal", "match_id": record.match_id, "deal": record.deal,
-            "block": record.block, "result": {"scores": list(record.result.scores)},
-            "players": [{"name": name} for name in record.names]}  # fmt: skip
-
-
 SEATINGS = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
 
 
@@ -328,19 +320,21 @@ def test_the_same_name_in_two_matches_is_one_player() -> None:
     assert {r.name: r.deals for r in listed.ratings}["x"] == 2
 
 
-def test_what_the_standings_keep_of_deals_gives_the_same_units() -> None:
+def test_the_live_tally_of_deals_gives_the_same_units() -> None:
+    # A tournament's standings tally deals as they come (stats/tally.py): the same units.
     records = [header("m", True), *duplicate_block("m", 1, [8, -4, -4]),
                *duplicate_block("m", 2, [-2, 1, 1])]  # fmt: skip
     typed = units_from_records(records).units
-    kept = units_from_records([as_standings_keep_it(r) for r in records]).units
+    tally = ResultTally(duplicate=True)
+    for record in records[1:]:
+        assert isinstance(record, DealRecord)
+        scores = dict(zip(record.names, record.result.scores, strict=True))
+        tally.add(record.match_id, record.deal, record.block, scores)
+    kept = tally.units()
     assert [(u.match_id, u.block, u.totals, u.deals, u.scores) for u in typed] == [
         (u.match_id, u.block, u.totals, u.deals, u.scores) for u in kept
     ]
     assert len(kept) == 2
-    bad = {"format": "zole-arena", "type": "deal", "match_id": "p", "deal": 2}
-    data = units_from_records([bad])
-    assert not data.units
-    assert data.warnings == ("deal 2 of match p: not usable for ratings (no 'block'): skipped",)
 
 
 # -- end to end: real matches, the real command line -------------------------------------------

@@ -8,6 +8,7 @@ every figure checked here is the same on every run.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import os
 import struct
@@ -18,6 +19,8 @@ from pathlib import Path
 import pytest
 from clihelp import ok, one_line_error, zole
 
+from zole_arena.records.model import DealRecord
+from zole_arena.records.reader import read_log
 from zole_arena.stats.ratings import (
     RatingError,
     Unit,
@@ -32,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 RANDOM_BOT = ROOT / "bots" / "random_bot.py"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+GOLDEN = ROOT / "tests" / "golden" / "format2-match.jsonl"
 
 
 @dataclass
@@ -80,25 +84,21 @@ def test_units_are_ordered_by_finish_time_then_by_the_order_read() -> None:
 
 
 def test_deal_records_give_units_their_finish_times() -> None:
-    def deal(match_id: str, number: int, finished: str | None) -> dict[str, object]:
-        record: dict[str, object] = {
-            "type": "deal", "match_id": match_id, "deal": number, "block": number,
-            "result": {"scores": [2, -1, -1]}, "players": [{"name": n} for n in "ABC"],
-        }  # fmt: skip
-        if finished is not None:
-            record["finished"] = finished
-        return record
+    real = next(r for r in read_log(GOLDEN)[0] if isinstance(r, DealRecord))
 
-    late = deal("b", 1, "2026-01-01T12:00:10+00:00")
-    early = deal("a", 1, "2026-01-01T12:00:05Z")
-    naive = deal("c", 1, "2026-01-01T12:00:07")  # no zone: UTC
+    def deal(match_id: str, finished: str | None) -> DealRecord:
+        when = None if finished is None else datetime.datetime.fromisoformat(finished)
+        return dataclasses.replace(real, match_id=match_id, deal=1, block=1, finished=when)
+
+    late = deal("b", "2026-01-01T12:00:10+00:00")
+    early = deal("a", "2026-01-01T12:00:05Z")
+    naive = deal("c", "2026-01-01T12:00:07")  # no zone: UTC
     units = units_from_records([late, early, naive]).units
     assert [unit.match_id for unit in chronological(units)] == ["a", "c", "b"]
     assert {unit.match_id: unit.finished for unit in units}["c"] == at(7)
-    # One record without a time (or with a bad one): the order the records were read in.
-    for missing in (None, "yesterday"):
-        units = units_from_records([late, early, deal("c", 1, missing)]).units
-        assert [unit.match_id for unit in chronological(units)] == ["b", "a", "c"]
+    # One record without a time: the order the records were read in.
+    units = units_from_records([late, early, deal("c", None)]).units
+    assert [unit.match_id for unit in chronological(units)] == ["b", "a", "c"]
 
 
 def test_log_records_give_units_their_finish_times(logs: Logs) -> None:

@@ -129,6 +129,7 @@ def _task() -> Task:
             "limits": limits,
             "stderr_path": "/tmp/x.stderr",
             "log_path": None,
+            "bot": None,  # a Python object seated in-process: no worker can be sent one
         },
     )
     shell = dataclasses.replace(config, command="rulebot --fast", env=None, name=None)

@@ -57,6 +57,9 @@ if TYPE_CHECKING:
     from zole_arena.game.state import DealState as DealState
     from zole_arena.game.state import SeatView as SeatView
     from zole_arena.isolation.sandbox import Sandbox as Sandbox
+    from zole_arena.players.bot import Bot as Bot
+    from zole_arena.players.bot import BotView as BotView
+    from zole_arena.players.bot_io import run_bot as run_bot
     from zole_arena.players.bundled import bundled_command as bundled_command
     from zole_arena.players.limits import Limits as Limits
     from zole_arena.players.session import BotConfig as BotConfig
@@ -124,10 +127,7 @@ _NAMES: dict[str, str] = {
     "ZoleError": "zole_arena.errors",
 }
 
-#: The modules of the Python bot class, which this copy may lack.
-_BOT_MODULES = ("zole_arena.players.bot", "zole_arena.players.bot_io")
-
-__all__ = ["__version__", *sorted(n for n, module in _NAMES.items() if module not in _BOT_MODULES)]
+__all__ = ["__version__", *sorted(_NAMES)]
 
 
 def __getattr__(name: str) -> object:
@@ -135,12 +135,7 @@ def __getattr__(name: str) -> object:
     module = _NAMES.get(name)
     if module is None:
         raise AttributeError(f"module 'zole_arena' has no attribute {name!r}")
-    try:
-        value = getattr(importlib.import_module(module), name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        raise AttributeError(f"zole_arena.{name} needs {module}, which this copy lacks") from None
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 

@@ -30,7 +30,7 @@ from zole_arena.arena.settings import (
 from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.arena.summary import DealReport, PlayerStats, Summary
 from zole_arena.game.scoresheet import ScoreSheet
-from zole_arena.players.session import BotConfig, BotSession, PlayerSession
+from zole_arena.players.session import IN_PROCESS, BotConfig, BotSession, PlayerSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.model import (
     DealRecord,
@@ -472,6 +472,11 @@ def resume_match(log_path: str | Path) -> Match:
         raise MatchError(f"{log_path}: the first record is not a match header")
     if any(player.command == ("<human>",) for player in header.players):
         raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")
+    if any(player.command[:1] == (IN_PROCESS,) for player in header.players):
+        raise MatchError(
+            f"{log_path}: a match with a bot seated in-process cannot be resumed from its log "
+            "(the bot was a Python object, not a command)"
+        )
     if sum(1 for r in records if r.type == "match") > 1:
         raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
     settings = MatchSettings.from_header(header)

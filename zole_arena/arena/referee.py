@@ -26,11 +26,13 @@ from zole_arena.errors import (
     NotationError,
     printable,
 )
-from zole_arena.game.actions import Action
+from zole_arena.game.actions import Action, Bid, Bury
+from zole_arena.game.cards import Card
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoresheet import ScoreSheet
-from zole_arena.game.state import DealResult, DealState, forfeit_result, max_penalty
+from zole_arena.game.state import DealResult, DealState, Phase, forfeit_result, max_penalty
 from zole_arena.players.command import program_name, split_command
+from zole_arena.players.inproc import DealContext, InProcessSession
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.protocol import DealWriter, answer_text, events_after, parse_answer, result_event
 from zole_arena.records.model import Fault, Move
@@ -111,6 +113,9 @@ class _Player:
         request, or at the deal's end."""
         self.seen = 0
         """How many of the deal's events (:attr:`Referee._events`) this bot has been sent."""
+        self.in_process = config.bot is not None
+        """A Python object in the arena's process (:class:`InProcessSession`): asked with
+        values, never with text."""
 
     @property
     def session(self) -> PlayerSession | None:
@@ -177,6 +182,10 @@ class Referee:
         self._writer: DealWriter | None = None
         self._events: list[str] = []
         """The public events of the current deal, in order (every bot is told all of them)."""
+        self._texts = not all(player.in_process for player in self.players)
+        """Whether a player is a process, told the events as text (else none are written)."""
+        self._context: DealContext | None = None
+        """The current deal, for the in-process players."""
 
     @property
     def seats(self) -> list[_Player]:
@@ -199,7 +208,8 @@ class Referee:
                     raise BotStartupError(f"{player.name}: {exc}", line=exc.line) from None
 
     def _start(self, seat: _Player) -> PlayerSession:
-        session = self._start_session(seat.config)
+        config = seat.config
+        session = InProcessSession(config) if seat.in_process else self._start_session(config)
         seat.session = session
         seat.name = session.name
         seat.identity = dict(session.identity())
@@ -300,11 +310,12 @@ class Referee:
         except _Forfeit as forfeit:
             result = forfeit_result(deal, forfeit.seat, self.penalty)
         sheet.record(result)
-        self._flush(deal_no, result_event(result, deal_no, sheet.totals))
+        self._flush(deal_no, result, sheet.totals)
         return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:])
 
     def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
         writer = self._writer = DealWriter(deal, deal_no, scores)
+        self._context = DealContext(deal, deal_no, scores, self.rules)
         for seat in self._by_seat:
             try:
                 if seat.session is None:
@@ -318,7 +329,7 @@ class Referee:
                 raise _Forfeit(seat.index) from None
         self._events = []
         for seat in self._by_seat:
-            seat.pending = [writer.newdeal(seat.index)]
+            seat.pending = [] if seat.in_process else [writer.newdeal(seat.index)]
             seat.seen = 0
 
     def _turn(self, deal: DealState, deal_no: int, moves: list[Move]) -> None:
@@ -326,36 +337,55 @@ class Referee:
         seat = self._by_seat[index]
         request_id = self._new_id()
         assert self._writer is not None
-        line = self._writer.go(request_id, self.time_ms)
+        line = answer = None  # the request and the reply as text, where there is text
         session = seat.session
         try:
             if session is None:  # restarted after a fault earlier in this deal: the new
                 session = self._start(seat)  # process hears the deal from its start
-                seat.pending, seat.seen = [self._writer.newdeal(index)], 0
-            # The events this bot has not seen yet go in the same write as the request.
-            events = self._unsent(seat)
-            reply = session.request(line, request_id, self.time_ms, self.margin_ms, events)
-        except BotError as exc:
-            self._bot_fault(deal_no, seat, exc, request=line)
-            self._substitute(deal, deal_no, seat, moves)
-        else:
-            try:
-                action = parse_answer(reply.words, deal.phase)
-            except NotationError as exc:
-                self._fault(deal_no, seat, "garbage", str(exc), line, reply.line)
-                self._substitute(deal, deal_no, seat, moves)
+                if not seat.in_process:
+                    seat.pending, seat.seen = [self._writer.newdeal(index)], 0
+            if seat.in_process:  # a Python object: asked with the deal, answers with a value
+                assert isinstance(session, InProcessSession) and self._context is not None
+                action, elapsed = session.decide(
+                    self._context, index, request_id, self.time_ms, self.margin_ms
+                )
+                phase = deal.phase  # another kind of action is garbage, as its text would be
+                kind = Card if phase is Phase.PLAYING else Bid if phase is Phase.BIDDING else Bury
+                if action.__class__ is not kind:
+                    raise NotationError(f"decide returned {action!r}, not a {kind.__name__}")
             else:
-                try:
-                    deal.apply(action)
-                except IllegalActionError as exc:
-                    self._fault(deal_no, seat, "illegal", str(exc), line, reply.line)
-                    self._substitute(deal, deal_no, seat, moves)
-                else:
-                    moves.append(Move(index, answer_text(action), request_id, reply.elapsed_ms))
-                    self._announce(deal, index, action)
-                    return
-        seat_done, action_done = deal.history[-1]
-        self._announce(deal, seat_done, action_done)
+                line = self._writer.go(request_id, self.time_ms)
+                # The events this bot has not seen yet go in the same write as the request.
+                events = self._unsent(seat)
+                reply = session.request(line, request_id, self.time_ms, self.margin_ms, events)
+                answer = reply.line
+                elapsed = reply.elapsed_ms
+                action = parse_answer(reply.words, deal.phase)
+            deal.apply(action)
+        except BotError as exc:
+            self._bot_fault(deal_no, seat, exc, request=line or self._go_text(request_id))
+        except NotationError as exc:
+            line = line or self._go_text(request_id)
+            self._fault(deal_no, seat, "garbage", str(exc), line, answer)
+        except IllegalActionError as exc:
+            line = line or self._go_text(request_id)
+            answer = answer or f"action {request_id} {answer_text(action)}"
+            self._fault(deal_no, seat, "illegal", str(exc), line, answer)
+        else:
+            moves.append(Move(index, answer_text(action), request_id, elapsed))
+            if self._texts:
+                self._announce(deal, index, action)
+            return
+        self._substitute(deal, deal_no, seat, moves)
+        if self._texts:
+            seat_done, action_done = deal.history[-1]
+            self._announce(deal, seat_done, action_done)
+
+    def _go_text(self, request_id: int) -> str:
+        """The ``go`` line of the open request, as a process is sent it (for an in-process
+        player, made only for the record of a fault)."""
+        assert self._writer is not None
+        return self._writer.go(request_id, self.time_ms)
 
     def _new_id(self) -> int:
         """A request id no other player can guess (so none can answer for the bot whose turn
@@ -399,9 +429,19 @@ class Referee:
         seat.seen = len(events)
         return lines
 
-    def _flush(self, deal_no: int, last: str) -> None:
-        """Send every bot its unsent events and ``last`` (the deal's result)."""
+    def _flush(self, deal_no: int, result: DealResult, totals: Sequence[int]) -> None:
+        """Send every bot its unsent events and the deal's ``result``; tell the in-process
+        ones the rest of the deal and the result as values."""
+        last = result_event(result, deal_no, totals) if self._texts else ""
         for seat in self._by_seat:
+            if seat.in_process:
+                if seat.session is not None:
+                    assert isinstance(seat.session, InProcessSession) and self._context
+                    try:
+                        seat.session.deal_over(self._context, seat.index, result, totals)
+                    except BotError as exc:
+                        self._bot_fault(deal_no, seat, exc)
+                continue
             lines = self._unsent(seat)
             lines.append(last)
             if seat.session is None:

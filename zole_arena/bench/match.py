@@ -20,6 +20,10 @@ processes run. The benchmark therefore measures two *placements* side by side:
   comparison.
 
 The bots are started before the clock runs: the figures are of deals, not of start-up.
+
+Beside the lanes, three Python bot objects (:class:`~zole_arena.players.bot.Bot`, random legal
+actions) play the same deals seated in the arena's process, with the game log: no pipe and no
+text, what a bot author's self-play gets.
 """
 
 from __future__ import annotations
@@ -40,16 +44,24 @@ from zole_arena.arena.match import Match
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.bench.engine import fastest_bot, raw_round_trip
 from zole_arena.errors import ZoleError
+from zole_arena.game.actions import Action
 from zole_arena.game.rules import Rules, load_rules
 from zole_arena.game.state import DealState
 from zole_arena.isolation.affinity import current_cpus, placed
+from zole_arena.players.bot import Bot, BotView
 from zole_arena.players.bundled import bundled_command
 from zole_arena.players.session import BotConfig
 from zole_arena.protocol import DealWriter, events_after, parse_answer, result_event
 from zole_arena.records.model import DealRecord
 from zole_arena.records.reader import read_log
 
-__all__ = ["MATCH_TARGET_SHARE", "MatchBenchResult", "PlacementFigures", "run_match_bench"]
+__all__ = [
+    "MATCH_TARGET_SHARE",
+    "InProcessFigures",
+    "MatchBenchResult",
+    "PlacementFigures",
+    "run_match_bench",
+]
 
 #: The match throughput target (issue 4): at least this share of what raw round trips allow.
 MATCH_TARGET_SHARE: Final = 0.5
@@ -133,23 +145,112 @@ class PlacementFigures:
 
 
 @dataclasses.dataclass(frozen=True)
+class InProcessFigures:
+    """The match of three Python bot objects seated in the arena's process."""
+
+    deals: int
+    seconds: float
+    decisions_per_deal: float
+
+    @property
+    def deals_per_second(self) -> float:
+        """Deals per second (bots, engine, checks and log)."""
+        return self.deals / self.seconds
+
+    @property
+    def decision_us(self) -> float:
+        """Wall time per decision, everything included."""
+        return self.seconds * 1e6 / (self.deals * self.decisions_per_deal)
+
+    def to_dict(self) -> dict[str, object]:
+        """The figures as JSON-ready data."""
+        data: dict[str, object] = dataclasses.asdict(self)
+        data["deals_per_second"] = self.deals_per_second
+        data["decision_us"] = self.decision_us
+        return data
+
+
+@dataclasses.dataclass(frozen=True)
 class MatchBenchResult:
-    """Match throughput against what raw pipe round trips allow, per placement."""
+    """Match throughput against what raw pipe round trips allow, per placement, and the
+    same match with the bots in the arena's process."""
 
     bot: str
     language: str
     deals: int
     placements: tuple[PlacementFigures, ...]
+    in_process: InProcessFigures
+
+    def in_process_speedup(self, figures: PlacementFigures) -> float:
+        """How many times the process match's deals per second the in-process match plays."""
+        return self.in_process.deals_per_second / figures.deals_per_second
 
     def to_dict(self) -> dict[str, object]:
         """The figures as JSON-ready data."""
+        in_process = self.in_process.to_dict()
+        in_process["speedup"] = {
+            figures.placement: self.in_process_speedup(figures) for figures in self.placements
+        }
         return {
             "bot": self.bot,
             "language": self.language,
             "deals": self.deals,
             "target_share": MATCH_TARGET_SHARE,
             "placements": [figures.to_dict() for figures in self.placements],
+            "in_process": in_process,
         }
+
+
+class _RandomBot(Bot):
+    """Uniformly random legal actions, as a bot object."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def decide(self, view: BotView) -> Action:
+        return self.rng.choice(view.legal_actions)
+
+
+class _InProcessLane:
+    """The match of three bot objects in the arena's process, played chunk by chunk."""
+
+    def __init__(self, deals: int, log_path: str) -> None:
+        self.deals = deals
+        self.log_path = log_path
+        self.seconds = 0.0
+        self.played = 0
+        configs = [BotConfig.in_process(_RandomBot(i), name=f"random#{i + 1}") for i in range(3)]
+        settings = MatchSettings(rules=load_rules("wpt"), seed=1, deals=deals)
+        self.match = Match(configs, settings, log_path)
+        self.match.start()
+
+    def chunk(self, count: int) -> None:
+        until = min(self.deals, self.played + count)
+        start = time.perf_counter()
+        for _ in itertools.islice(self.match, until - self.played):
+            pass
+        self.seconds += time.perf_counter() - start
+        if self.match.done != until:
+            raise ZoleError(f"the in-process match stopped at deal {self.match.done}")
+        self.played = until
+
+    def figures(self) -> InProcessFigures:
+        return InProcessFigures(self.played, self.seconds, _decisions(self.log_path) / self.played)
+
+    def close(self) -> None:
+        self.match.close()
+
+
+def _decisions(log_path: str) -> int:
+    """The bots' decisions in a log (not the actions played for faulted bots)."""
+    records, _ = read_log(log_path)
+    return sum(
+        sum(1 for move in record.moves if move.request_id is not None)
+        for record in records
+        if isinstance(record, DealRecord)
+    )
 
 
 class _BareLoop:
@@ -290,12 +391,7 @@ class _Lane:
 
     def figures(self) -> PlacementFigures:
         """The placement's figures, once every deal is played."""
-        records, _ = read_log(self.log_path)
-        decisions = sum(
-            sum(1 for move in record.moves if move.request_id is not None)
-            for record in records
-            if isinstance(record, DealRecord)
-        )
+        decisions = _decisions(self.log_path)
         cpus = self.cpus if self.cpus is not None else current_cpus()
         return PlacementFigures(
             placement=self.placement,
@@ -319,7 +415,8 @@ def run_match_bench(deals: int = 1000, *, pinned: bool = True) -> MatchBenchResu
     """Play ``deals`` deals of a match and of the bare loop in each placement (``free``, and
     ``pinned`` to the first CPU this process may use when ``pinned`` is true and it may use
     more than one), in alternating chunks of :data:`CHUNK_DEALS`, with raw echo round trips
-    between the match's deals.
+    between the match's deals; and as many deals of the in-process match, chunk by chunk
+    among them.
     """
     bot, language, echo_argv = fastest_bot()
     cpus = current_cpus()
@@ -328,11 +425,13 @@ def run_match_bench(deals: int = 1000, *, pinned: bool = True) -> MatchBenchResu
         placements.append(("pinned", {min(cpus)}))
     order = random.Random(7)
     with tempfile.TemporaryDirectory() as tmp:
-        lanes: list[_Lane] = []
+        lanes: list[_Lane | _InProcessLane] = []
         try:
             for index, (name, where) in enumerate(placements):
                 log_path = str(Path(tmp) / f"bench-{index}.jsonl")
                 lanes.append(_Lane(name, where, bot, echo_argv, deals, log_path))
+            in_process = _InProcessLane(deals, str(Path(tmp) / "bench-in-process.jsonl"))
+            lanes.append(in_process)
             while any(lane.played < deals for lane in lanes):
                 # In a random order each time: no lane should always follow the other.
                 for lane in order.sample(lanes, len(lanes)):
@@ -340,5 +439,5 @@ def run_match_bench(deals: int = 1000, *, pinned: bool = True) -> MatchBenchResu
         finally:
             for lane in lanes:
                 lane.close()
-        figures = tuple(lane.figures() for lane in lanes)
-    return MatchBenchResult(bot=bot, language=language, deals=deals, placements=figures)
+        figures = tuple(lane.figures() for lane in lanes if isinstance(lane, _Lane))
+        return MatchBenchResult(bot, language, deals, figures, in_process.figures())

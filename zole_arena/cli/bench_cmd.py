@@ -196,6 +196,17 @@ def _match_bench(deals: int, pinned: bool, json_output: bool) -> None:
         )
         for label, figure, how in rows:
             out.print(f"    {label:<28} {figure}   ({how})")
+    in_process = result.in_process
+    speedups = ", ".join(
+        f"{result.in_process_speedup(figures):.1f}× the {figures.placement} match's"
+        for figures in result.placements
+    )
+    out.print(
+        f"  in-process: three Python bot objects (random legal actions) seated in the arena's "
+        f"process, with the game log\n"
+        f"    {'in-process match':<28} {in_process.deals_per_second:8,.0f} deals/s   "
+        f"({speedups}; {in_process.decision_us:.1f} µs per decision)"
+    )
 
 
 def _tournament_bench(blocks: int, rounds: int, concurrency: int, json_output: bool) -> None:

@@ -17,8 +17,8 @@ from zole_arena.events.options import DEALS, LOG, PLAY, SANDBOX
 from zole_arena.events.optionvalues import OptionValues
 from zole_arena.players.bundled import parse_bot_arg
 from zole_arena.players.command import program_name
-from zole_arena.players.human import HUMAN_COMMAND, HumanSession
-from zole_arena.players.session import BotConfig, BotSession, PlayerSession
+from zole_arena.players.human import HUMAN_COMMAND, HumanPlayer
+from zole_arena.players.session import BotConfig
 
 
 @takes_options(PLAY)
@@ -53,20 +53,14 @@ def play_command(
     settings = values.match_settings(deals=deals, duplicate=False, sandbox=isolation)
     specs = [parse_bot_arg(b) for b in opponents]
     names = unique_names([name] + [s.name or program_name(s.argv) for s in specs])
-    configs = [BotConfig(command=HUMAN_COMMAND, name=names[0])] + [
+    human = HumanPlayer()
+    configs = [BotConfig.in_process(human, name=names[0], command=HUMAN_COMMAND)] + [
         values.bot_config(
             spec.argv, bot_name, stderr_path=stderr_path(log, bot_name), sandbox=isolation
         )
         for spec, bot_name in zip(specs, names[1:], strict=True)
     ]
-    human = HumanSession(names[0])
-
-    def start(config: BotConfig) -> PlayerSession:
-        if tuple(config.command) == HUMAN_COMMAND:
-            return human
-        return BotSession(config)
-
-    match = Match(configs, settings, log, start_session=start)
+    match = Match(configs, settings, log)
     human.seat_names = lambda: [player.name for player in match.referee.seats]
     out.print(
         f"Zole ({settings.rules.name}) against {names[1]} and {names[2]}: {deals} "

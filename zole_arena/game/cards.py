@@ -222,9 +222,14 @@ def mask_of(items: Iterable[int]) -> int:
 
 
 def _mask_table(offset: int) -> tuple[tuple[Card, ...], ...]:
-    return tuple(
-        tuple(CARDS[offset + bit] for bit in range(13) if low >> bit & 1) for low in range(1 << 13)
-    )
+    # Built by doubling (entry ``low | 1 << bit`` is entry ``low`` plus one card), not card by
+    # card: a tenth of the time, and every program that imports the cards (a Python bot
+    # included) starts that much sooner.
+    table: list[tuple[Card, ...]] = [()]
+    for bit in range(13):
+        card = (CARDS[offset + bit],)
+        table += [cards + card for cards in table]
+    return tuple(table)
 
 
 #: Cards of a 13-bit half mask, low half (cards 0–12) and high half (cards 13–25).
@@ -238,9 +243,11 @@ def cards_of(mask: int) -> tuple[Card, ...]:
 
 
 def _points_table(offset: int) -> tuple[int, ...]:
-    return tuple(
-        sum(POINTS[offset + bit] for bit in range(13) if low >> bit & 1) for low in range(1 << 13)
-    )
+    table = [0]
+    for bit in range(13):
+        points = POINTS[offset + bit]
+        table += [total + points for total in table]
+    return tuple(table)
 
 
 _LOW_POINTS: Final = _points_table(0)
@@ -253,10 +260,11 @@ def points_of(mask: int) -> int:
 
 
 def _names_table(offset: int) -> tuple[str, ...]:
-    return tuple(
-        ",".join(_NAMES[offset + bit] for bit in range(13) if low >> bit & 1)
-        for low in range(1 << 13)
-    )
+    table = [""]
+    for bit in range(13):
+        name = _NAMES[offset + bit]
+        table += [f"{names},{name}" if names else name for names in table]
+    return tuple(table)
 
 
 _LOW_NAMES: Final = _names_table(0)

@@ -21,9 +21,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
-import tomllib
 from collections.abc import Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -321,6 +319,11 @@ def _build(data: dict[str, Any], source: str) -> Rules:
 
 
 def _preset_data(name: str) -> dict[str, Any]:
+    # The TOML reader and the package resources are imported when rules are first loaded,
+    # not with the engine: a program that only reads cards (a Python bot) starts sooner.
+    import tomllib
+    from importlib import resources
+
     text = resources.files("zole_arena.game.presets").joinpath(f"{name}.toml").read_text("utf-8")
     return tomllib.loads(text)
 
@@ -343,6 +346,8 @@ def load_rules(spec: str | Path | None = None) -> Rules:
 
     :raises RulesError: unknown preset, unreadable file, bad TOML, or a bad key or value.
     """
+    import tomllib
+
     if spec is None:
         spec = PRESETS[0]
     text_spec = str(spec)

@@ -73,17 +73,19 @@ __all__ = [
 
 
 def _winner_table() -> bytes:
-    """Offset (0, 1, 2) of the winning card for every ordered triple of cards."""
-    table = bytearray(NUM_CARDS**3)
+    """Offset (0, 1, 2) of the winning card for every ordered triple of cards: the first of
+    the lowest trick keys (a trump by its number, a card of the led suit by its number, any
+    other card 100). Built a row of 26 at a time, as the table is made at every import."""
+    table = bytearray()
     for a in range(NUM_CARDS):
         led = CATEGORY[a]
-        ka = a if a < 14 or CATEGORY[a] == led else 100
-        for b in range(NUM_CARDS):
-            kb = b if b < 14 or CATEGORY[b] == led else 100
-            for c in range(NUM_CARDS):
-                kc = c if c < 14 or CATEGORY[c] == led else 100
-                best = min(ka, kb, kc)
-                table[(a * NUM_CARDS + b) * NUM_CARDS + c] = (ka, kb, kc).index(best)
+        keys = [n if n < 14 or CATEGORY[n] == led else 100 for n in range(NUM_CARDS)]
+        ka = keys[a]
+        for kb in keys:
+            if ka <= kb:
+                table += bytes([0 if ka <= kc else 2 for kc in keys])
+            else:
+                table += bytes([1 if kb <= kc else 2 for kc in keys])
     return bytes(table)
 
 

@@ -4,10 +4,10 @@ A sandboxed bot runs in namespaces of its own: it sees no other process (a PID n
 first process is bubblewrap's; when the bot ends, or the arena dies, everything in it dies), has
 no network, its own IPC and host name, a new session (no terminal to push keys into), no
 capabilities, and a clean environment. Its file system is built for it: the system's folders,
-its own program's folder and its interpreter, read-only; a private ``/tmp`` of bounded size,
-the only place it may write. Nothing else of the machine is there — not the log, not the
-stderr files, not the organizer's folders, not another bot's program (:class:`Sandbox.hidden`
-masks those that lie inside a folder the bot may read).
+its own program's folder, its interpreter and the zole_arena library, read-only; a private
+``/tmp`` of bounded size, the only place it may write. Nothing else of the machine is there —
+not the log, not the stderr files, not the organizer's folders, not another bot's program
+(:class:`Sandbox.hidden` masks those that lie inside a folder the bot may read).
 
 What a bot may read is worked out from its command (:func:`readable_paths`): the program, and
 for a script run by an interpreter the script; the folder of each (a Python bot imports its
@@ -46,6 +46,10 @@ __all__ = [
 
 #: The system's folders, readable in every sandbox (those that exist).
 SYSTEM_DIRS: Final = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+#: The zole_arena package: every sandbox may read it (the library's public code), so that a
+#: Python bot written on its bot class imports it wherever the library lies (an editable install
+#: keeps it outside the interpreter's folders). It is the arena's own, so no bot's.
+_LIBRARY: Final = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 #: Environment variables a sandboxed bot inherits from the arena (when set).
 _KEPT_ENV: Final = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
 #: The size of a sandbox's /dev/shm (POSIX shared memory and semaphores of its processes).
@@ -232,9 +236,13 @@ def _shebang(path: str) -> str | None:
 
 def _trusted(path: str) -> bool:
     """A place the organizer's own setup owns: the system, or the installation the arena
-    itself runs from (its virtual environment and base interpreter)."""
+    itself runs from (its virtual environment and base interpreter, the zole_arena package)."""
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
-    return _is_system(path) or any(_inside(path, os.path.realpath(p)) for p in prefixes)
+    return (
+        _is_system(path)
+        or _inside(path, _LIBRARY)
+        or any(_inside(path, os.path.realpath(p)) for p in prefixes)
+    )
 
 
 def _pyenv_root() -> str:
@@ -361,7 +369,7 @@ def bwrap_argv(
     path_var = env.get("PATH", os.environ.get("PATH"))
     plan = _plan(argv, cwd, path_var)
     binds, own = plan.binds, plan.own
-    binds = sorted({*binds, *(os.path.abspath(p) for p in sandbox.readable)})
+    binds = sorted({*binds, _LIBRARY, *(os.path.abspath(p) for p in sandbox.readable)})
     args = [bwrap, *_namespace_flags(), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
     if os.geteuid() == 0:  # what only root may read stays out of sight
         for private in _private_system_files():

@@ -28,6 +28,7 @@ from zole_arena.errors import (
     printable,
 )
 from zole_arena.isolation.sandbox import Sandbox
+from zole_arena.players.bot import Bot
 from zole_arena.players.botproc import BotProcess
 from zole_arena.players.limits import DEFAULT_LIMITS, Limits
 from zole_arena.protocol import (
@@ -46,7 +47,7 @@ from zole_arena.protocol import (
     setoption_line,
 )
 
-__all__ = ["BotConfig", "BotSession", "PlayerSession", "Reply"]
+__all__ = ["IN_PROCESS", "BotConfig", "BotSession", "PlayerSession", "Reply"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -56,6 +57,8 @@ MAX_LINES_PER_REQUEST: Final = 10_000
 MAX_BYTES_PER_REQUEST: Final = 1024 * 1024
 #: Diagnostics kept in memory per session (older ones are dropped).
 MAX_KEPT_NOTES: Final = 1000
+#: The program a record names for a bot seated in the arena's process (no program at all).
+IN_PROCESS: Final = "<python>"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +84,36 @@ class BotConfig:
     sandbox: Sandbox | None = None
     """Run the bot in this sandbox (:mod:`zole_arena.isolation.sandbox`); None: an ordinary
     process."""
+    bot: Bot | None = None
+    """A Python :class:`~zole_arena.players.bot.Bot` seated in the arena's own process
+    (:mod:`zole_arena.players.inproc`): no process, no pipe, no text. ``command`` is then only
+    what the records name it by; of the process settings only ``stderr_path`` applies (an
+    exception's traceback goes there)."""
+
+    @classmethod
+    def in_process(
+        cls,
+        bot: Bot,
+        *,
+        name: str | None = None,
+        options: Mapping[str, str] | None = None,
+        stderr_path: str | None = None,
+        command: tuple[str, ...] | None = None,
+    ) -> BotConfig:
+        """Seat ``bot`` itself, in the arena's process; the records name it
+        ``<python> module.Class`` (or ``command``), and by the bot's ``name`` unless ``name``
+        is given. ``options`` are set as ``setoption`` would, checked against the bot's
+        declared options."""
+        if command is None:
+            kind = type(bot)
+            command = (IN_PROCESS, f"{kind.__module__}.{kind.__qualname__}")
+        return cls(
+            command=command,
+            name=name,
+            options=dict(options or {}),
+            stderr_path=stderr_path,
+            bot=bot,
+        )
 
 
 class Reply(NamedTuple):

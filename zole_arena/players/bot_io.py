@@ -1,0 +1,392 @@
+"""The bot's side of protocol v1: the arena's lines read into the typed values of
+:mod:`zole_arena.players.bot`, and :func:`run_bot`, the loop that serves a :class:`Bot` on
+standard input and output.
+
+The readers are lenient as the protocol asks: unknown messages and fields are ignored, cards
+may come as ``10D`` or in lower case. They take canonical text the fast way, as the arena
+always writes it. Nothing here imports the arena, so a bot on the library starts quickly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+import sys
+import time
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Final, TextIO
+
+from zole_arena.errors import NotationError, RulesError
+from zole_arena.game.actions import Action, Bid, Bury, Contract
+from zole_arena.game.cards import CARDS, Card
+from zole_arena.game.rules import PRESETS, Rules, load_rules
+from zole_arena.game.scoring import Band, Pules
+from zole_arena.game.state import Phase, Trick
+from zole_arena.players.bot import (
+    BidEvent,
+    Bot,
+    BotView,
+    CardEvent,
+    DealEnd,
+    DealStart,
+    Event,
+    Option,
+    TrickEvent,
+    make_view,
+)
+from zole_arena.protocol import PROTOCOL_VERSION
+
+__all__ = [
+    "format_action",
+    "handshake_lines",
+    "parse_event",
+    "parse_go",
+    "parse_newdeal",
+    "parse_result",
+    "parse_setoption",
+    "ruleset_of",
+    "run_bot",
+    "set_option",
+    "tell",
+]
+
+_CARD_BY_NAME: Final = {card.name: card for card in CARDS}
+_BID_BY_WORD: Final = {bid.value: bid for bid in Bid}
+_PHASE_BY_WORD: Final = {"bid": Phase.BIDDING, "bury": Phase.BURYING, "play": Phase.PLAYING}
+_CONTRACT_BY_WORD: Final[dict[str, Contract | None]] = {"-": None} | {c.value: c for c in Contract}
+_PLAYING: Final = Phase.PLAYING
+_BIDDING: Final = Phase.BIDDING
+_NO_CARDS: Final[tuple[Card, ...]] = ()
+
+
+def _fields(words: Sequence[str]) -> dict[str, str]:
+    """A message's ``field value`` pairs (after its first word)."""
+    return dict(zip(words[1::2], words[2::2], strict=False))
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    if text == "-" or not text:
+        return _NO_CARDS
+    names = text.split(",")
+    try:
+        return tuple(map(_CARD_BY_NAME.__getitem__, names))
+    except KeyError:  # not canonical: 10D, qc
+        return tuple(Card.parse(name) for name in names if name)
+
+
+def _ints(text: str) -> tuple[int, ...]:
+    if text == "-" or not text:
+        return ()
+    return tuple(int(item) for item in text.split(",") if item)
+
+
+def _seat(text: str) -> int | None:
+    return None if text == "-" else int(text)
+
+
+@functools.lru_cache(maxsize=64)
+def _three(text: str) -> tuple[int, int, int]:
+    values = _ints(text)
+    if len(values) != 3:
+        raise NotationError(f"expected three numbers, got {text!r}")
+    return (values[0], values[1], values[2])
+
+
+def _bid(word: str) -> Bid:
+    bid = _BID_BY_WORD.get(word)
+    return bid if bid is not None else Bid.parse(word)
+
+
+@functools.cache
+def ruleset_of(preset: str) -> Rules:
+    """The rules of a preset the protocol names (an unknown name: the default preset's)."""
+    try:
+        return load_rules(preset)
+    except RulesError:
+        return load_rules(PRESETS[0])
+
+
+def parse_newdeal(words: Sequence[str]) -> DealStart:
+    """A ``newdeal`` message (split into words).
+
+    :raises NotationError: a field the deal cannot do without is missing or malformed.
+    """
+    f = _fields(words)
+    try:
+        rules = f.get("rules", PRESETS[0])
+        return DealStart(
+            deal_no=int(f["deal"]),
+            seat=int(f["seat"]),
+            dealer=int(f["dealer"]),
+            forehand=int(f["forehand"]),
+            rules=rules,
+            ruleset=ruleset_of(rules),
+            hand=_cards(f["hand"]),
+            scores=_three(f.get("scores", "0,0,0")),
+            pules=Pules(int(f.get("commonpules", "0")), _ints(f.get("personalpules", "-"))),
+        )
+    except (KeyError, ValueError) as exc:
+        raise NotationError(f"bad newdeal message: {exc}") from None
+
+
+def parse_go(words: Sequence[str], received: float | None = None) -> tuple[int, BotView]:
+    """A ``go`` request (split into words): its id and the view it carries.
+
+    :param received: when the request was read (:func:`time.monotonic`; default: now), from
+        which :attr:`BotView.deadline` counts.
+    :raises NotationError: a field the view cannot do without is missing or malformed.
+    """
+    if received is None:
+        received = time.monotonic()
+    f = _fields(words)
+    try:
+        request_id = int(f["id"])
+        time_ms = int(f["time"])
+        phase = _PHASE_BY_WORD[f["phase"]]
+        seat = int(f["seat"])
+        forehand = int(f["forehand"])
+        played = _cards(f["played"])
+        winners = _ints(f["winners"])
+        tricks = []
+        leader = forehand
+        for number, winner in enumerate(winners):
+            a, b, c = played[3 * number : 3 * number + 3]
+            tricks.append(Trick(leader, (a, b, c), winner))
+            leader = winner
+        legal_text = f["legal"]
+        legal: tuple[Action, ...]
+        if phase is _PLAYING:
+            legal = _cards(legal_text)
+        elif phase is _BIDDING:
+            legal = _bid_list(legal_text)
+        else:  # burying: any two cards of the hand, listed
+            legal = tuple(Bury.of(a, b) for a, b in combinations(_cards(legal_text), 2))
+        talon = f.get("talon", "-")
+        buried = f.get("buried", "-")
+        rules = f.get("rules", PRESETS[0])
+        view = make_view(
+            seat=seat,
+            dealer=int(f["dealer"]),
+            forehand=forehand,
+            rules=rules,
+            phase=phase,
+            turn=seat,
+            hand=_cards(f["hand"]),
+            bids=_bids(f["bids"], forehand),
+            contract=_CONTRACT_BY_WORD[f["contract"]],
+            soloist=_seat(f["soloist"]),
+            talon=None if talon == "-" else _cards(talon),
+            buried=None if buried == "-" else _cards(buried),
+            tricks=tuple(tricks),
+            trick=played[3 * len(winners) :],
+            trick_leader=leader if phase is _PLAYING else None,
+            tricks_won=_won(winners),
+            pules=_pules(f.get("commonpules", "0"), f.get("personalpules", "-")),
+            legal_actions=legal,
+            result=None,
+            deal_no=int(f["deal"]),
+            scores=_three(f.get("scores", "0,0,0")),
+            ruleset=ruleset_of(rules),
+            time_ms=time_ms,
+            deadline=received + time_ms / 1000,
+        )
+    except (KeyError, ValueError, IndexError) as exc:
+        raise NotationError(f"bad go request: {type(exc).__name__} {exc}") from None
+    return request_id, view
+
+
+# The parts of a request that stay the same for a while (the bids, the scores, the pules),
+# read once: a Python bot spends its time on its decisions, not on reading them.
+
+
+@functools.lru_cache(maxsize=256)
+def _bids(text: str, forehand: int) -> tuple[tuple[int, Bid], ...]:
+    if text == "-":
+        return ()
+    return tuple(((forehand + i) % 3, _bid(word)) for i, word in enumerate(text.split(",")))
+
+
+@functools.lru_cache(maxsize=64)
+def _bid_list(text: str) -> tuple[Bid, ...]:
+    return tuple(_bid(word) for word in text.split(",") if word)
+
+
+@functools.lru_cache(maxsize=64)
+def _pules(common: str, personal: str) -> Pules:
+    return Pules(int(common), _ints(personal))
+
+
+def _won(winners: tuple[int, ...]) -> tuple[int, int, int]:
+    count = winners.count
+    return (count(0), count(1), count(2))
+
+
+def parse_event(words: Sequence[str]) -> Event | None:
+    """A ``bid``, ``card`` or ``trick`` event (split into words); None for any other message."""
+    if len(words) < 3:
+        return None
+    head = words[0]
+    try:
+        if head == "card":
+            card = _CARD_BY_NAME.get(words[2])
+            return CardEvent(int(words[1]), card if card is not None else Card.parse(words[2]))
+        if head == "trick":
+            return TrickEvent(int(words[1]), int(words[2]))
+        if head == "bid":
+            return BidEvent(int(words[1]), _bid(words[2]))
+    except ValueError as exc:
+        raise NotationError(f"bad {head} event: {exc}") from None
+    return None
+
+
+def parse_result(words: Sequence[str]) -> DealEnd:
+    """A ``result`` message (split into words).
+
+    :raises NotationError: a field is malformed.
+    """
+    f = _fields(words)
+    try:
+        contract = f.get("contract", "-")
+        points = f.get("soloistpoints", "-")
+        band = f.get("band", "-")
+        return DealEnd(
+            deal_no=int(f["deal"]),
+            contract=None if contract == "-" else Contract(contract),
+            soloist=_seat(f.get("soloist", "-")),
+            scores=_three(f["scores"]),
+            totals=_three(f["totals"]),
+            tricks=_three(f.get("tricks", "0,0,0")),
+            points=_three(f.get("points", "0,0,0")),
+            soloist_points=None if points == "-" else int(points),
+            band=None if band == "-" else Band(band),
+            forfeit=_seat(f.get("forfeit", "-")),
+        )
+    except (KeyError, ValueError) as exc:
+        raise NotationError(f"bad result message: {exc}") from None
+
+
+def parse_setoption(line: str) -> tuple[str, str] | None:
+    """``setoption name <name…> value <value…>``: the name and the value (the rest of the
+    line, spaces kept); None when the line is not one."""
+    words = line.split()
+    if "name" not in words or "value" not in words:
+        return None
+    start, middle = words.index("name"), words.index("value")
+    if middle <= start + 1:
+        return None
+    _, _, value = line.partition(" value ")
+    return " ".join(words[start + 1 : middle]), value.strip()
+
+
+def format_action(request_id: int, action: object) -> str:
+    """The ``action`` line that answers request ``request_id`` with ``action``. Anything but a
+    bid, a bury or a card gives an answer the arena takes for garbage (and the bot's fault)."""
+    if isinstance(action, Card):
+        return f"action {request_id} {action.name}"
+    if isinstance(action, Bury):
+        return f"action {request_id} {action.cards[0]} {action.cards[1]}"
+    if isinstance(action, Bid):
+        return f"action {request_id} {action.value}"
+    return f"action {request_id} not-an-action:{type(action).__name__}"
+
+
+def _option_line(option: Option) -> str:
+    decl = option.declaration
+    line = f"option name {decl.name} type {decl.type} default {decl.default}"
+    if decl.min is not None and decl.max is not None:
+        line += f" min {decl.min} max {decl.max}"
+    return line + "".join(f" var {choice}" for choice in decl.choices)
+
+
+def handshake_lines(bot: Bot) -> list[str]:
+    """What the bot answers to ``zole``: its names, its options, ``zoleok``."""
+    lines = [f"id name {bot.name}"]
+    if bot.author:
+        lines.append(f"id author {bot.author}")
+    if bot.version:
+        lines.append(f"id version {bot.version}")
+    lines += [_option_line(option) for option in bot.options]
+    lines.append(f"zoleok {PROTOCOL_VERSION}")
+    return lines
+
+
+def set_option(bot: Bot, name: str, text: str) -> str | None:
+    """Apply a ``setoption`` to ``bot``; why it was not applied, or None."""
+    option = bot.option(name)
+    if option is None:
+        return f"no option {name!r}"
+    try:
+        value = option.value(text)
+    except ValueError as exc:
+        return str(exc)
+    bot.on_option(option.name, value)
+    return None
+
+
+def tell(bot: Bot, words: Sequence[str]) -> bool:
+    """Give the bot a ``newdeal``, an event or a ``result`` (split into words); whether the
+    line was one of these."""
+    head = words[0]
+    if head == "newdeal":
+        bot.on_newdeal(parse_newdeal(words))
+    elif head in ("card", "trick", "bid"):
+        event = parse_event(words)
+        if event is None:
+            return False
+        bot.on_event(event)
+    elif head == "result":
+        bot.on_result(parse_result(words))
+    else:
+        return False
+    return True
+
+
+def run_bot(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+    """Serve the protocol for ``bot`` until ``quit`` or the end of the input: the handshake,
+    options, pings, and an ``action`` for every ``go``.
+
+    An exception in the bot's code ends the program with its traceback on standard error (the
+    arena records a *crash*); a closed pipe or Ctrl-C ends it quietly.
+
+    What exists when the loop starts (the library's tables and classes, the bot's own) is
+    frozen out of the cyclic garbage collector (:func:`gc.freeze`): no collection during the
+    match walks it again, and the program ends promptly after ``quit`` instead of collecting
+    it all on the way out.
+    """
+    source = sys.stdin if stdin is None else stdin
+    sink = sys.stdout if stdout is None else stdout
+    gc.freeze()
+    with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
+        _serve(bot, source, sink)
+
+
+def _serve(bot: Bot, source: TextIO, sink: TextIO) -> None:
+    write, flush = sink.write, sink.flush
+    for line in source:
+        words = line.split()
+        if not words:
+            continue
+        head = words[0]
+        if head == "go":
+            request_id, view = parse_go(words, time.monotonic())
+            write(format_action(request_id, bot.decide(view)) + "\n")
+            flush()
+        elif head in ("card", "trick", "bid", "newdeal", "result"):
+            tell(bot, words)
+        elif head == "isready":
+            write("readyok\n")
+            flush()
+        elif head == "setoption":
+            parsed = parse_setoption(line.rstrip("\r\n"))
+            why = "not 'setoption name N value V'" if parsed is None else set_option(bot, *parsed)
+            if why is not None:
+                write(f"info setoption ignored: {why}\n")
+                flush()
+        elif head == "zole":
+            write("\n".join(handshake_lines(bot)) + "\n")
+            flush()
+        elif head == "quit":
+            bot.on_quit()
+            return
