@@ -476,7 +476,7 @@ def test_bench_match_measures_the_in_process_match(tmp_path: Path) -> None:
 
 
 def test_a_tournament_worker_cannot_be_sent_a_bot_object() -> None:
-    from zole_arena.events.messages import to_plain
+    from zole_arena.events.plain import to_plain
 
     assert to_plain(BotConfig(command="rulebot"), "config")["bot"] is None
     with pytest.raises(TypeError, match=r"config\.bot: a RandomBot cannot be sent"):

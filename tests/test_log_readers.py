@@ -30,7 +30,7 @@ from zole_arena.arena.match import resume_match
 from zole_arena.arena.verify import verify_log
 from zole_arena.cli.replay_cmd import replay_command
 from zole_arena.errors import ZoleError
-from zole_arena.events.tournament import resume_tournament
+from zole_arena.events.resume import resume_tournament
 from zole_arena.records.model import DealRecord, InvalidHeader, MatchHeader, OtherRecord
 from zole_arena.records.reader import MAX_LINE_BYTES, RecordError, read_log
 from zole_arena.records.writer import encode

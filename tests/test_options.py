@@ -40,7 +40,7 @@ from zole_arena.events.optionvalues import (
     parse_bot_option,
 )
 from zole_arena.events.schedule import TournamentError
-from zole_arena.events.tournament import TournamentSettings
+from zole_arena.events.settings import TournamentSettings
 from zole_arena.game.rules import load_rules
 from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.players.limits import Limits

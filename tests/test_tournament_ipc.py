@@ -40,7 +40,6 @@ from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.events.messages import (
     MAX_MESSAGE_BYTES,
     LineReader,
-    MessageError,
     NoMoreTables,
     Ready,
     RecordMessage,
@@ -48,13 +47,12 @@ from zole_arena.events.messages import (
     TableFailed,
     Task,
     WorkerExit,
-    check_stop,
     decode_parent_message,
     decode_worker_message,
     encode,
-    from_plain,
-    to_plain,
 )
+from zole_arena.events.plain import MessageError, from_plain, to_plain
+from zole_arena.events.table_checks import check_stop
 from zole_arena.game.rules import load_rules
 from zole_arena.players.limits import Limits
 from zole_arena.players.session import BotConfig

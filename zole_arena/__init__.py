@@ -42,13 +42,13 @@ if TYPE_CHECKING:
     from zole_arena.arena.verify import VerifyReport as VerifyReport
     from zole_arena.arena.verify import verify_log as verify_log
     from zole_arena.errors import ZoleError as ZoleError
+    from zole_arena.events.resume import resume_tournament as resume_tournament
     from zole_arena.events.schedule import Entrant as Entrant
+    from zole_arena.events.settings import TournamentSettings as TournamentSettings
     from zole_arena.events.sprt import HeadToHead as HeadToHead
     from zole_arena.events.sprt import SprtResult as SprtResult
     from zole_arena.events.standings import TournamentSummary as TournamentSummary
     from zole_arena.events.tournament import Tournament as Tournament
-    from zole_arena.events.tournament import TournamentSettings as TournamentSettings
-    from zole_arena.events.tournament import resume_tournament as resume_tournament
     from zole_arena.game.actions import Contract as Contract
     from zole_arena.game.cards import Card as Card
     from zole_arena.game.rules import Rules as Rules
@@ -120,9 +120,9 @@ _NAMES: dict[str, str] = {
     "SprtResult": "zole_arena.events.sprt",
     "SprtSettings": "zole_arena.stats.sprt",
     "Tournament": "zole_arena.events.tournament",
-    "TournamentSettings": "zole_arena.events.tournament",
+    "TournamentSettings": "zole_arena.events.settings",
     "TournamentSummary": "zole_arena.events.standings",
-    "resume_tournament": "zole_arena.events.tournament",
+    "resume_tournament": "zole_arena.events.resume",
     # The base of every error a user sees.
     "ZoleError": "zole_arena.errors",
 }

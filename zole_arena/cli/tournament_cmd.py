@@ -25,6 +25,7 @@ from zole_arena.arena.stop import StopReason
 from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
 from zole_arena.cli.options import sandbox_setting, takes_options
 from zole_arena.events.config import ConfigBot, read_config
+from zole_arena.events.entrants import check_entrants
 from zole_arena.events.options import (
     AFFINITY,
     BLOCKS,
@@ -40,15 +41,11 @@ from zole_arena.events.options import (
     TOURNAMENT,
 )
 from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
+from zole_arena.events.resume import resume_tournament
 from zole_arena.events.schedule import Entrant
+from zole_arena.events.settings import TournamentSettings
 from zole_arena.events.standings import TournamentSummary
-from zole_arena.events.tournament import (
-    Event,
-    Tournament,
-    TournamentSettings,
-    check_entrants,
-    resume_tournament,
-)
+from zole_arena.events.tournament import Event, Tournament
 from zole_arena.isolation.affinity import allowed_cpus
 from zole_arena.isolation.sandbox import (
     Sandbox,

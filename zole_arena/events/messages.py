@@ -44,21 +44,16 @@ from __future__ import annotations
 import collections.abc
 import contextlib
 import dataclasses
-import enum
 import json
 import os
 import signal
-import types
-import typing
 import unicodedata
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from zole_arena.arena.settings import MatchSettings
-from zole_arena.arena.stop import Stop, StopReason
-from zole_arena.errors import ZoleError
-from zole_arena.game.rules import Rules
+from zole_arena.arena.stop import Stop
+from zole_arena.events.plain import MessageError, _hints, _what, from_plain, to_plain
 from zole_arena.players.session import BotConfig
 from zole_arena.records.model import (
     FORMAT,
@@ -72,10 +67,10 @@ from zole_arena.records.parse import from_json as record_from_json
 from zole_arena.records.writer import to_json as record_json
 
 __all__ = [
+    "LineReader",
     "MAX_MESSAGE_BYTES",
     "MAX_TASK_BYTES",
-    "LineReader",
-    "MessageError",
+    "Message",
     "NoMoreTables",
     "ParentMessage",
     "Ready",
@@ -85,33 +80,26 @@ __all__ = [
     "Task",
     "WorkerExit",
     "WorkerMessage",
-    "check_deal",
-    "check_header",
-    "check_stop",
     "decode_parent_message",
     "decode_worker_message",
     "encode",
-    "from_plain",
     "one_line",
     "send",
-    "to_plain",
 ]
+
 
 #: The longest line a worker may send (a deal record is a few KB): more is a broken worker.
 MAX_MESSAGE_BYTES: Final = 4 * 1024 * 1024
+
+
 #: The longest task a worker reads (it carries the records of a table to resume: a few KB a
 #: deal); the bound only stops a runaway, the parent is the worker's own.
 MAX_TASK_BYTES: Final = 1024 * 1024 * 1024
+
+
 #: Bytes asked of the operating system per read (a deal record or two; under the size at which
 #: the allocator maps fresh memory for each read's buffer).
 _CHUNK: Final = 64 * 1024
-
-
-class MessageError(ZoleError):
-    """A line that is not a valid message, or a message that does not fit what was asked."""
-
-
-# -- messages -------------------------------------------------------------------------------
 
 
 @dataclasses.dataclass(frozen=True)
@@ -303,13 +291,20 @@ class NoMoreTables:
 
 #: What a worker sends.
 WorkerMessage = Ready | RecordMessage | TableDone | TableFailed | WorkerExit
+
+
 #: What the tournament sends a worker.
 ParentMessage = Task | NoMoreTables
+
+
 Message = WorkerMessage | ParentMessage
+
 
 _WORKER_KINDS: Final[dict[str, type[WorkerMessage]]] = {
     kind.KIND: kind for kind in (Ready, RecordMessage, TableDone, TableFailed, WorkerExit)
 }
+
+
 _PARENT_KINDS: Final[dict[str, type[ParentMessage]]] = {
     kind.KIND: kind for kind in (Task, NoMoreTables)
 }
@@ -328,14 +323,6 @@ def _table(data: Mapping[str, Any]) -> int:
         raise MessageError(f"the table number {_what(table)} (not a whole number from 1)")
     return table
 
-
-def _what(value: object) -> str:
-    """A short description of a JSON value for a message (never the whole of a long one)."""
-    text = json.dumps(value, ensure_ascii=True, default=repr)
-    return text if len(text) <= 40 else f"{text[:37]}..."
-
-
-# -- encoding and decoding -------------------------------------------------------------------
 
 # Messages are trees built from JSON values, never cyclic: no cycle check (as in records).
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
@@ -470,9 +457,6 @@ class LineReader:
         return self._lines.popleft()
 
 
-# -- checking a worker's records -----------------------------------------------------------
-
-
 def one_line(text: str, limit: int = 300) -> str:
     """``text`` as one printable line of at most ``limit`` characters (for a worker's words in
     a message to people: no newline or terminal control from it reaches them)."""
@@ -481,228 +465,3 @@ def one_line(text: str, limit: int = 300) -> str:
     )
     line = " ".join(printable.split())
     return line if len(line) <= limit else f"{line[: limit - 3]}..."
-
-
-def check_header(
-    record: MatchHeader | DealRecord,
-    match_id: str,
-    names: tuple[str, str, str],
-    part_of: TableOf,
-) -> None:
-    """Check a worker's match header for its table: the match id, the players in order, and
-    which tournament and table it says it is.
-
-    :raises MessageError: it is not that table's header.
-    """
-    if not isinstance(record, MatchHeader):
-        raise MessageError(f"a {record.type} record where its match record was due")
-    if record.match_id != match_id:
-        raise MessageError(f"a record of match {_what(record.match_id)}, not {match_id}")
-    if record.names != names:
-        raise MessageError(f"a match header whose players are not {', '.join(names)}")
-    if record.tournament != part_of:
-        raise MessageError(f"a match header whose tournament is {record.tournament}")
-
-
-def check_stop(stop: Stop, names: tuple[str, str, str]) -> None:
-    """Check why a worker says its table stopped: interrupted, or some of the table's bots
-    (``names``) disqualified — a table stops for nothing else.
-
-    :raises MessageError: another reason, or a name that is not one of the table's.
-    """
-    bots = [bot.name for bot in stop.disqualified]
-    if stop.reason is StopReason.INTERRUPTED:
-        fits = not bots
-    else:
-        fits = stop.reason is StopReason.DISQUALIFIED and bool(bots)
-    if not (fits and not stop.message and not stop.unfinished and set(bots) <= set(names)):
-        raise MessageError(f"a done message that stops for {one_line(str(stop))!r}")
-
-
-def check_deal(
-    record: MatchHeader | DealRecord,
-    match_id: str,
-    names: tuple[str, str, str],
-    number: int,
-    block: int,
-    seating: tuple[int, int, int],
-) -> None:
-    """Check a worker's deal record for its table: the match id, the deal's number, block and
-    seating as the table's schedule has them next, and the players in their seats (the
-    record's shape was checked as it was read: :class:`RecordMessage`).
-
-    The rest of the record (hands, moves, tricks) is the worker's word: only a replay
-    (``zole-arena verify``) checks it against the seed and the rules.
-
-    :raises MessageError: it is not the deal the table plays next.
-    """
-    if not isinstance(record, DealRecord):
-        raise MessageError(f"a {record.type} record where its deal record was due")
-    if record.match_id != match_id:
-        raise MessageError(f"a record of match {_what(record.match_id)}, not {match_id}")
-    if record.deal != number:
-        raise MessageError(f"deal {record.deal} where deal {number} was due")
-    if record.block != block:
-        raise MessageError(f"deal {number} in block {record.block}, not {block}")
-    if record.seating != seating:
-        raise MessageError(f"deal {number} in seating {list(record.seating)}")
-    expected = tuple(names[player] for player in seating)
-    if record.names != expected:
-        raise MessageError(f"deal {number} whose players are not {', '.join(expected)}")
-
-
-# -- plain data of settings -----------------------------------------------------------------
-
-
-def to_plain(value: object, where: str = "value") -> Any:
-    """``value`` (a dataclass of settings, or a part of one) as JSON values.
-
-    Rules go as their :meth:`~zole_arena.game.rules.Rules.to_dict` and source; a dataclass as an
-    object of its fields; tuples, lists and frozensets as lists; a path as its text; an enum as
-    its value.
-
-    :raises TypeError: a value of another type (``where`` says which field): teach this
-        function and :func:`from_plain` to carry it.
-    """
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, Rules):
-        return {"rules": value.to_dict(), "source": value.source}
-    if isinstance(value, enum.Enum):
-        return to_plain(value.value, where)
-    if isinstance(value, Path):
-        return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            field.name: to_plain(getattr(value, field.name), f"{where}.{field.name}")
-            for field in dataclasses.fields(value)
-            if field.init
-        }
-    if isinstance(value, Mapping):
-        if not all(isinstance(key, str) for key in value):
-            raise TypeError(f"{where}: a mapping with keys other than strings")
-        return {key: to_plain(item, f"{where}.{key}") for key, item in value.items()}
-    if isinstance(value, tuple | list | frozenset):
-        items = sorted(value) if isinstance(value, frozenset) else value
-        return [to_plain(item, f"{where}[{index}]") for index, item in enumerate(items)]
-    raise TypeError(
-        f"{where}: a {type(value).__name__} cannot be sent to a tournament worker "
-        "(teach zole_arena.events.messages.to_plain and from_plain to carry it)"
-    )
-
-
-_HINTS: Final[dict[type, dict[str, Any]]] = {}
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    """The resolved types of a dataclass's fields (kept: resolving them takes a while)."""
-    if cls not in _HINTS:
-        _HINTS[cls] = typing.get_type_hints(cls)
-    return _HINTS[cls]
-
-
-def from_plain(kind: Any, data: Any, where: str = "value") -> Any:
-    """A value of type ``kind`` from the JSON values :func:`to_plain` made of it, checked
-    against the type at every level (so that no value of another type gets through).
-
-    :raises MessageError: the data does not fit the type (``where`` says which field), or the
-        class refuses it.
-    :raises TypeError: ``kind`` is a type this function does not know how to build.
-    """
-    origin = typing.get_origin(kind)
-    args = typing.get_args(kind)
-    if kind is Any:
-        return data
-    if origin is typing.Union or origin is types.UnionType:
-        if data is None and type(None) in args:
-            return None
-        problems = []
-        for arm in args:
-            if arm is not type(None):
-                try:
-                    return from_plain(arm, data, where)
-                except MessageError as exc:
-                    problems.append(str(exc))
-        raise MessageError(problems[0] if len(problems) == 1 else f"{where}: {_what(data)} fits "
-                           f"none of {typing.get_args(kind)}")  # fmt: skip
-    if origin is typing.Literal:
-        if any(type(data) is type(arg) and data == arg for arg in args):
-            return data
-        raise MessageError(f"{where}: {_what(data)} is not one of {', '.join(map(repr, args))}")
-    if origin in (tuple, list, frozenset, collections.abc.Sequence, collections.abc.Set):
-        if not isinstance(data, list):
-            raise MessageError(f"{where}: a list was due, not {_what(data)}")
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            if len(data) != len(args):
-                raise MessageError(f"{where}: {len(args)} items were due, not {len(data)}")
-            kinds = list(args)
-        else:
-            kinds = [args[0] if args else Any] * len(data)
-        items = [
-            from_plain(item_kind, item, f"{where}[{index}]")
-            for index, (item_kind, item) in enumerate(zip(kinds, data, strict=True))
-        ]
-        if origin is list:
-            return items
-        return frozenset(items) if origin in (frozenset, collections.abc.Set) else tuple(items)
-    if origin in (dict, collections.abc.Mapping):
-        if not isinstance(data, dict):
-            raise MessageError(f"{where}: an object was due, not {_what(data)}")
-        key_kind, value_kind = args or (str, Any)
-        if key_kind is not str:
-            raise TypeError(f"{where}: only mappings with string keys can be carried")
-        return {key: from_plain(value_kind, item, f"{where}.{key}") for key, item in data.items()}
-    if kind is Rules:
-        return _rules(data, where)
-    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        return _dataclass(kind, data, where)
-    if isinstance(kind, type) and issubclass(kind, enum.Enum):
-        try:
-            return kind(data)
-        except ValueError:
-            raise MessageError(f"{where}: {_what(data)} is not a {kind.__name__}") from None
-    if kind is type(None):
-        if data is None:
-            return None
-    elif kind is bool or kind is str:
-        if isinstance(data, kind):
-            return data
-    elif kind is int:
-        if type(data) is int:
-            return data
-    elif kind is float:
-        if type(data) in (int, float):
-            return float(data)
-    elif kind is Path:
-        if isinstance(data, str):
-            return Path(data)
-    else:
-        raise TypeError(f"{where}: cannot build a {kind!r} from plain data")
-    name = "null" if kind is type(None) else kind.__name__
-    article = "an" if name[0] in "aeiou" else "a"
-    raise MessageError(f"{where}: {article} {name} was due, not {_what(data)}")
-
-
-def _rules(data: Any, where: str) -> Rules:
-    if not isinstance(data, dict) or set(data) != {"rules", "source"}:
-        raise MessageError(f"{where}: rules were due, not {_what(data)}")
-    if not isinstance(data["source"], str) or not isinstance(data["rules"], dict):
-        raise MessageError(f"{where}: malformed rules")
-    try:
-        return Rules.from_dict(data["rules"], source=data["source"])
-    except ZoleError as exc:
-        raise MessageError(f"{where}: {exc}") from None
-
-
-def _dataclass(cls: type, data: Any, where: str) -> Any:
-    if not isinstance(data, dict):
-        raise MessageError(f"{where}: an object was due, not {_what(data)}")
-    names = [field.name for field in dataclasses.fields(cls) if field.init]
-    if set(data) != set(names):
-        raise MessageError(f"{where}: the keys {', '.join(names)} were due, not {', '.join(data)}")
-    hints = _hints(cls)
-    values = {name: from_plain(hints[name], data[name], f"{where}.{name}") for name in names}
-    try:
-        return cls(**values)
-    except (ValueError, TypeError, ZoleError) as exc:
-        raise MessageError(f"{where}: {exc}") from None

@@ -10,7 +10,8 @@ One log holds the tournament: a tournament header (``"type": "tournament"``) fir
 table's match header and deal records as they end, interleaved when tables play in parallel.
 Table *k*'s match id is ``<tournament id>-t<k>``, and its header says which table it is, so
 the log is an ordinary zole-arena log for ``verify``, ``replay`` and ``ratings``, and
-:func:`resume_tournament` continues an interrupted tournament from it alone.
+:func:`~zole_arena.events.resume.resume_tournament` continues an interrupted tournament from
+it alone.
 
 With ``concurrency`` N, N worker processes each play one table at a time (a table at a time is
 also what a worker asks for next). Only the parent process writes the log: a worker sends each
@@ -24,26 +25,22 @@ deal finished by then is in the log.
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import dataclasses
 import os
 import select
 import signal
 import subprocess
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from zole_arena.arena.match import stderr_path
 from zole_arena.arena.settings import MatchSettings, _schedule
 from zole_arena.arena.stop import Stop, StopReason
-from zole_arena.errors import BotError
 from zole_arena.events.messages import (
-    MessageError,
     NoMoreTables,
     Ready,
     RecordMessage,
@@ -51,159 +48,36 @@ from zole_arena.events.messages import (
     Task,
     WorkerExit,
     WorkerMessage,
-    check_deal,
-    check_header,
-    check_stop,
     decode_worker_message,
     one_line,
     send,
 )
-from zole_arena.events.options import CONCURRENCY
-from zole_arena.events.options import FORMAT as FORMAT_OPTION
-from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, TournamentError, tables_for
+from zole_arena.events.plain import MessageError
+from zole_arena.events.schedule import TournamentError
+from zole_arena.events.settings import TournamentSettings, tournament_header
+from zole_arena.events.signals import _SignalGate
 from zole_arena.events.standings import Standings, TableState, TournamentSummary
+from zole_arena.events.table_checks import check_deal, check_header, check_stop
 from zole_arena.events.workers import _start_worker, _Worker
 from zole_arena.isolation.affinity import pin
 from zole_arena.isolation.sandbox import readable_paths
-from zole_arena.players.session import BotSession
-from zole_arena.records.checks import resume_refusal
 from zole_arena.records.model import (
     DealRecord,
-    EntrantInfo,
-    InvalidHeader,
     MatchHeader,
     Record,
     TableOf,
-    TournamentHeader,
 )
-from zole_arena.records.reader import RecordError, read_log
+from zole_arena.records.reader import RecordError
 from zole_arena.records.writer import LogWriter, is_regular_log
 
 __all__ = [
     "Event",
     "Tournament",
-    "TournamentSettings",
-    "check_entrants",
-    "resume_tournament",
-    "tournament_header",
 ]
 
 
 #: After Ctrl-C, how long the workers get to stop their bots and send their last records.
 _STOP_GRACE_S: Final = 15.0
-
-
-@dataclasses.dataclass(frozen=True)
-class TournamentSettings:
-    """Everything that decides how a tournament is played (kept in its log's header)."""
-
-    entrants: tuple[Entrant, ...]
-    match: MatchSettings
-    """How each table plays: rules, seed, deals (blocks, with ``duplicate``), time, faults."""
-    format: Format = FORMATS[0]
-    gauntlet: str | None = None
-    """The gauntlet's bot (a gauntlet only; default: the first entrant)."""
-    concurrency: int = CONCURRENCY.default
-
-    def __post_init__(self) -> None:
-        names = [entrant.name for entrant in self.entrants]
-        twice = sorted({name for name in names if names.count(name) > 1})
-        if twice:
-            raise TournamentError(f"two bots are named {twice[0]!r}: give each a name of its own")
-        for option, value in ((FORMAT_OPTION, self.format), (CONCURRENCY, self.concurrency)):
-            problem = option.problem(value)
-            if problem is not None:
-                raise TournamentError(f"{option.name} {problem}")
-        if self.gauntlet is not None and self.gauntlet not in names:
-            raise TournamentError(
-                f"--gauntlet {self.gauntlet!r} is not one of the bots ({', '.join(names)})"
-            )
-
-    @property
-    def tables(self) -> list[Table]:
-        """The tables, in playing order."""
-        names = [entrant.name for entrant in self.entrants]
-        gauntlet = names.index(self.gauntlet) if self.gauntlet is not None else 0
-        return tables_for(self.format, len(self.entrants), gauntlet)
-
-    @property
-    def total_deals(self) -> int:
-        """Deals in the whole tournament."""
-        return len(self.tables) * self.match.total_deals
-
-
-def tournament_header(tournament_id: str, settings: TournamentSettings) -> TournamentHeader:
-    """The first record of a tournament's log."""
-    match = settings.match
-    return TournamentHeader(
-        match_id=tournament_id,
-        tournament_format=settings.format,
-        gauntlet=settings.gauntlet,
-        entrants=tuple(
-            EntrantInfo(e.name, tuple(e.command), dict(e.options), e.cwd) for e in settings.entrants
-        ),
-        tables=tuple(table.players for table in settings.tables),
-        rules=match.rules.to_dict(),
-        seed=match.seed,
-        deals=match.deals,
-        duplicate=match.duplicate,
-        concurrency=settings.concurrency,
-        settings=match.header_settings(),
-        isolation=match.isolation(),
-    )
-
-
-class _SignalGate:
-    """Ctrl-C and SIGTERM wait while the gate is shut (``with gate:``), then act as they would
-    have (the command line's handler raises KeyboardInterrupt): a stop never falls between
-    reading a worker's messages and acting on them, which would lose one of them.
-
-    Installed for a run (a handler that passes each signal on to the one it replaced, or keeps
-    it while shut), so that shutting and opening costs nothing per message. Only the main
-    thread can install handlers; elsewhere the gate does nothing.
-    """
-
-    def __init__(self) -> None:
-        self._shut = False
-        self._caught: signal.Signals | None = None
-        self._old: dict[signal.Signals, Any] = {}
-
-    def install(self) -> None:
-        if threading.current_thread() is threading.main_thread():
-            for number in (signal.SIGINT, signal.SIGTERM):
-                self._old[number] = signal.signal(number, self._handle)
-
-    def uninstall(self) -> None:
-        """Put the replaced handlers back (unless one of them has changed its own since, as the
-        command line's does to ignore a second Ctrl-C)."""
-        for number, handler in self._old.items():
-            if signal.getsignal(number) == self._handle:
-                signal.signal(number, signal.SIG_DFL if handler is None else handler)
-        self._old.clear()
-
-    def _handle(self, signum: int, frame: object) -> None:
-        number = signal.Signals(signum)
-        if self._shut:
-            self._caught = self._caught or number
-        else:
-            self._pass_on(number)
-
-    def _pass_on(self, number: signal.Signals) -> None:
-        handler = self._old.get(number)
-        if callable(handler):
-            handler(number, None)
-        elif handler == signal.SIG_DFL:
-            signal.signal(number, signal.SIG_DFL)
-            signal.raise_signal(number)
-
-    def __enter__(self) -> None:
-        self._shut = True
-
-    def __exit__(self, *exc: object) -> None:
-        self._shut = False
-        caught, self._caught = self._caught, None
-        if caught is not None:
-            self._pass_on(caught)
 
 
 #: What the parent reports as the tournament goes: ("deal", table) after each deal record,
@@ -585,85 +459,3 @@ class Tournament:
             if worker.process.poll() is None:
                 with contextlib.suppress(ProcessLookupError):
                     worker.process.send_signal(signal.SIGTERM)
-
-
-def check_entrants(
-    entrants: Sequence[Entrant],
-    match: MatchSettings,
-) -> None:
-    """Start every bot once, with its options, and stop it again: a tournament should not
-    begin (and write a log) when one of its bots cannot play at all. The bots start side by
-    side, so a field of slow starters costs the slowest start, not the sum.
-
-    :raises TournamentError: a bot cannot be started, does not complete the handshake, or
-        rejects one of its options; the message names it and says why.
-    """
-    for entrant in entrants:
-        if entrant.cwd is not None and not Path(entrant.cwd).is_dir():
-            raise TournamentError(
-                f"bot {entrant.name}: its folder {entrant.cwd} does not exist any more"
-            )
-
-    def start(entrant: Entrant) -> str | None:
-        config = entrant.config(match)
-        if config.sandbox is not None:  # the log is not made yet: nothing to hide there
-            existing = tuple(p for p in config.sandbox.hidden if os.path.exists(p))
-            config = dataclasses.replace(
-                config, sandbox=dataclasses.replace(config.sandbox, hidden=existing)
-            )
-        try:
-            session = BotSession(config)
-        except BotError as exc:
-            return f"bot {entrant.name} cannot play: {exc}"
-        session.quit()
-        return None
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=min(8, len(entrants))) as pool:
-        problems = [p for p in pool.map(start, entrants) if p is not None]
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise TournamentError(f"{problems[0]}{more}; the tournament was not started")
-
-
-def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> Tournament:
-    """A :class:`Tournament` set up from its log and brought up to its last whole deal.
-
-    :param concurrency: worker processes for the rest (default: as the log's header says).
-
-    :raises RecordError: the file is not a zole-arena log.
-    :raises TournamentError: the log does not start with a tournament header, or does not fit
-        it.
-    """
-    records, problems = read_log(log_path)
-    if not records:
-        why = problems[0].message if problems else "no records"
-        raise TournamentError(f"{log_path}: nothing to resume from ({why})")
-    header = records[0]
-    if isinstance(header, InvalidHeader) and header.type == "tournament":
-        raise TournamentError(resume_refusal(log_path, header))
-    if not isinstance(header, TournamentHeader):
-        hint = (
-            f"; a match log continues with 'zole-arena match --resume {log_path}'"
-            if header.type == "match"
-            else ""
-        )
-        raise TournamentError(f"{log_path}: not a tournament log{hint}")
-    try:
-        settings = TournamentSettings(
-            entrants=tuple(
-                Entrant(e.name, e.command, dict(e.options), e.cwd) for e in header.entrants
-            ),
-            match=MatchSettings.from_header(header),
-            format=header.tournament_format,
-            gauntlet=header.gauntlet,
-            concurrency=concurrency or header.concurrency,
-        )
-    except (TypeError, ValueError) as exc:
-        raise TournamentError(f"{log_path}: the tournament header is incomplete ({exc})") from None
-    if tuple(t.players for t in settings.tables) != header.tables:
-        raise TournamentError(
-            f"{log_path}: its tables are not the ones this zole-arena version would play"
-        )
-    tournament = Tournament(settings, log_path, tournament_id=header.tournament_id)
-    tournament.take_records(records)
-    return tournament

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from zole_arena.events.messages import MessageError
+from zole_arena.events.plain import MessageError
 from zole_arena.events.workers import serve_tables
 
 

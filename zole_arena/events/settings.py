@@ -1,0 +1,80 @@
+"""What a tournament is told: its entrants, how each table plays, its format and how many
+tables at a time; and the header that records it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from zole_arena.arena.settings import MatchSettings
+from zole_arena.events.options import CONCURRENCY
+from zole_arena.events.options import FORMAT as FORMAT_OPTION
+from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, TournamentError, tables_for
+from zole_arena.records.model import (
+    EntrantInfo,
+    TournamentHeader,
+)
+
+__all__ = [
+    "TournamentSettings",
+    "tournament_header",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentSettings:
+    """Everything that decides how a tournament is played (kept in its log's header)."""
+
+    entrants: tuple[Entrant, ...]
+    match: MatchSettings
+    """How each table plays: rules, seed, deals (blocks, with ``duplicate``), time, faults."""
+    format: Format = FORMATS[0]
+    gauntlet: str | None = None
+    """The gauntlet's bot (a gauntlet only; default: the first entrant)."""
+    concurrency: int = CONCURRENCY.default
+
+    def __post_init__(self) -> None:
+        names = [entrant.name for entrant in self.entrants]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise TournamentError(f"two bots are named {twice[0]!r}: give each a name of its own")
+        for option, value in ((FORMAT_OPTION, self.format), (CONCURRENCY, self.concurrency)):
+            problem = option.problem(value)
+            if problem is not None:
+                raise TournamentError(f"{option.name} {problem}")
+        if self.gauntlet is not None and self.gauntlet not in names:
+            raise TournamentError(
+                f"--gauntlet {self.gauntlet!r} is not one of the bots ({', '.join(names)})"
+            )
+
+    @property
+    def tables(self) -> list[Table]:
+        """The tables, in playing order."""
+        names = [entrant.name for entrant in self.entrants]
+        gauntlet = names.index(self.gauntlet) if self.gauntlet is not None else 0
+        return tables_for(self.format, len(self.entrants), gauntlet)
+
+    @property
+    def total_deals(self) -> int:
+        """Deals in the whole tournament."""
+        return len(self.tables) * self.match.total_deals
+
+
+def tournament_header(tournament_id: str, settings: TournamentSettings) -> TournamentHeader:
+    """The first record of a tournament's log."""
+    match = settings.match
+    return TournamentHeader(
+        match_id=tournament_id,
+        tournament_format=settings.format,
+        gauntlet=settings.gauntlet,
+        entrants=tuple(
+            EntrantInfo(e.name, tuple(e.command), dict(e.options), e.cwd) for e in settings.entrants
+        ),
+        tables=tuple(table.players for table in settings.tables),
+        rules=match.rules.to_dict(),
+        seed=match.seed,
+        deals=match.deals,
+        duplicate=match.duplicate,
+        concurrency=settings.concurrency,
+        settings=match.header_settings(),
+        isolation=match.isolation(),
+    )
