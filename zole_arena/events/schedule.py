@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Mapping
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import ZoleError
@@ -43,15 +43,6 @@ class Entrant:
     """The folder the bot runs in (the one the tournament was started from, so that a
     relative path in its command means the same when the tournament is resumed elsewhere);
     None: the arena's."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form kept in the tournament header."""
-        return {
-            "name": self.name,
-            "command": list(self.command),
-            "options": dict(self.options),
-            "cwd": self.cwd,
-        }
 
     def config(self, match: MatchSettings, stderr_path: str | None = None) -> BotConfig:
         """How to start this bot with a table's settings."""

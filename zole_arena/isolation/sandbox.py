@@ -75,23 +75,6 @@ class Sandbox:
     files, the other bots' programs. The arena fills it in
     (:class:`~zole_arena.arena.match.Match`)."""
 
-    def to_dict(self) -> dict[str, object]:
-        """Plain data (for a tournament's worker processes)."""
-        return {"tmp_mb": self.tmp_mb, "readable": list(self.readable), "hidden": list(self.hidden)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Sandbox:
-        """The inverse of :meth:`to_dict`.
-
-        :raises ValueError: the data is not one.
-        """
-        tmp_mb, readable, hidden = data.get("tmp_mb", 64), data.get("readable"), data.get("hidden")
-        if not isinstance(tmp_mb, int) or not isinstance(readable, list | tuple):
-            raise ValueError("bad sandbox settings")
-        if not isinstance(hidden, list | tuple):
-            raise ValueError("bad sandbox settings")
-        return cls(tmp_mb, tuple(str(p) for p in readable), tuple(str(p) for p in hidden))
-
 
 @functools.cache
 def bwrap_path() -> str | None:

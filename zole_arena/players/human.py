@@ -36,16 +36,6 @@ _BID_HELP = {
 }
 
 
-_BANDS = {
-    "all_tricks": "all the tricks",
-    "high_win": "a win with 91 or more",
-    "win": "a win",
-    "loss": "a loss",
-    "high_loss": "a loss with 30 or less",
-    "no_tricks": "a loss without a trick",
-}
-
-
 class HumanPlayer(Bot):
     """A person: requests become prompts, events become lines. No time limit."""
 
@@ -122,8 +112,7 @@ class HumanPlayer(Bot):
             what = f"{self._who(soloist)} played {contract}"
             if end.soloist_points is not None:
                 what += f" and made {end.soloist_points} points"
-            band = None if end.band is None else str(end.band)
-            what += f": {_BANDS.get(band, band)}." if band is not None else "."
+            what += f": {end.band.words}." if end.band is not None else "."
             what = what[0].upper() + what[1:]
         else:
             what = "The deal was stopped."
