@@ -36,7 +36,7 @@ from zole_arena.arena.summary import Summary
 from zole_arena.errors import BotStartupError
 from zole_arena.game.actions import Action, Bid, Bury
 from zole_arena.game.cards import Card
-from zole_arena.game.rules import Rules, load_rules
+from zole_arena.game.rules import AllPass, Rules, SmallZoleScores, load_rules
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealState, Phase
 from zole_arena.players.bot import (
@@ -49,7 +49,7 @@ from zole_arena.players.bot import (
     Option,
     TrickEvent,
 )
-from zole_arena.players.bot_io import handshake_lines, parse_go
+from zole_arena.players.bot_io import handshake_lines, parse_go, parse_newdeal
 from zole_arena.players.bundled import bundled_command
 from zole_arena.players.inproc import DealContext, InProcessSession
 from zole_arena.players.session import BotConfig
@@ -232,6 +232,26 @@ def test_the_view_in_process_is_the_go_line_read_back() -> None:
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
     assert all(count > 20 for count in checked.values()), checked
+
+
+def test_a_program_sees_the_rules_switches_newdeal_spells_out() -> None:
+    """A bot on the class, as a program, gets the rules of the match in its views — switches
+    and amounts from ``newdeal``'s rules fields — not only the base preset's."""
+    switched = Rules.from_dict({
+        **LZF.to_dict(), "contracts": ["take", "zole", "small_zole"], "all_pass": "table",
+        "table_loser": "points", "personal_pule_bonus": 3, "pules_take_only": True,
+        "small_zole": {"win": 9, "loss": -11},
+    })  # fmt: skip
+    for rules in (WPT, LZF, switched):
+        state = DealState.from_seed(rules, 3, 1)
+        writer = DealWriter(state, 1, (0, 0, 0))
+        start = parse_newdeal(writer.newdeal(0).split())
+        _, view = parse_go(writer.go(7, 2000).split(), ruleset=start.ruleset)
+        for seen in (start.ruleset, view.ruleset):
+            same = dataclasses.replace(seen, source=rules.source, description=rules.description)
+            assert same == rules, rules.name
+    assert start.ruleset.small_zole == SmallZoleScores(9, -11)
+    assert start.ruleset.all_pass is AllPass.TABLE
 
 
 # -- faults in-process --------------------------------------------------------------------------

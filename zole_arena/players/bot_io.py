@@ -10,18 +10,27 @@ always writes it. Nothing here imports the arena, so a bot on the library starts
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import Final, TextIO
 
 from zole_arena.errors import NotationError, RulesError
 from zole_arena.game.actions import Action, Bid, Bury, Contract
 from zole_arena.game.cards import CARDS, Card
-from zole_arena.game.rules import PRESETS, Rules, load_rules
+from zole_arena.game.rules import (
+    PRESETS,
+    AllPass,
+    Rules,
+    ScoreTable,
+    SmallZoleScores,
+    TableLoser,
+    load_rules,
+)
 from zole_arena.game.scoring import Band, Pules
 from zole_arena.game.state import Phase, Trick
 from zole_arena.players.bot import (
@@ -99,13 +108,63 @@ def _bid(word: str) -> Bid:
     return bid if bid is not None else Bid.parse(word)
 
 
-@functools.cache
-def ruleset_of(preset: str) -> Rules:
-    """The rules of a preset the protocol names (an unknown name: the default preset's)."""
+_RULESETS: dict[tuple[str, ...], Rules] = {}
+"""The rules read from ``newdeal`` fields, by those fields: a match sends the same ones in
+every deal."""
+
+#: The ``newdeal`` fields that spell out the rules (protocol/README.md), in the order read.
+_RULES_FIELDS = (
+    "contracts", "allpass", "tableloser", "tablepayment", "dealspergame", "commonpulebonus",
+    "personalpulebonus", "pulestakeonly", "take", "zole", "smallzole",
+)  # fmt: skip
+
+
+def ruleset_of(preset: str, fields: Mapping[str, str] | None = None) -> Rules:
+    """The rules a deal is played under: the preset the protocol names (an unknown name: the
+    default preset's), with the switches and amounts of ``newdeal``'s rules fields where they
+    are given and make sense (a field a bot cannot read leaves the preset's value)."""
+    given = tuple(fields.get(name, "") for name in _RULES_FIELDS) if fields else ()
+    key = (preset, *given)
+    known = _RULESETS.get(key)
+    if known is None:
+        try:
+            base = load_rules(preset)
+        except RulesError:
+            base = load_rules(PRESETS[0])
+        known = _RULESETS[key] = _with_fields(base, dict(zip(_RULES_FIELDS, given, strict=False)))
+    return known
+
+
+def _with_fields(rules: Rules, fields: Mapping[str, str]) -> Rules:
+    """``rules`` changed by the ``newdeal`` rules fields that are there and readable."""
+    changes: dict[str, object] = {}
+    readers: dict[str, tuple[str, Callable[[str], object]]] = {
+        "contracts": ("contracts", lambda v: tuple(Contract(c) for c in v.split(","))),
+        "allpass": ("all_pass", AllPass),
+        "tableloser": ("table_loser", TableLoser),
+        "tablepayment": ("table_payment", int),
+        "dealspergame": ("deals_per_game", int),
+        "commonpulebonus": ("common_pule_bonus", int),
+        "personalpulebonus": ("personal_pule_bonus", int),
+        "pulestakeonly": ("pules_take_only", lambda v: {"true": True, "false": False}[v]),
+        "take": ("take", lambda v: ScoreTable(*map(int, v.split(",")))),
+        "zole": ("zole", lambda v: ScoreTable(*map(int, v.split(",")))),
+        "smallzole": ("small_zole", lambda v: SmallZoleScores(*map(int, v.split(",")))),
+    }
+    for name, text in fields.items():
+        if not text or text == "-":  # absent, or a contract that may not be bid: as it is
+            continue
+        attribute, read = readers[name]
+        try:
+            changes[attribute] = read(text)
+        except (KeyError, TypeError, ValueError):
+            continue
+    if not changes:
+        return rules
     try:
-        return load_rules(preset)
-    except RulesError:
-        return load_rules(PRESETS[0])
+        return dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return rules
 
 
 def parse_newdeal(words: Sequence[str]) -> DealStart:
@@ -122,7 +181,7 @@ def parse_newdeal(words: Sequence[str]) -> DealStart:
             dealer=int(f["dealer"]),
             forehand=int(f["forehand"]),
             rules=rules,
-            ruleset=ruleset_of(rules),
+            ruleset=ruleset_of(rules, f),
             hand=_cards(f["hand"]),
             scores=_three(f.get("scores", "0,0,0")),
             pules=Pules(int(f.get("commonpules", "0")), _ints(f.get("personalpules", "-"))),
@@ -131,11 +190,15 @@ def parse_newdeal(words: Sequence[str]) -> DealStart:
         raise NotationError(f"bad newdeal message: {exc}") from None
 
 
-def parse_go(words: Sequence[str], received: float | None = None) -> tuple[int, BotView]:
+def parse_go(
+    words: Sequence[str], received: float | None = None, ruleset: Rules | None = None
+) -> tuple[int, BotView]:
     """A ``go`` request (split into words): its id and the view it carries.
 
     :param received: when the request was read (:func:`time.monotonic`; default: now), from
         which :attr:`BotView.deadline` counts.
+    :param ruleset: the rules the deal's ``newdeal`` spelled out (default: the preset ``go``
+        names).
     :raises NotationError: a field the view cannot do without is missing or malformed.
     """
     if received is None:
@@ -188,7 +251,7 @@ def parse_go(words: Sequence[str], received: float | None = None) -> tuple[int, 
             result=None,
             deal_no=int(f["deal"]),
             scores=_three(f.get("scores", "0,0,0")),
-            ruleset=ruleset_of(rules),
+            ruleset=ruleset if ruleset is not None else ruleset_of(rules),
             time_ms=time_ms,
             deadline=received + time_ms / 1000,
         )
@@ -364,16 +427,21 @@ def run_bot(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None)
 
 def _serve(bot: Bot, source: TextIO, sink: TextIO) -> None:
     write, flush = sink.write, sink.flush
+    ruleset: Rules | None = None  # as the last newdeal spelled them out
     for line in source:
         words = line.split()
         if not words:
             continue
         head = words[0]
         if head == "go":
-            request_id, view = parse_go(words, time.monotonic())
+            request_id, view = parse_go(words, time.monotonic(), ruleset)
             write(format_action(request_id, bot.decide(view)) + "\n")
             flush()
-        elif head in ("card", "trick", "bid", "newdeal", "result"):
+        elif head == "newdeal":
+            start = parse_newdeal(words)
+            ruleset = start.ruleset
+            bot.on_newdeal(start)
+        elif head in ("card", "trick", "bid", "result"):
             tell(bot, words)
         elif head == "isready":
             write("readyok\n")
