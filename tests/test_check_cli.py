@@ -461,3 +461,20 @@ def test_the_check_asks_for_the_decisions_its_items_name() -> None:
         "wpt table game (all passed)", "lzf zole: soloist plays",
         "lzf small zole: soloist plays", "lzf table game switch (all passed)",
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("sandbox", [False, True], ids=["plain", "sandboxed"])
+def test_the_protocol_pages_smallest_bot_passes_check(tmp_path: Path, sandbox: bool) -> None:
+    """The standard-library bot of protocol/README.md §9, as printed there, passes ``check``."""
+    page = (ROOT / "protocol" / "README.md").read_text()
+    section = page[page.index("## 9. Writing a bot") :]
+    start = section.index("```python\n") + len("```python\n")
+    bot = tmp_path / "first_legal.py"
+    bot.write_text(section[start : section.index("```", start)])
+    proc = subprocess.run(
+        [sys.executable, "-m", "zole_arena", "check", shlex.join([sys.executable, str(bot)]),
+         *FAST, *(["--sandbox"] if sandbox else [])],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1].startswith("all "), proc.stdout
