@@ -206,8 +206,8 @@ def processes_bounded(run: Run, tmp: Path) -> None:
 
 def escapes_started(run: Run, tmp: Path) -> None:
     """The escapes were made (the sandbox does not forbid them: it outlives none of them).
-    An escaped process reports its success itself, once the bot is dead: sandboxed, none
-    lives to."""
+    An escaped process reports its success itself if it is still alive a second after the
+    bot died: sandboxed, none lives to (and the runs look for survivors in /proc too)."""
     notes = run.stderr()
     for role in ESCAPES:
         assert f"escape-{role}: started" in notes, notes
