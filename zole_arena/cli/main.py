@@ -22,6 +22,7 @@ from zole_arena.cli.ratings_cmd import ratings_command
 from zole_arena.cli.replay_cmd import replay_command, verify_command
 from zole_arena.cli.rules_cmd import rules_command
 from zole_arena.cli.sprt_cmd import sprt_command
+from zole_arena.cli.standings_cmd import standings_command
 from zole_arena.cli.tournament_cmd import tournament_command
 from zole_arena.errors import ZoleError
 
@@ -58,6 +59,7 @@ app.command("bots")(bots_command)
 app.command("check")(check_command)
 app.command("match")(match_command)
 app.command("replay")(replay_command)
+app.command("standings")(standings_command)
 app.command("verify")(verify_command)
 app.command("tournament")(tournament_command)
 app.command("ratings")(ratings_command)

@@ -1,0 +1,47 @@
+"""``zole-arena standings``: a finished run's summary computed again from its log alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from clihelp import ok, one_line_error, zole
+
+
+def test_a_tournaments_standings_equal_its_own_json(tmp_path: Path) -> None:
+    args = ("cbot", "crandom", "rulebot", "random", "--blocks", "2", "--no-sandbox")
+    live = json.loads(ok(zole("tournament", *args, "--log", "t.jsonl", "--json",
+                              cwd=tmp_path)).stdout)  # fmt: skip
+    again = json.loads(ok(zole("standings", "t.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert again == live
+    assert live["deals"] == 4 * 12 and len(live["standings"]) == 4
+    table = ok(zole("standings", "t.jsonl", cwd=tmp_path)).stdout
+    assert "Standings after 48 of 48 deals" in table
+    assert all(name in table for name in ("cbot", "crandom", "rulebot", "random"))
+
+
+def test_a_cut_off_tournament_shows_the_deals_its_log_keeps(tmp_path: Path) -> None:
+    args = ("cbot", "crandom", "rulebot", "--blocks", "2", "--no-sandbox")
+    ok(zole("tournament", *args, "--log", "t.jsonl", cwd=tmp_path))
+    lines = (tmp_path / "t.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "cut.jsonl").write_text("".join(lines[:8]))  # header, match header, 6 deals
+    data = json.loads(ok(zole("standings", "cut.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert (data["deals"], data["planned"]) == (6, 12)
+    assert data["tables"][0]["deals"] == 6
+
+
+def test_a_matchs_standings_equal_its_own_json_but_the_run_time(tmp_path: Path) -> None:
+    bots = ("cbot", "crandom", "rulebot", "--deals", "9", "--log", "m.jsonl", "--json")
+    live = json.loads(ok(zole("match", *bots, cwd=tmp_path)).stdout)
+    again = json.loads(ok(zole("standings", "m.jsonl", "--json", cwd=tmp_path)).stdout)
+    del live["seconds"]
+    assert again == live
+    assert "cbot" in ok(zole("standings", "m.jsonl", cwd=tmp_path)).stdout
+
+
+def test_what_is_not_a_log_gets_one_line(tmp_path: Path) -> None:
+    one_line_error(zole("standings", "missing.jsonl", cwd=tmp_path), "no such file")
+    (tmp_path / "other.jsonl").write_text('{"a": 1}\n')
+    one_line_error(zole("standings", "other.jsonl", cwd=tmp_path), "not a zole-arena log")
+    one_line_error(zole("standings", "other.jsonl", "--bootstrap", "3", cwd=tmp_path),
+                   "--bootstrap must be at least 10")  # fmt: skip
