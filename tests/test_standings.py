@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -45,3 +47,27 @@ def test_what_is_not_a_log_gets_one_line(tmp_path: Path) -> None:
     one_line_error(zole("standings", "other.jsonl", cwd=tmp_path), "not a zole-arena log")
     one_line_error(zole("standings", "other.jsonl", "--bootstrap", "3", cwd=tmp_path),
                    "--bootstrap must be at least 10")  # fmt: skip
+
+
+def test_csv_and_markdown_give_the_standings_and_each_tables_results(tmp_path: Path) -> None:
+    args = ("cbot", "crandom", "rulebot", "random", "--blocks", "1", "--no-sandbox")
+    live = json.loads(ok(zole("tournament", *args, "--log", "t.jsonl", "--json",
+                              cwd=tmp_path)).stdout)  # fmt: skip
+    rows = list(csv.DictReader(io.StringIO(ok(zole("standings", "t.jsonl", "--csv",
+                                                    cwd=tmp_path)).stdout)))  # fmt: skip
+    assert [row["name"] for row in rows] == [entry["name"] for entry in live["standings"]]
+    for row, entry in zip(rows, live["standings"], strict=True):
+        assert int(row["points"]) == entry["points"] and int(row["deals"]) == entry["deals"]
+        assert int(row["solo_won"]) == entry["as_soloist"]["won"]
+    page = ok(zole("standings", "t.jsonl", "--md", cwd=tmp_path)).stdout
+    assert page.count("| --- |") >= 2 and "Results by table" in page
+    # Each table's points add up to zero, and the four tables are there.
+    tables = [line for line in page.splitlines() if line.startswith("| ") and "/6 |" in line]
+    assert len(tables) == 4
+    for line in tables:
+        players = line.split(" | ")[1].split(", ")
+        assert sum(int(player.rsplit(" ", 1)[1]) for player in players) == 0
+    text = ok(zole("standings", "t.jsonl", cwd=tmp_path)).stdout
+    assert "Results by table" in text
+    one_line_error(zole("standings", "t.jsonl", "--csv", "--md", cwd=tmp_path),
+                   "at most one of --json, --csv and --md")  # fmt: skip

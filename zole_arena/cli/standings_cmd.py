@@ -1,12 +1,18 @@
 """``zole-arena standings``: the summary of a tournament or a match computed again from its log,
-finished or cut off — the tables a run prints at its end, or its ``--json``."""
+finished or cut off — the tables a run prints at its end with each table's results, its
+``--json``, or the standings as CSV or Markdown for a spreadsheet or a page."""
 
 from __future__ import annotations
 
+import csv
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
+from rich.table import Table
 
 from zole_arena.arena.match import resume_match
 from zole_arena.cli.console import fail, out, print_json
@@ -14,8 +20,25 @@ from zole_arena.cli.match_cmd import _results_table
 from zole_arena.cli.tournament_cmd import _head_to_head_table, _standings_table
 from zole_arena.errors import ZoleError
 from zole_arena.events.resume import resume_tournament
-from zole_arena.records.reader import last_line_digest, log_type
-from zole_arena.stats.ratings import DEFAULT_BOOTSTRAP, MIN_BOOTSTRAP
+from zole_arena.records.model import DealRecord, MatchHeader
+from zole_arena.records.reader import last_line_digest, log_type, read_log
+from zole_arena.stats.ratings import (
+    DEFAULT_BOOTSTRAP,
+    MIN_BOOTSTRAP,
+    RatingError,
+    rate,
+    read_logs,
+)
+
+
+def rate_log(log: Path, bootstrap: int) -> dict[str, dict[str, Any]]:
+    """Each player's rating entry (``elo``, ``low``, ``high``, ``los_next``…) from one log;
+    empty when it cannot be rated (too few deals)."""
+    try:
+        ratings = rate(read_logs([log]).units, bootstrap=bootstrap, seed=0)
+    except RatingError:
+        return {}
+    return {rating.name: rating.to_dict() for rating in ratings.ratings}
 
 
 def standings_command(
@@ -26,37 +49,139 @@ def standings_command(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print what the run's --json printed, on stdout.")
     ] = False,
+    csv_output: Annotated[
+        bool, typer.Option("--csv", help="Print the standings as CSV, one bot a row.")
+    ] = False,
+    md_output: Annotated[
+        bool,
+        typer.Option("--md", help="Print the standings and each table's results as Markdown."),
+    ] = False,
 ) -> None:
     """The standings of a tournament or a match, from its log alone: points, solo games,
     faults, Elo with 95% intervals and the head-to-head table, as the run printed them at
     its end (a log cut off: the deals it keeps)."""
     if bootstrap < MIN_BOOTSTRAP:
         fail(f"--bootstrap must be at least {MIN_BOOTSTRAP}, not {bootstrap}")
+    if json_output + csv_output + md_output > 1:
+        fail("give at most one of --json, --csv and --md")
+    form = "json" if json_output else "csv" if csv_output else "md" if md_output else "text"
     if not log.is_file():
         fail(f"{log}: no such file")
     kind = log_type(log)
     try:
         if kind == "tournament":
-            _tournament(log, bootstrap, json_output)
+            _tournament(log, bootstrap, form)
         elif kind == "match":
-            _match(log, json_output)
+            _match(log, bootstrap, form)
         else:
             fail(f"{log}: not a zole-arena log of a match or a tournament")
     except ZoleError as exc:
         fail(str(exc))
 
 
-def _tournament(log: Path, bootstrap: int, json_output: bool) -> None:
+#: The standings' columns in CSV and Markdown: (heading, key of a standings entry).
+_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("name", "name"), ("elo", "elo"), ("elo_low", "low"), ("elo_high", "high"),
+    ("los_next", "los_next"), ("deals", "deals"), ("points", "points"),
+    ("points_per_deal", "points_per_deal"), ("ci95", "ci95"), ("solo_deals", ""),
+    ("solo_won", ""), ("faults", "faults"),
+)  # fmt: skip
+
+
+def _row(entry: dict[str, Any]) -> list[str]:
+    """One bot's standings entry as the cells of :data:`_COLUMNS`."""
+    cells = []
+    for heading, key in _COLUMNS:
+        if heading == "solo_deals":
+            value: Any = entry["as_soloist"]["deals"]
+        elif heading == "solo_won":
+            value = entry["as_soloist"]["won"]
+        else:
+            value = entry.get(key)
+        if isinstance(value, float):
+            value = f"{value:.2f}"
+        cells.append("" if value is None else str(value))
+    return cells
+
+
+def _print_csv(standings: Sequence[dict[str, Any]]) -> None:
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow([heading for heading, _ in _COLUMNS])
+    for entry in standings:
+        writer.writerow(_row(entry))
+
+
+def _markdown(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+    return "\n".join([line(headings), line(["---"] * len(headings)), *map(line, rows)])
+
+
+def _table_results(log: Path) -> list[tuple[int, str, list[tuple[str, int]], int, int]]:
+    """Each table's (number, match id, points by player in seat order of its header, deals
+    played, deals planned), from the log's records."""
+    records, _ = read_log(log)
+    tables: dict[str, tuple[int, dict[str, int], list[int]]] = {}
+    for record in records:
+        if isinstance(record, MatchHeader) and record.tournament is not None:
+            tables[record.match_id] = (
+                record.tournament.table,
+                dict.fromkeys(record.names, 0),
+                [0, record.total_deals],
+            )
+        elif isinstance(record, DealRecord) and record.match_id in tables:
+            _, points, count = tables[record.match_id]
+            for name, score in zip(record.names, record.result.scores, strict=True):
+                points[name] = points.get(name, 0) + score
+            count[0] += 1
+    return sorted(
+        (number, match_id, list(points.items()), count[0], count[1])
+        for match_id, (number, points, count) in tables.items()
+    )
+
+
+def _results_by_table(log: Path) -> Table:
+    table = Table(
+        title="Results by table", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
+    )
+    for heading in ("table", "players and points", "deals"):
+        table.add_column(heading, justify="right" if heading != "players and points" else "left")
+    for number, _, points, played, planned in _table_results(log):
+        players = ", ".join(f"{name} {score:+d}" for name, score in points)
+        table.add_row(str(number), players, f"{played}/{planned}")
+    return table
+
+
+def _tournament(log: Path, bootstrap: int, form: str) -> None:
     tournament = resume_tournament(log)
     summary = tournament.summary()
     summary.ratings = summary.standings.ratings(bootstrap)
     summary.log = str(log)
     summary.digest = last_line_digest(log)
-    if json_output:
-        data = summary.to_dict()
+    data = summary.to_dict()
+    if form == "json":
         data["tournament_id"] = tournament.tournament_id
         data["format"] = tournament.settings.format
         print_json(data)
+        return
+    if form == "csv":
+        _print_csv(data["standings"])
+        return
+    if form == "md":
+        headings = ["#", *(heading for heading, _ in _COLUMNS)]
+        rows = [[str(rank), *_row(entry)] for rank, entry in enumerate(data["standings"], 1)]
+        by_table = [
+            [str(number), ", ".join(f"{name} {score:+d}" for name, score in points),
+             f"{played}/{planned}"]
+            for number, _, points, played, planned in _table_results(log)
+        ]  # fmt: skip
+        out.print(
+            f"Standings after {summary.deals} of {summary.planned} deals\n\n"
+            f"{_markdown(headings, rows)}\n\nResults by table\n\n"
+            f"{_markdown(['table', 'players and points', 'deals'], by_table)}",
+            markup=False, highlight=False, soft_wrap=True,
+        )  # fmt: skip
         return
     out.print(_standings_table(summary, f"Standings after {summary.deals} of "
                                f"{summary.planned} deals", final=True))  # fmt: skip
@@ -65,12 +190,36 @@ def _tournament(log: Path, bootstrap: int, json_output: bool) -> None:
         out.print(h2h)
     if summary.ratings is not None:
         out.print(f"Elo: {summary.ratings.method}.", markup=False)
+    out.print(_results_by_table(log))
 
 
-def _match(log: Path, json_output: bool) -> None:
+def _strongest_first(entry: dict[str, Any]) -> tuple[float, int]:
+    """Rated bots by their Elo, then the others by their points."""
+    elo = entry.get("elo")
+    return (-elo if elo is not None else float("inf"), -entry["points"])
+
+
+def _match(log: Path, bootstrap: int, form: str) -> None:
     match = resume_match(log)
     summary = match.summary()
-    if json_output:
+    if form in ("csv", "md"):
+        entries = [player.to_dict() for player in summary.players]
+        ratings = rate_log(log, bootstrap)
+        for entry in entries:
+            entry.update(ratings.get(entry["name"], {}))
+        # Strongest first, as a rating list (the LOS is to the next one down).
+        entries.sort(
+            key=lambda e: (-(e["elo"] if e.get("elo") is not None else -1e9), -e["points"])
+        )
+        if form == "csv":
+            _print_csv(entries)
+        else:
+            rows = [[str(rank), *_row(entry)] for rank, entry in enumerate(entries, 1)]
+            table = _markdown(["#", *(h for h, _ in _COLUMNS)], rows)
+            out.print(f"Standings after {summary.deals} of {summary.planned} deals\n\n{table}",
+                      markup=False, highlight=False, soft_wrap=True)  # fmt: skip
+        return
+    if form == "json":
         settings = match.settings
         data: dict[str, Any] = {
             "match_id": match.match_id,
