@@ -71,3 +71,19 @@ def test_csv_and_markdown_give_the_standings_and_each_tables_results(tmp_path: P
     assert "Results by table" in text
     one_line_error(zole("standings", "t.jsonl", "--csv", "--md", cwd=tmp_path),
                    "at most one of --json, --csv and --md")  # fmt: skip
+
+
+def test_a_head_to_head_tests_standings_equal_its_own_json(tmp_path: Path) -> None:
+    run = zole("sprt", "rulebot", "random", "--max-blocks", "2", "--log", "s.jsonl", "--json",
+               cwd=tmp_path)  # fmt: skip
+    live = json.loads(run.stdout)
+    again = json.loads(ok(zole("standings", "s.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert again == live
+    assert live["blocks"] == 2 and live["deals_played"] == 24
+    text = ok(zole("standings", "s.jsonl", cwd=tmp_path)).stdout
+    assert "LLR" in text and "2 blocks = 24 deals" in text
+    # Cut off in its second block: one whole block tested, undecided, not stopped.
+    lines = (tmp_path / "s.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "cut.jsonl").write_text("".join(lines[:-3]))
+    cut = json.loads(ok(zole("standings", "cut.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert (cut["blocks"], cut["decision"], cut["stopped"]) == (1, None, None)

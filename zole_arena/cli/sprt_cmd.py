@@ -81,7 +81,8 @@ def _verdict(result: SprtResult) -> str:
     return f"{why}: {result.new} against {result.old}"
 
 
-def _report(result: SprtResult, elapsed: float, digest: str | None) -> None:
+def sprt_report(result: SprtResult, digest: str | None, elapsed: float | None = None) -> None:
+    """The test's end as the command prints it (``elapsed``: this run's wall time, if any)."""
     s = result.settings
     colour = {"H1": "green", "H0": "red"}.get(result.decision or "", "yellow")
     out.print(f"[bold {colour}]{escape(_verdict(result))}[/]", highlight=False)
@@ -99,9 +100,12 @@ def _report(result: SprtResult, elapsed: float, digest: str | None) -> None:
     )
     for fault in result.faults:
         out.print(f"[red]fault[/] {escape(fault)}", highlight=False)
-    rate = result.deals_played / elapsed if elapsed > 0 else 0.0
+    timing = ""
+    if elapsed is not None:
+        rate = result.deals_played / elapsed if elapsed > 0 else 0.0
+        timing = f" in {elapsed:.1f} s ({rate:.1f} deals/s)"
     out.print(
-        f"played {result.deals_played} deals in {elapsed:.1f} s ({rate:.1f} deals/s)"
+        f"played {result.deals_played} deals{timing}"
         + (f"; log: {result.log}" if result.log else ""),
         highlight=False,
     )
@@ -218,7 +222,7 @@ def sprt_command(
     if json_output:
         print_json({**result.to_dict(), "digest": digest})
     else:
-        _report(result, elapsed, digest)
+        sprt_report(result, digest, elapsed)
     sys.stdout.flush()
     reason = None if result.stopped is None else result.stopped.reason
     if reason is StopReason.INTERRUPTED:

@@ -17,11 +17,13 @@ from rich.table import Table
 from zole_arena.arena.match import resume_match
 from zole_arena.cli.console import fail, out, print_json
 from zole_arena.cli.match_cmd import _results_table
+from zole_arena.cli.sprt_cmd import sprt_report
 from zole_arena.cli.tournament_cmd import _head_to_head_table, _standings_table
 from zole_arena.errors import ZoleError
 from zole_arena.events.resume import resume_tournament
+from zole_arena.events.sprt import result_from_log
 from zole_arena.records.model import DealRecord, MatchHeader
-from zole_arena.records.reader import last_line_digest, log_type, read_log
+from zole_arena.records.reader import LogReader, last_line_digest, log_type, read_log
 from zole_arena.stats.ratings import (
     DEFAULT_BOOTSTRAP,
     MIN_BOOTSTRAP,
@@ -71,6 +73,8 @@ def standings_command(
     try:
         if kind == "tournament":
             _tournament(log, bootstrap, form)
+        elif kind == "match" and _is_sprt(log):
+            _sprt(log, form)
         elif kind == "match":
             _match(log, bootstrap, form)
         else:
@@ -191,6 +195,23 @@ def _tournament(log: Path, bootstrap: int, form: str) -> None:
     if summary.ratings is not None:
         out.print(f"Elo: {summary.ratings.method}.", markup=False)
     out.print(_results_by_table(log))
+
+
+def _is_sprt(log: Path) -> bool:
+    """Whether a match log's first header is one of a head-to-head test's."""
+    for entry in LogReader(log):
+        return isinstance(entry.record, MatchHeader) and entry.record.sprt is not None
+    return False
+
+
+def _sprt(log: Path, form: str) -> None:
+    result = result_from_log(log)
+    if form == "json":
+        print_json({**result.to_dict(), "digest": last_line_digest(log)})
+    elif form in ("csv", "md"):
+        fail("--csv and --md take a match's or a tournament's log; a test's: --json or none")
+    else:
+        sprt_report(result, last_line_digest(log))
 
 
 def _strongest_first(entry: dict[str, Any]) -> tuple[float, int]:

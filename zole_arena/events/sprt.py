@@ -19,6 +19,7 @@ from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.records.model import DealRecord, MatchHeader, SprtInfo
+from zole_arena.records.reader import read_log
 from zole_arena.records.writer import LogWriter
 from zole_arena.stats.ratings import Unit
 from zole_arena.stats.sprt import (
@@ -29,7 +30,7 @@ from zole_arena.stats.sprt import (
     block_score,
 )
 
-__all__ = ["HeadToHead", "SprtResult"]
+__all__ = ["HeadToHead", "SprtResult", "result_from_log"]
 
 
 # -- playing a test ----------------------------------------------------------------------------
@@ -293,3 +294,71 @@ class HeadToHead:
         totals = {name: sum(deal[name] for deal in scores) for name in names}
         deals = {name: len(scores) for name in names}
         return Unit(match.match_id, reports[0].block, totals, deals, scores)
+
+
+def result_from_log(log_path: str | Path) -> SprtResult:
+    """Where a head-to-head test stands, computed again from its log alone: its matches' whole
+    blocks scored and tested in order, as the run did (a test that decided stops there; one
+    at its most blocks says so; one cut off short is undecided, with ``stopped`` None).
+
+    :raises SprtError: the log holds no head-to-head test's matches.
+    """
+    records, _ = read_log(log_path)
+    headers = [r for r in records if isinstance(r, MatchHeader) and r.sprt is not None]
+    if not headers:
+        raise SprtError(f"{log_path}: not the log of a head-to-head test ('zole-arena sprt')")
+    info = headers[0].sprt
+    assert info is not None
+    test = Sprt(SprtSettings(elo0=info.elo0, elo1=info.elo1, alpha=info.alpha, beta=info.beta))
+    new_side = {info.new} | ({f"{info.new}#2"} if info.third is None else set())
+    old_side = {info.old} | ({f"{info.old}#2"} if info.third is None else set())
+    ids = [header.match_id for header in headers]
+    deals: dict[tuple[str, int], list[DealRecord]] = {}
+    faults: list[str] = []
+    played = 0
+    for record in records:
+        if isinstance(record, DealRecord) and record.match_id in ids:
+            deals.setdefault((record.match_id, record.block), []).append(record)
+            faults += [fault.describe() for fault in record.faults]
+            played += 1
+    games = 0
+    block = 0
+    while test.decision is None:
+        block += 1
+        blocks = [sorted(deals.get((i, block), []), key=lambda r: r.deal) for i in ids]
+        if any(len(found) < 6 for found in blocks):
+            break
+        units = []
+        for match_id, found in zip(ids, blocks, strict=True):
+            scores = tuple(dict(zip(r.names, r.result.scores, strict=True)) for r in found)
+            names = found[0].names
+            totals = {name: sum(deal[name] for deal in scores) for name in names}
+            units.append(Unit(match_id, block, totals, dict.fromkeys(names, 6), scores))
+        score, counted = block_score(units, new_side, old_side)
+        games += counted
+        test.add(score)
+    stopped = None  # a log cut off before a decision: undecided, and why it ended is not in it
+    if test.decision is None and test.blocks >= headers[0].deals:
+        stopped = Stop(StopReason.MAX_BLOCKS)
+    elo, low, high, los = test.estimate()
+    return SprtResult(
+        new=info.new,
+        old=info.old,
+        third=info.third,
+        settings=test.settings,
+        blocks=test.blocks,
+        deals_per_block=6 * len(headers),
+        deals_played=played,
+        games=games,
+        llr=test.llr,
+        decision=test.decision,
+        score=test.mean,
+        elo=elo,
+        elo_low=low,
+        elo_high=high,
+        los=los,
+        stopped=stopped,
+        seed=headers[0].seed,
+        log=str(log_path),
+        faults=tuple(faults),
+    )
