@@ -34,6 +34,8 @@ __all__ = [
 
 #: Names are never shortened below this many characters (the ellipsis included).
 _MIN_NAME: Final = 6
+#: A last part this long or shorter is kept whole when a name is shortened.
+_SHORT_PART: Final = 8
 #: Where a name's last part (``-eps10``, ``#2``, ``.py``) begins.
 _PART = re.compile(r"[-_#.=/: ][^-_#.=/: ]*$")
 
@@ -50,8 +52,9 @@ def short_names(names: Sequence[str], width: int) -> dict[str, str]:
     tails: dict[str, int] = {}
     for name in names:
         if len(name) > width:
-            part = _PART.search(name[1:])
-            tails[name] = min(len(part.group()) if part else 0, width // 2)
+            part = len(found.group()) if (found := _PART.search(name[1:])) else 0
+            # A short last part (-eps10, #2) is kept whole if three letters of the start fit.
+            tails[name] = min(part, width - 4 if part <= _SHORT_PART else width // 2)
 
     def shown(name: str) -> str:
         if name not in tails:
