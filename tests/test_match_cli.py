@@ -1030,3 +1030,18 @@ def test_cpu_that_is_not_available_is_a_one_line_error(tmp_path: Path) -> None:
     proc = zole("match", "random", "random", "random", "--cpu", str(missing), cwd=tmp_path)
     assert_one_line_error(proc, f"CPU {missing} is not available")
     assert not list(tmp_path.iterdir())  # nothing was started or written
+
+
+def test_long_similar_names_stay_distinct_in_the_results_table(tmp_path: Path) -> None:
+    long, eps = "rulebot-with-a-really-long-name", "rulebot-with-a-really-long-name-eps10"
+    proc = ok(run_zole("match", f"{long}=rulebot", f"{eps}=rulebot", "random", "--deals", "1",
+                       *FAST, cwd=tmp_path, timeout=TIMEOUT,
+                       env={**os.environ, "COLUMNS": "80"}))  # fmt: skip
+    text = proc.stdout.splitlines()
+    rows = [line for line in text if line.lstrip().startswith(("rul", "random"))]
+    assert len(rows) == 3, proc.stdout  # one line each: no column squeezed to wrap
+    assert all(len(row) <= 80 for row in rows), rows
+    shown = {row.split()[0] for row in rows} - {"random"}
+    assert all(row.split()[1].lstrip("+-").isdigit() for row in rows), rows
+    assert len(shown) == 2 and all("…" in name for name in shown), rows
+    assert any(name.endswith("-eps10") for name in shown)

@@ -29,6 +29,7 @@ from zole_arena.records.model import DealRecord, Identity, MatchHeader
 from zole_arena.records.reader import read_log
 from zole_arena.stats import ratings as ratings_module
 from zole_arena.stats.ratings import (
+    MIN_UNITS,
     Game,
     RatingError,
     Unit,
@@ -181,6 +182,33 @@ def test_counts_of_games_and_deals() -> None:
     assert (by_name["C"].games, by_name["C"].deals) == (2, 6)
     assert listed.units == 2 and listed.deals == 7
     assert listed.ratings[-1].los_next is None
+
+
+def test_a_player_in_one_unit_has_no_interval_and_no_los() -> None:
+    """One unit resampled is that unit every time: a zero-width interval would claim a
+    certainty it does not have, so there is none (None, JSON null)."""
+    assert MIN_UNITS == 2
+    single = rate([Unit("m", 1, {"A": 8, "B": -4, "C": -4}, {"A": 6, "B": 6, "C": 6})])
+    for rating in single.ratings:
+        assert rating.low is None and rating.high is None and not rating.estimated
+        assert rating.los_next is None
+        assert rating.to_dict()["low"] is None and rating.to_dict()["high"] is None
+    assert math.isfinite(single.ratings[0].elo) and single.ratings[0].elo > 0
+    # C plays in one unit of five: its interval and the LOS next to it cannot be estimated,
+    # A's and B's can; a pinned player keeps its exact rating as its interval.
+    units = [Unit("m", n, {"A": 2, "B": -2}, {"A": 1, "B": 1}) for n in range(3)]
+    units += [Unit("m", 3, {"A": -2, "B": 2}, {"A": 1, "B": 1})]
+    units += [Unit("m", 4, {"A": 4, "B": -2, "C": -2}, {"A": 1, "B": 1, "C": 1})]
+    for anchor in (None, ("C", 1500.0)):
+        by_name = {r.name: r for r in rate(units, bootstrap=20, anchor=anchor).ratings}
+        assert by_name["A"].estimated and by_name["B"].estimated
+        low, high = by_name["A"].low, by_name["A"].high
+        assert low is not None and high is not None and low < by_name["A"].elo < high
+        c = by_name["C"]
+        assert (c.low, c.high) == ((1500.0, 1500.0) if anchor else (None, None))
+        listed = rate(units, bootstrap=20, anchor=anchor).ratings
+        assert listed[-1].name == "C" and listed[-2].los_next is None
+        assert listed[0].los_next is not None
 
 
 def test_a_unit_gives_one_game_per_pair_with_ties_as_draws() -> None:
@@ -491,6 +519,36 @@ def test_bad_input_is_a_one_line_error(logs: Logs, args: list[str], needles: lis
     first_line = logs.validation.read_text(encoding="utf-8").splitlines()[0]
     (logs.folder / "header-only.jsonl").write_text(first_line + "\n")
     one_line_error(zole("ratings", *args, cwd=logs.folder), *needles)
+
+
+def test_a_one_block_log_shows_its_intervals_as_not_estimable(tmp_path: Path) -> None:
+    ok(zole("match", "rulebot", WEAK, "random", "--duplicate", "--deals", "1", "--seed", "4",
+            "--movetime", "1000", "--log", "one.jsonl", cwd=tmp_path))  # fmt: skip
+    table = ok(zole("ratings", "one.jsonl", cwd=tmp_path)).stdout
+    rows = [line for line in table.splitlines() if any(n in line for n in ("rulebot", "weak"))]
+    rows += [line for line in table.splitlines() if "│ random" in line]
+    assert len(rows) == 3, table
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("│ ").split("│")]
+        assert cells[3] == "n/a", row  # the interval: not "+186 … +186"
+        assert "…" not in row
+    assert [cell.strip() for cell in rows[0].split("│")][5] == "n/a"  # LOS of the first
+    assert "n/a: not estimable from fewer than 2 units" in table
+    data = json.loads(ok(zole("ratings", "one.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert data["units"] == 1
+    for rating in data["ratings"]:
+        assert rating["low"] is None and rating["high"] is None and rating["los_next"] is None
+        assert isinstance(rating["elo"], float)
+    proc = ok(zole("ratings", "one.jsonl", "--csv", cwd=tmp_path))
+    for row in csv.DictReader(io.StringIO(proc.stdout)):
+        assert (row["low"], row["high"], row["los_next"]) == ("", "", "")
+        float(row["elo"])
+    # Two blocks: intervals again, and no note.
+    ok(zole("match", "rulebot", WEAK, "random", "--duplicate", "--deals", "2", "--seed", "4",
+            "--movetime", "1000", "--log", "two.jsonl", cwd=tmp_path))  # fmt: skip
+    two = json.loads(ok(zole("ratings", "two.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert all(r["low"] <= r["elo"] <= r["high"] for r in two["ratings"])
+    assert "n/a" not in ok(zole("ratings", "two.jsonl", cwd=tmp_path)).stdout
 
 
 def test_logs_of_different_rules_are_rated_together_with_a_warning(logs: Logs) -> None:

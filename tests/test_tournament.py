@@ -22,6 +22,7 @@ from clihelp import ok, one_line_error
 from clihelp import zole as run_zole
 from prochelp import marked_processes
 
+from zole_arena.cli.console import short_names
 from zole_arena.events.schedule import tables_for
 
 TESTS = Path(__file__).resolve().parent
@@ -174,6 +175,70 @@ def test_round_robin_in_parallel_logs_verifies_and_rates(tmp_path: Path) -> None
     one = ok(zole("replay", "t.jsonl", "--deal", "1", "--table", "3", cwd=tmp_path)).stdout
     assert one.count("Table ") == 1 and one.startswith("Table 3, deal 1 ")
     one_line_error(zole("replay", "t.jsonl", "--table", "5", cwd=tmp_path), "no table 5")
+
+
+def test_a_one_block_tournament_shows_its_intervals_as_not_estimable(tmp_path: Path) -> None:
+    """Three bots, one table, one block: one unit to resample, so no interval and no LOS."""
+    bots = ("rulebot", "random", f"other={PY} {TESTS.parent / 'bots' / 'random_bot.py'}")
+    proc = ok(zole("tournament", *bots, "--blocks", "1", "--seed", "3", "--json", *FAST,
+                   cwd=tmp_path))  # fmt: skip
+    standings = json.loads(proc.stdout)["standings"]
+    assert len(standings) == 3
+    for entry in standings:
+        assert entry["low"] is None and entry["high"] is None and entry["los_next"] is None
+        assert isinstance(entry["elo"], float)
+    table = ok(zole("tournament", *bots, "--blocks", "1", "--seed", "3", *FAST,
+                    cwd=tmp_path)).stdout  # fmt: skip
+    rows = [line.split() for line in table.splitlines() if line[:3] in (" 1 ", " 2 ", " 3 ")]
+    assert sorted(row[1] for row in rows[:3]) == sorted(e["name"] for e in standings)
+    for row in rows[:3]:
+        assert row[3] == "n/a", row  # not "+153…+153"
+    assert rows[0][4] == rows[1][4] == "n/a"  # the LOS of all but the last
+    assert "n/a: not estimable from fewer than 2 units" in table
+
+
+def test_long_similar_names_stay_distinct_in_80_columns(tmp_path: Path) -> None:
+    long, eps = "rulebot-with-a-long-name", "rulebot-with-a-long-name-eps10"
+    proc = ok(run_zole("tournament", f"{long}=rulebot", f"{eps}=rulebot", "random",
+                       "--option", f"{eps}:Epsilon=10", "--blocks", "1", *FAST, cwd=tmp_path,
+                       timeout=TIMEOUT, env={**os.environ, "COLUMNS": "80"}))  # fmt: skip
+    text = proc.stdout.splitlines()
+    standings = [line for line in text if line[:3] in (" 1 ", " 2 ", " 3 ")]
+    assert len(standings) == 3
+    head = text.index(next(line for line in text if line.startswith("Head to head")))
+    h2h = [line for line in text[head:] if line.startswith("  ")]
+    for line in standings + h2h:
+        assert len(line) <= 80, line
+    shown = {row.split()[1] for row in standings} - {"random"}
+    assert len(shown) == 2 and all("…" in name for name in shown), standings
+    assert any(name.endswith("-eps10") for name in shown)
+    assert all(name.startswith("rulebot") for name in shown)
+    for row in standings:  # the other columns are not squeezed to make room
+        assert row.split()[2].lstrip("+-").isdigit(), row
+    header = next(line for line in h2h if "random" in line and "(" not in line)
+    labels = {line.split()[0] for line in h2h if "(" in line} - {"random"}
+    assert labels == set(header.split()) - {"random"}
+    assert len(labels) == 2 and any(label.endswith("-eps10") for label in labels)
+
+
+def test_short_names_keep_what_tells_them_apart() -> None:
+    names = ["rulebot-with-a-long-name", "rulebot-with-a-long-name-eps10", "bot#2", "random"]
+    shown = short_names(names, 12)
+    assert shown["random"] == "random" and shown["bot#2"] == "bot#2"
+    assert shown["rulebot-with-a-long-name-eps10"].endswith("…-eps10")
+    assert len(set(shown.values())) == len(names)
+    assert all(len(form) <= 12 for form in shown.values())
+    numbered = short_names(["a-very-long-bot-name", "a-very-long-bot-name#2"], 10)
+    assert numbered["a-very-long-bot-name#2"].endswith("…#2")
+    assert len(set(numbered.values())) == 2
+    # Names alike but in the middle (same start, same last part) get more of their ends.
+    middle = short_names(["solver-alpha-x", "solver-betas-x"], 10)
+    assert len(set(middle.values())) == 2 and all(len(v) <= 10 for v in middle.values())
+    # When no short forms can tell them apart, the names are kept whole.
+    assert short_names(["abcdefgh1abcdefgh", "abcdefgh2abcdefgh"], 7) == {
+        "abcdefgh1abcdefgh": "abcdefgh1abcdefgh",
+        "abcdefgh2abcdefgh": "abcdefgh2abcdefgh",
+    }
 
 
 @needs_cc

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
 
 from zole_arena.records.reader import log_type
@@ -21,11 +23,89 @@ __all__ = [
     "check_new_log",
     "err",
     "fail",
+    "fit_names",
     "out",
     "print_json",
+    "short_names",
     "stop_for_broken_pipe",
     "stop_on_signals",
 ]
+
+
+#: Names are never shortened below this many characters (the ellipsis included).
+_MIN_NAME: Final = 6
+#: A last part this long or shorter is kept whole when a name is shortened.
+_SHORT_PART: Final = 8
+#: Where a name's last part (``-eps10``, ``#2``, ``.py``) begins.
+_PART = re.compile(r"[-_#.=/: ][^-_#.=/: ]*$")
+
+
+def short_names(names: Sequence[str], width: int) -> dict[str, str]:
+    """Each name as it may be shown in ``width`` characters, no two alike.
+
+    A name that fits is kept; a longer one keeps its beginning and its last part (what tells
+    ``rulebot-eps10`` from ``rulebot``, or ``bot#2`` from ``bot``), with ``…`` between them,
+    and when that is not enough to tell two names apart, more of their ends. Names that cannot
+    be told apart in ``width`` characters are kept whole (a wide table, but not a wrong one).
+    """
+    width = max(width, _MIN_NAME)
+    tails: dict[str, int] = {}
+    for name in names:
+        if len(name) > width:
+            part = len(found.group()) if (found := _PART.search(name[1:])) else 0
+            # A short last part (-eps10, #2) is kept whole if three letters of the start fit.
+            tails[name] = min(part, width - 4 if part <= _SHORT_PART else width // 2)
+
+    def shown(name: str) -> str:
+        if name not in tails:
+            return name
+        tail = tails[name]
+        return name[: width - 1 - tail] + "…" + (name[-tail:] if tail else "")
+
+    while True:
+        forms: dict[str, list[str]] = {}
+        for name in names:
+            forms.setdefault(shown(name), []).append(name)
+        alike = [name for group in forms.values() if len(group) > 1 for name in group]
+        if not alike:
+            return {name: shown(name) for name in names}
+        grown = False
+        for name in alike:
+            if name in tails and tails[name] < width - 2:
+                tails[name] += 1
+                grown = True
+        if not grown:
+            return {name: name for name in names}
+
+
+def fit_names(
+    names: Sequence[str],
+    build: Callable[[Mapping[str, str]], RenderableType],
+    console: Console | None = None,
+) -> RenderableType:
+    """``build(shown)`` with each name as ``shown[name]``, shortened as :func:`short_names`
+    does just enough for the table to fit the console's width (rich would otherwise squeeze
+    every column, or cut names so that two look the same)."""
+    console = console or out
+    unbounded = console.options.update_width(1 << 16)  # the width the table would like
+
+    def fits(table: RenderableType) -> bool:
+        return console.measure(table, options=unbounded).maximum <= console.width
+
+    table = build({name: name for name in names})
+    longest = max((len(name) for name in names), default=0)
+    if fits(table) or longest <= _MIN_NAME:
+        return table
+    low, high = _MIN_NAME, longest - 1  # the widest that fits, by bisection
+    best = build(short_names(names, low))
+    while low < high:
+        middle = (low + high + 1) // 2
+        tried = build(short_names(names, middle))
+        if fits(tried):
+            low, best = middle, tried
+        else:
+            high = middle - 1
+    return best
 
 
 def _width() -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -22,6 +22,7 @@ from zole_arena.cli.console import (
     check_new_log,
     err,
     fail,
+    fit_names,
     out,
     print_json,
     stop_on_signals,
@@ -46,6 +47,15 @@ DEMO_BOTS = ("random", "rulebot", "cbot")
 
 
 def _results_table(summary: Summary) -> Table:
+    """The players' results, most points first; long names are shortened to fit the width,
+    never so that two look the same."""
+    names = [p.name for p in summary.players]
+    table = fit_names(names, lambda shown: _results(summary, shown))
+    assert isinstance(table, Table)
+    return table
+
+
+def _results(summary: Summary, shown: Mapping[str, str]) -> Table:
     table = Table(
         title=f"Results after {summary.deals} of {summary.planned} deals",
         caption="per deal: points per deal ±95%; solo: deals as soloist/won; pts: points as "
@@ -69,7 +79,7 @@ def _results_table(summary: Summary) -> Table:
         interval = "" if math.isinf(p.interval) else f"±{p.interval:.2f}"
         won = f"{p.soloist_won}" if p.soloist else "–"
         table.add_row(
-            escape(p.name),  # names may come from a log (--resume): never markup
+            escape(shown[p.name]),  # names may come from a log (--resume): never markup
             f"{p.points:+d}",
             f"{p.mean:+.2f}{interval}",
             f"{p.soloist}/{won}",

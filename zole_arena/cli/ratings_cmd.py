@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import math
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -12,11 +13,14 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from zole_arena.cli.console import err, fail, out, print_json
+from zole_arena.cli.console import err, fail, fit_names, out, print_json
 from zole_arena.stats.ratings import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_POINTS,
     MIN_BOOTSTRAP,
+    MIN_UNITS,
+    NOT_ESTIMATED,
+    PlayerRating,
     RatingList,
     rate,
     ratings_over_time,
@@ -42,8 +46,40 @@ def parse_anchor(text: str) -> tuple[str, float]:
     return name, elo
 
 
+def interval_text(rating: PlayerRating, between: str = " … ") -> str:
+    """A rating's 95 % interval as a table shows it, or :data:`NOT_ESTIMATED`."""
+    if rating.low is None or rating.high is None:
+        return NOT_ESTIMATED
+    return f"{rating.low:+.0f}{between}{rating.high:+.0f}"
+
+
+def los_text(ratings: RatingList, rating: PlayerRating, digits: int = 1) -> str:
+    """The LOS of ``rating`` (one of ``ratings``) over the next player as a table shows it: a
+    percentage, nothing for the last player, or :data:`NOT_ESTIMATED`."""
+    if rating.los_next is not None:
+        return f"{100 * rating.los_next:.{digits}f}%"
+    return "" if rating is ratings.ratings[-1] else NOT_ESTIMATED
+
+
+def not_estimated_note(ratings: RatingList) -> str | None:
+    """What :data:`NOT_ESTIMATED` means, when a list shows it."""
+    if all(rating.estimated for rating in ratings.ratings):
+        return None
+    return (
+        f"{NOT_ESTIMATED}: not estimable from fewer than {MIN_UNITS} units (duplicate blocks, "
+        "or deals) of the player"
+    )
+
+
 def _table(ratings: RatingList) -> Table:
-    table = Table(title=None)
+    names = [rating.name for rating in ratings.ratings]
+    table = fit_names(names, lambda shown: _build_table(ratings, shown))
+    assert isinstance(table, Table)
+    return table
+
+
+def _build_table(ratings: RatingList, shown: Mapping[str, str]) -> Table:
+    table = Table(title=None, caption=not_estimated_note(ratings))
     table.add_column("rank", justify="right")
     table.add_column("name")
     table.add_column("elo", justify="right")
@@ -52,13 +88,12 @@ def _table(ratings: RatingList) -> Table:
     table.add_column("games", justify="right")
     table.add_column("deals", justify="right")
     for rank, rating in enumerate(ratings.ratings, start=1):
-        los = "" if rating.los_next is None else f"{100 * rating.los_next:.1f}%"
         table.add_row(
             str(rank),
-            escape(rating.name),  # a name from a log: never markup
+            escape(shown[rating.name]),  # a name from a log: never markup
             f"{rating.elo:+.0f}",
-            f"{rating.low:+.0f} … {rating.high:+.0f}",
-            los,
+            interval_text(rating),
+            los_text(ratings, rating),
             str(rating.games),
             str(rating.deals),
         )

@@ -23,6 +23,7 @@ from zole_arena.events.sprt import HeadToHead, SprtResult
 from zole_arena.isolation.affinity import pin
 from zole_arena.players.bundled import parse_bot_arg
 from zole_arena.records.reader import last_line_digest
+from zole_arena.stats.ratings import MIN_UNITS, NOT_ESTIMATED
 from zole_arena.stats.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
@@ -91,11 +92,15 @@ def sprt_report(result: SprtResult, digest: str | None, elapsed: float | None = 
         f"elo0 {s.elo0:g}, elo1 {s.elo1:g}, alpha {s.alpha:g}, beta {s.beta:g})",
         highlight=False,
     )
-    interval = f"{result.elo_low:+.0f} … {result.elo_high:+.0f}"
+    # One block has no spread to estimate an interval from: say so, not "+186 … +186".
+    interval, los = NOT_ESTIMATED, NOT_ESTIMATED
+    if result.blocks >= MIN_UNITS:
+        interval = f"{result.elo_low:+.0f} … {result.elo_high:+.0f}"
+        los = f"{result.los:.1f}%"
     out.print(
         f"{result.blocks} blocks = {result.deals} deals ({result.games} games against "
         f"{result.old}); score {100 * result.score:.1f}%, Elo {result.elo:+.0f} "
-        f"(95%: {interval}), LOS {result.los:.1f}%",
+        f"(95%: {interval}), LOS {los}",
         highlight=False,
     )
     for fault in result.faults:

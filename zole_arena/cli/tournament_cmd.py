@@ -8,7 +8,7 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -22,8 +22,17 @@ from rich.table import Table
 
 from zole_arena.arena.settings import unique_names
 from zole_arena.arena.stop import StopReason
-from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
+from zole_arena.cli.console import (
+    check_new_log,
+    err,
+    fail,
+    fit_names,
+    out,
+    print_json,
+    stop_on_signals,
+)
 from zole_arena.cli.options import sandbox_setting, takes_options
+from zole_arena.cli.ratings_cmd import interval_text, los_text, not_estimated_note
 from zole_arena.events.config import ConfigBot, read_config
 from zole_arena.events.entrants import check_entrants
 from zole_arena.events.options import (
@@ -59,7 +68,16 @@ _BUNDLED_NAMES = {bot.name for bot in BUNDLED}
 
 
 def _standings_table(summary: TournamentSummary, title: str, final: bool) -> Table:
-    """The standings, strongest first; narrow enough for an 80-column terminal."""
+    """The standings, strongest first; narrow enough for an 80-column terminal (long names
+    are shortened, never so that two look the same)."""
+    table = fit_names(summary.ranking(), lambda shown: _standings(summary, title, final, shown))
+    assert isinstance(table, Table)
+    return table
+
+
+def _standings(
+    summary: TournamentSummary, title: str, final: bool, shown: Mapping[str, str]
+) -> Table:
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
     table.add_column("#", justify="right")
     table.add_column("bot", no_wrap=True)
@@ -77,11 +95,10 @@ def _standings_table(summary: TournamentSummary, title: str, final: bool) -> Tab
     for rank, name in enumerate(summary.ranking(), start=1):
         p = summary.standings.players[name]
         interval = "" if math.isinf(p.interval) else f"±{p.interval:.1f}"
-        row = [str(rank), escape(name)]  # names may come from a log (--resume): never markup
-        if name in rating:
+        row = [str(rank), escape(shown[name])]  # names may come from a log: never markup
+        if name in rating and summary.ratings:
             r = rating[name]
-            los = "" if r.los_next is None else f"{100 * r.los_next:.0f}%"
-            row += [f"{r.elo:+.0f}", f"{r.low:+.0f}…{r.high:+.0f}", los]
+            row += [f"{r.elo:+.0f}", interval_text(r, "…"), los_text(summary.ratings, r, 0)]
         else:
             row.append(f"{elo[name]:+.0f}" if name in elo else "–")
             if final:
@@ -95,9 +112,10 @@ def _standings_table(summary: TournamentSummary, title: str, final: bool) -> Tab
         ]
         table.add_row(*row)
     if final:
+        note = not_estimated_note(summary.ratings) if summary.ratings else None
         table.caption = (
             "95%: the Elo interval; LOS: likelihood of superiority over the next bot; per deal: "
-            "points per deal ±95%; solo: deals as soloist/won"
+            "points per deal ±95%; solo: deals as soloist/won" + (f"; {note}" if note else "")
         )
     return table
 
@@ -107,17 +125,25 @@ def _head_to_head_table(summary: TournamentSummary) -> Table | None:
     h2h = summary.standings.head_to_head()
     if not h2h or len(names) > 12:
         return None
+    table = fit_names(names, lambda shown: _head_to_head(summary, shown))
+    assert isinstance(table, Table)
+    return table
+
+
+def _head_to_head(summary: TournamentSummary, shown: Mapping[str, str]) -> Table:
+    names = summary.ranking()
+    h2h = summary.standings.head_to_head()
     table = Table(title="Head to head: the row bot's score against the column bot, in % "
                   "(pairwise games as the ratings count them)", box=box.SIMPLE_HEAD)  # fmt: skip
     table.add_column("")
     for name in names:
-        table.add_column(escape(name), justify="right")
+        table.add_column(escape(shown[name]), justify="right", no_wrap=True)
     for a in names:
         cells = []
         for b in names:
             won, games = h2h.get(a, {}).get(b, (0.0, 0))
             cells.append("" if a == b or not games else f"{100 * won / games:.0f} ({games})")
-        table.add_row(escape(a), *cells)
+        table.add_row(escape(shown[a]), *cells)
     return table
 
 

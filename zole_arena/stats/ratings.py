@@ -30,6 +30,11 @@ sorted list is the fraction of bootstrap fits in which it is rated above that pl
 not pairwise games, are resampled because the games of a unit are not independent: they share
 the cards (and, in a duplicate block, the six seatings of the same cards).
 
+A player who played in fewer than :data:`MIN_UNITS` units has no interval (its bounds are
+``None``): resampling one unit gives that unit back every time, so the bootstrap would show a
+zero-width interval that says nothing. The LOS of a pair is likewise ``None`` unless both played
+in that many units.
+
 >>> units = [Unit("m", n, {"A": 1, "B": -1}) for n in range(3)] + [Unit("m", 3, {"A": -1, "B": 1})]
 >>> ratings = rate(units, bootstrap=20)
 >>> [(r.name, round(r.elo)) for r in ratings.ratings]
@@ -53,6 +58,8 @@ __all__ = [
     "DEFAULT_BOOTSTRAP",
     "DEFAULT_POINTS",
     "MIN_BOOTSTRAP",
+    "MIN_UNITS",
+    "NOT_ESTIMATED",
     "BootstrapFit",
     "Game",
     "PlayerRating",
@@ -73,6 +80,11 @@ __all__ = [
 DEFAULT_BOOTSTRAP: Final = 200
 #: Fewer resamples than this cannot give a 95 % interval worth the name.
 MIN_BOOTSTRAP: Final = 10
+#: A player's interval (and LOS) needs it in at least this many units: the bootstrap of one
+#: unit is that unit every time.
+MIN_UNITS: Final = 2
+#: How the tables and the chart show an interval or a LOS that cannot be estimated.
+NOT_ESTIMATED: Final = "n/a"
 #: Elo points per natural-log unit of strength: 400 / ln 10.
 _ELO: Final = 400.0 / math.log(10.0)
 #: The fit stops when no log-strength moves by more than this in a sweep (≈ 2·10⁻⁷ Elo).
@@ -234,24 +246,32 @@ class PlayerRating:
 
     name: str
     elo: float
-    low: float
-    """The 2.5th percentile of the bootstrap ratings."""
-    high: float
-    """The 97.5th percentile of the bootstrap ratings."""
+    low: float | None
+    """The 2.5th percentile of the bootstrap ratings; None when it cannot be estimated (the
+    player played in fewer than :data:`MIN_UNITS` units)."""
+    high: float | None
+    """The 97.5th percentile of the bootstrap ratings; None with ``low``."""
     games: int
     """Pairwise games the player took part in."""
     deals: int
     """Deals the player appears in."""
     los_next: float | None
-    """Likelihood of superiority over the next player in the list (None for the last one)."""
+    """Likelihood of superiority over the next player in the list: None for the last one, and
+    when it cannot be estimated (either played in fewer than :data:`MIN_UNITS` units)."""
+
+    @property
+    def estimated(self) -> bool:
+        """Whether the interval could be estimated (``low`` and ``high`` are not None)."""
+        return self.low is not None and self.high is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (ratings rounded to 0.01 Elo, LOS to 0.0001)."""
+        """The JSON form (ratings rounded to 0.01 Elo, LOS to 0.0001; null for what cannot be
+        estimated)."""
         return {
             "name": self.name,
             "elo": round(self.elo, 2),
-            "low": round(self.low, 2),
-            "high": round(self.high, 2),
+            "low": None if self.low is None else round(self.low, 2),
+            "high": None if self.high is None else round(self.high, 2),
             "games": self.games,
             "deals": self.deals,
             "los_next": None if self.los_next is None else round(self.los_next, 4),
@@ -383,24 +403,31 @@ def rate(
     order = sorted(range(len(fitted.names)), key=lambda i: (-elos[i], fitted.names[i]))
     games = [0] * len(fitted.names)
     deals = [0] * len(fitted.names)
+    present = [0] * len(fitted.names)  # units in which the player has games
     for unit, played in zip(units, unit_games, strict=True):
         for game in played:
             games[index[game.first]] += 1
             games[index[game.second]] += 1
+        for i in {index[name] for game in played for name in game[:2]}:
+            present[i] += 1
         for name in unit.totals:
             deals[index[name]] += unit.deals_of(name)
+    estimable = [count >= MIN_UNITS for count in present]
     ratings = []
     for place, i in enumerate(order):
-        column = [sample[i] for sample in samples]
-        cuts = statistics.quantiles(column, n=40, method="inclusive")
+        low: float | None = None
+        high: float | None = None
+        if anchor is not None and fitted.names[i] == anchor[0]:
+            low = high = elos[i]  # pinned: exact by definition
+        elif estimable[i]:
+            cuts = statistics.quantiles([s[i] for s in samples], n=40, method="inclusive")
+            low, high = cuts[0], cuts[-1]
         los = None
-        if place + 1 < len(order):
+        if place + 1 < len(order) and estimable[i] and estimable[order[place + 1]]:
             j = order[place + 1]
             above = sum(1.0 if s[i] > s[j] else 0.5 if s[i] == s[j] else 0.0 for s in samples)
             los = above / len(samples)
-        ratings.append(
-            PlayerRating(fitted.names[i], elos[i], cuts[0], cuts[-1], games[i], deals[i], los)
-        )
+        ratings.append(PlayerRating(fitted.names[i], elos[i], low, high, games[i], deals[i], los))
     return RatingList(
         tuple(ratings),
         units=len(units),

@@ -11,15 +11,21 @@ changes no global matplotlib state.
 from __future__ import annotations
 
 import importlib
+import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
 from zole_arena.errors import ZoleError
-from zole_arena.stats.ratings import RatingList
+from zole_arena.stats.ratings import NOT_ESTIMATED, RatingList
 
-__all__ = ["INSTALL_HINT", "PlotError", "check_plot_path", "plot_ratings_over_time"]
+__all__ = [
+    "INSTALL_HINT",
+    "PlotError",
+    "check_plot_path",
+    "plot_ratings_over_time",
+]
 
 #: How to get the optional dependency, for the error message.
 INSTALL_HINT: Final = "pip install 'zole-arena[plot]'"
@@ -84,9 +90,10 @@ def plot_ratings_over_time(
     """Draw ``checkpoints`` (oldest first) to ``path`` and return the path.
 
     Each player gets a line through its rating at every checkpoint where it has one, and a
-    shaded band from the interval's low to its high end; the x axis is the number of deals
-    rated so far. The legend lists the players strongest first (by the last checkpoint), with
-    their last rating and interval; below the title a line says how the ratings were computed.
+    shaded band from the interval's low to its high end (none where the interval cannot be
+    estimated: the legend says n/a); the x axis is the number of deals rated so far. The
+    legend lists the players strongest first (by the last checkpoint), with their last rating
+    and interval; below the title a line says how the ratings were computed.
 
     :raises PlotError: no checkpoints, no matplotlib, a file that cannot be written.
     """
@@ -110,14 +117,15 @@ def plot_ratings_over_time(
         label = name
         if final is not None:
             sign = "+" if last.anchor is None else ""  # signed around an average of 0
-            label = (
-                f"{name}  {final.elo:{sign}.0f} ({final.low:{sign}.0f} … {final.high:{sign}.0f})"
-            )
+            interval = NOT_ESTIMATED
+            if final.low is not None and final.high is not None:
+                interval = f"{final.low:{sign}.0f} … {final.high:{sign}.0f}"
+            label = f"{name}  {final.elo:{sign}.0f} ({interval})"
         (line,) = axes.plot(xs, [r.elo for _, r in points], marker="o", markersize=3, label=label)
-        axes.fill_between(
+        axes.fill_between(  # NaN, where the interval cannot be estimated, leaves a gap
             xs,
-            [r.low for _, r in points],
-            [r.high for _, r in points],
+            [math.nan if r.low is None else r.low for _, r in points],
+            [math.nan if r.high is None else r.high for _, r in points],
             color=line.get_color(),
             alpha=0.18,
             linewidth=0,
