@@ -27,6 +27,7 @@ from zole_arena.records.reader import LogReader, last_line_digest, log_type, rea
 from zole_arena.stats.ratings import (
     DEFAULT_BOOTSTRAP,
     MIN_BOOTSTRAP,
+    NOT_ESTIMATED,
     RatingError,
     rate,
     read_logs,
@@ -92,8 +93,9 @@ _COLUMNS: tuple[tuple[str, str], ...] = (
 )  # fmt: skip
 
 
-def _row(entry: dict[str, Any]) -> list[str]:
-    """One bot's standings entry as the cells of :data:`_COLUMNS`."""
+def _row(entry: dict[str, Any], missing: str = "") -> list[str]:
+    """One bot's standings entry as the cells of :data:`_COLUMNS` (``missing`` for what
+    cannot be estimated: CSV leaves the cell empty, as ``ratings --csv`` does)."""
     cells = []
     for heading, key in _COLUMNS:
         if heading == "solo_deals":
@@ -104,7 +106,7 @@ def _row(entry: dict[str, Any]) -> list[str]:
             value = entry.get(key)
         if isinstance(value, float):
             value = f"{value:.2f}"
-        cells.append("" if value is None else str(value))
+        cells.append(missing if value is None else str(value))
     return cells
 
 
@@ -174,7 +176,10 @@ def _tournament(log: Path, bootstrap: int, form: str) -> None:
         return
     if form == "md":
         headings = ["#", *(heading for heading, _ in _COLUMNS)]
-        rows = [[str(rank), *_row(entry)] for rank, entry in enumerate(data["standings"], 1)]
+        rows = [
+            [str(rank), *_row(entry, NOT_ESTIMATED)]
+            for rank, entry in enumerate(data["standings"], 1)
+        ]
         by_table = [
             [str(number), ", ".join(f"{name} {score:+d}" for name, score in points),
              f"{played}/{planned}"]
@@ -235,7 +240,9 @@ def _match(log: Path, bootstrap: int, form: str) -> None:
         if form == "csv":
             _print_csv(entries)
         else:
-            rows = [[str(rank), *_row(entry)] for rank, entry in enumerate(entries, 1)]
+            rows = [
+                [str(rank), *_row(entry, NOT_ESTIMATED)] for rank, entry in enumerate(entries, 1)
+            ]
             table = _markdown(["#", *(h for h, _ in _COLUMNS)], rows)
             out.print(f"Standings after {summary.deals} of {summary.planned} deals\n\n{table}",
                       markup=False, highlight=False, soft_wrap=True)  # fmt: skip

@@ -21,7 +21,7 @@ from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.records.model import DealRecord, MatchHeader, SprtInfo
 from zole_arena.records.reader import read_log
 from zole_arena.records.writer import LogWriter
-from zole_arena.stats.ratings import Unit
+from zole_arena.stats.ratings import MIN_UNITS, Unit
 from zole_arena.stats.sprt import (
     Decision,
     Sprt,
@@ -72,7 +72,9 @@ class SprtResult:
         return self.blocks * self.deals_per_block
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (``null`` for an infinite Elo bound)."""
+        """The JSON form (``null`` for an infinite Elo bound, and for the interval and LOS
+        before there are blocks enough to estimate them)."""
+        estimable = self.blocks >= MIN_UNITS
 
         def finite(value: float) -> float | None:
             return round(value, 2) if math.isfinite(value) else None
@@ -97,9 +99,9 @@ class SprtResult:
             "games": self.games,
             "score": round(self.score, 4),
             "elo": finite(self.elo),
-            "elo_low": finite(self.elo_low),
-            "elo_high": finite(self.elo_high),
-            "los": round(self.los, 2),
+            "elo_low": finite(self.elo_low) if estimable else None,
+            "elo_high": finite(self.elo_high) if estimable else None,
+            "los": round(self.los, 2) if estimable else None,
             "seed": self.seed,
             "log": self.log,
             "faults": list(self.faults),
