@@ -45,7 +45,9 @@ def rate_log(log: Path, bootstrap: int) -> dict[str, dict[str, Any]]:
 
 
 def standings_command(
-    log: Annotated[Path, typer.Argument(help="A tournament's or a match's log.")],
+    log: Annotated[
+        Path, typer.Argument(help="A tournament's, a match's or a head-to-head test's log.")
+    ],
     bootstrap: Annotated[
         int, typer.Option(help="Bootstrap resamples for the ratings' intervals.")
     ] = DEFAULT_BOOTSTRAP,
@@ -60,9 +62,10 @@ def standings_command(
         typer.Option("--md", help="Print the standings and each table's results as Markdown."),
     ] = False,
 ) -> None:
-    """The standings of a tournament or a match, from its log alone: points, solo games,
-    faults, Elo with 95% intervals and the head-to-head table, as the run printed them at
-    its end (a log cut off: the deals it keeps)."""
+    """The standings of a tournament, a match or a head-to-head test, from its log alone:
+    points, solo games, faults, Elo with 95% intervals, the head-to-head table and each
+    table's results, as the run printed them at its end (a log cut off: the deals it keeps);
+    a test's decision and LLR."""
     if bootstrap < MIN_BOOTSTRAP:
         fail(f"--bootstrap must be at least {MIN_BOOTSTRAP}, not {bootstrap}")
     if json_output + csv_output + md_output > 1:
