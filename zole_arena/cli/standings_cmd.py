@@ -18,7 +18,7 @@ from zole_arena.arena.match import resume_match
 from zole_arena.cli.console import fail, out, print_json
 from zole_arena.cli.match_cmd import _results_table
 from zole_arena.cli.sprt_cmd import sprt_report
-from zole_arena.cli.tournament_cmd import _head_to_head_table, _standings_table
+from zole_arena.cli.tournament_cmd import print_final, summary_json
 from zole_arena.errors import ZoleError
 from zole_arena.events.resume import resume_tournament
 from zole_arena.events.sprt import result_from_log
@@ -168,10 +168,8 @@ def _tournament(log: Path, bootstrap: int, form: str) -> None:
     summary.ratings = summary.standings.ratings(bootstrap)
     summary.log = str(log)
     summary.digest = last_line_digest(log)
-    data = summary.to_dict()
+    data = summary_json(tournament, summary)
     if form == "json":
-        data["tournament_id"] = tournament.tournament_id
-        data["format"] = tournament.settings.format
         print_json(data)
         return
     if form == "csv":
@@ -195,13 +193,7 @@ def _tournament(log: Path, bootstrap: int, form: str) -> None:
             markup=False, highlight=False, soft_wrap=True,
         )  # fmt: skip
         return
-    out.print(_standings_table(summary, f"Standings after {summary.deals} of "
-                               f"{summary.planned} deals", final=True))  # fmt: skip
-    h2h = _head_to_head_table(summary)
-    if h2h is not None:
-        out.print(h2h)
-    if summary.ratings is not None:
-        out.print(f"Elo: {summary.ratings.method}.", markup=False)
+    print_final(summary)
     out.print(_results_by_table(log))
 
 

@@ -362,6 +362,25 @@ def _pinning(cpus: Sequence[int] | None, concurrency: int) -> str:
     return f", each pinned to a CPU: {', '.join(used)}{shared}"
 
 
+def summary_json(tournament: Tournament, summary: TournamentSummary) -> dict[str, Any]:
+    """What ``--json`` prints at the end: the summary with the tournament's id and format."""
+    data = summary.to_dict()
+    data["tournament_id"] = tournament.tournament_id
+    data["format"] = tournament.settings.format
+    return data
+
+
+def print_final(summary: TournamentSummary) -> None:
+    """The tables printed at the end: the standings, head to head, how Elo was computed."""
+    out.print(_standings_table(summary, f"Standings after {summary.deals} of "
+                               f"{summary.planned} deals", final=True))  # fmt: skip
+    h2h = _head_to_head_table(summary)
+    if h2h is not None:
+        out.print(h2h)
+    if summary.ratings is not None:
+        out.print(f"Elo: {summary.ratings.method}.", markup=False)
+
+
 def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
     total = tournament.settings.total_deals
     started = time.monotonic()
@@ -426,18 +445,9 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
     elapsed = time.monotonic() - started
     summary.ratings = summary.standings.ratings(bootstrap)
     if json_output:
-        data = summary.to_dict()
-        data["tournament_id"] = tournament.tournament_id
-        data["format"] = tournament.settings.format
-        print_json(data)
+        print_json(summary_json(tournament, summary))
     else:
-        out.print(_standings_table(summary, f"Standings after {summary.deals} of "
-                                   f"{summary.planned} deals", final=True))  # fmt: skip
-        h2h = _head_to_head_table(summary)
-        if h2h is not None:
-            out.print(h2h)
-        if summary.ratings is not None:
-            out.print(f"Elo: {summary.ratings.method}.", markup=False)
+        print_final(summary)
         for table in summary.tables:
             if table.stopped and not table.stopped.interrupted:
                 err.print(

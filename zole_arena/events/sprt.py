@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -293,9 +293,15 @@ class HeadToHead:
             return None
         names = match.names
         scores = tuple({name: r.scores[p] for p, name in enumerate(names)} for r in reports)
-        totals = {name: sum(deal[name] for deal in scores) for name in names}
-        deals = {name: len(scores) for name in names}
-        return Unit(match.match_id, reports[0].block, totals, deals, scores)
+        return _unit(match.match_id, reports[0].block, names, scores)
+
+
+def _unit(
+    match_id: str, block: int, names: Sequence[str], scores: tuple[dict[str, int], ...]
+) -> Unit:
+    """A block of one match as a rating unit: each deal's scores by name, and their sums."""
+    totals = {name: sum(deal[name] for deal in scores) for name in names}
+    return Unit(match_id, block, totals, dict.fromkeys(names, len(scores)), scores)
 
 
 def result_from_log(log_path: str | Path) -> SprtResult:
@@ -333,9 +339,7 @@ def result_from_log(log_path: str | Path) -> SprtResult:
         units = []
         for match_id, found in zip(ids, blocks, strict=True):
             scores = tuple(dict(zip(r.names, r.result.scores, strict=True)) for r in found)
-            names = found[0].names
-            totals = {name: sum(deal[name] for deal in scores) for name in names}
-            units.append(Unit(match_id, block, totals, dict.fromkeys(names, 6), scores))
+            units.append(_unit(match_id, block, found[0].names, scores))
         score, counted = block_score(units, new_side, old_side)
         games += counted
         test.add(score)
