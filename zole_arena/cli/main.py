@@ -20,6 +20,7 @@ from zole_arena.cli.match_cmd import match_command
 from zole_arena.cli.play_cmd import play_command
 from zole_arena.cli.ratings_cmd import ratings_command
 from zole_arena.cli.replay_cmd import replay_command, verify_command
+from zole_arena.cli.report_cmd import report_command
 from zole_arena.cli.rules_cmd import rules_command
 from zole_arena.cli.sprt_cmd import sprt_command
 from zole_arena.cli.standings_cmd import standings_command
@@ -60,6 +61,7 @@ app.command("check")(check_command)
 app.command("match")(match_command)
 app.command("replay")(replay_command)
 app.command("standings")(standings_command)
+app.command("report")(report_command)
 app.command("verify")(verify_command)
 app.command("tournament")(tournament_command)
 app.command("ratings")(ratings_command)

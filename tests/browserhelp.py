@@ -1,0 +1,69 @@
+"""A real headless Chromium for the report's tests, driven by Selenium.
+
+CI installs Debian's ``chromium`` and ``chromium-driver``: there a missing browser fails the
+tests. Elsewhere they are skipped, saying what to install. Selenium is given the driver's path,
+so it never tries to download one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+
+
+def _missing(why: str) -> None:
+    message = f"{why}: the report's browser tests need chromium and chromium-driver"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def start_browser() -> Iterator[Any]:
+    """A headless Chromium (one per test module: starting one takes about a second), its
+    network requests recorded in the performance log."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _missing("no selenium (pip install -e '.[test]')")
+    browser = next((found for name in BROWSERS if (found := shutil.which(name))), None)
+    driver = shutil.which("chromedriver")
+    if browser is None or driver is None:
+        _missing("no chromium or no chromedriver on PATH")
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
+                     "--disable-dev-shm-usage", "--window-size=1300,1000"):  # fmt: skip
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    chrome = webdriver.Chrome(service=Service(driver), options=options)
+    try:
+        yield chrome
+    finally:
+        chrome.quit()
+
+
+def requested_urls(chrome: Any) -> list[str]:
+    """Every URL the page asked for since the last call (from the performance log)."""
+    urls = []
+    for entry in chrome.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def whole_page_screenshot(chrome: Any, path: os.PathLike[str] | str) -> None:
+    """Save a picture of the whole page (the window stretched to the page's height)."""
+    width = chrome.get_window_size()["width"]
+    height = chrome.execute_script("return document.documentElement.scrollHeight")
+    chrome.set_window_size(width, min(int(height) + 40, 12000))
+    chrome.save_screenshot(str(path))
+    chrome.set_window_size(width, 1000)

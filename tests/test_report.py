@@ -1,0 +1,329 @@
+"""``zole-arena report``: the HTML page of a set of logs, opened in a real headless Chromium.
+
+The page is made by the real command from real logs (the golden tournament log, whose numbers
+are known, and matches played here by real bots, one of them hostile), then clicked through
+as a person would: standings, sorting, a deal's hands, stepping through its tricks with the
+keyboard, the seat toggle, a shared link, the filters. Nothing in it may ask for the network.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserhelp import requested_urls, start_browser, whole_page_screenshot
+from clihelp import PY, ok, one_line_error, zole
+
+from zole_arena.records.model import DealRecord
+from zole_arena.records.reader import read_log
+from zole_arena.report.collect import ThinkTime
+
+GOLDEN = Path(__file__).parent / "golden"
+INJECTOR = Path(__file__).parent / "hostile_bots" / "html_injector.py"
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def chrome() -> Iterator[Any]:
+    yield from start_browser()
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The golden tournament log, a match with a bot that answers in markup, and their
+    reports."""
+    folder = tmp_path_factory.mktemp("report")
+    shutil.copy(GOLDEN / "format2-tournament.jsonl", folder / "t.jsonl")
+    ok(zole("report", "t.jsonl", cwd=folder))
+    ok(
+        zole(
+            "match",
+            "rulebot",
+            "random",
+            f"{PY} {INJECTOR}",
+            "--deals",
+            "4",
+            "--seed",
+            "3",
+            "--on-fault",
+            "random",
+            "--max-faults",
+            "1000",
+            "--log",
+            "evil.jsonl",
+            cwd=folder,
+        )
+    )
+    ok(zole("report", "evil.jsonl", "-o", "evil.html", cwd=folder))  # fmt: skip
+    return folder
+
+
+def deals_of(log: Path) -> list[DealRecord]:
+    records, _ = read_log(log)
+    return [record for record in records if isinstance(record, DealRecord)]
+
+
+def open_page(chrome: Any, page: Path, anchor: str = "") -> None:
+    chrome.get(page.as_uri() + anchor)
+    chrome.find_element("css selector", "#dealist table")  # the script has drawn the list
+
+
+def cards_in(chrome: Any, selector: str) -> list[str]:
+    return [
+        card.get_attribute("data-card")
+        for card in chrome.find_elements("css selector", f"{selector} .card:not(.back)")
+    ]
+
+
+def backs_in(chrome: Any, selector: str) -> int:
+    return len(chrome.find_elements("css selector", f"{selector} .card.back"))
+
+
+def press(chrome: Any, key: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(chrome).send_keys(key).perform()
+
+
+def standings_rows(chrome: Any) -> list[list[str]]:
+    rows = chrome.find_elements("css selector", "table.standings tbody tr")
+    return [[cell.text for cell in row.find_elements("tag name", "td")] for row in rows]
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def test_bad_input_gets_one_line(tmp_path: Path) -> None:
+    shutil.copy(GOLDEN / "format2-match.jsonl", tmp_path / "m.jsonl")
+    one_line_error(zole("report", "missing.jsonl", cwd=tmp_path), "no such file")
+    (tmp_path / "other.jsonl").write_text('{"a": 1}\n')
+    one_line_error(zole("report", "other.jsonl", cwd=tmp_path), "not a zole-arena log")
+    one_line_error(zole("report", "m.jsonl", "--bootstrap", "3", cwd=tmp_path),
+                   "--bootstrap must be at least 10")  # fmt: skip
+    one_line_error(zole("report", "m.jsonl", "-o", "r.txt", cwd=tmp_path), "name the report")
+    one_line_error(zole("report", "m.jsonl", "-o", "no/r.html", cwd=tmp_path), "no folder no")
+    (tmp_path / "dir.html").mkdir()
+    one_line_error(zole("report", "m.jsonl", "-o", "dir.html", cwd=tmp_path), "is a folder")
+    (tmp_path / "m.html").write_text("")
+    one_line_error(zole("report", "m.jsonl", "m.html", cwd=tmp_path), "is one of the logs")
+    one_line_error(zole("report", "m.jsonl", "m.html", "-o", "r.html", cwd=tmp_path),
+                   "m.html: not a zole-arena log")  # fmt: skip
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir.html", "m.html", "m.jsonl",
+                                                          "other.jsonl"]  # fmt: skip
+
+
+def test_the_page_is_written_whole_beside_the_log(logs: Path) -> None:
+    page = (logs / "t.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert not list(logs.glob(".t.html.*"))  # no temporary file left behind
+    assert (logs / "t.html").stat().st_mode & 0o644 == 0o644
+
+
+def test_think_time_figures() -> None:
+    times = ThinkTime.of([float(n) for n in range(1, 101)])
+    assert (times.moves, times.median, times.p95, times.max) == (100, 50.5, 95.0, 100.0)
+    assert ThinkTime.of([]).median is None
+
+
+# -- in the browser ------------------------------------------------------------------------
+
+
+def test_the_standings_show_the_numbers_of_standings_json(chrome: Any, logs: Path) -> None:
+    expected = json.loads(ok(zole("standings", "t.jsonl", "--json", cwd=logs)).stdout)
+    open_page(chrome, logs / "t.html")
+    rows = standings_rows(chrome)
+    assert len(rows) == len(expected["standings"]) == 4
+    for row, entry in zip(rows, expected["standings"], strict=True):
+        _place, name, elo, interval, _los, deals, points, per_deal, *_ = row
+        assert name == entry["name"]
+        assert elo == f"{round(entry['elo']):+d}"
+        assert interval == f"{round(entry['low']):+d} … {round(entry['high']):+d}"
+        assert int(deals) == entry["deals"] and int(points) == entry["points"]
+        assert float(per_deal) == pytest.approx(entry["points_per_deal"], abs=0.001)
+        assert row[-1] == str(entry["faults"])
+        take = row[9]
+        assert take == f"{entry['as_soloist']['won']}/{entry['as_soloist']['deals']}"
+    # The head-to-head table: each bot's score against each other, as standings counts it.
+    cells = chrome.find_elements("css selector", "table.crosstable tbody tr")
+    names = [entry["name"] for entry in expected["standings"]]
+    for name, row in zip(names, cells, strict=True):
+        for other, cell in zip(names, row.find_elements("tag name", "td"), strict=True):
+            if other != name:
+                pair = expected["head_to_head"][name][other]
+                score, games = pair["score"], pair["games"]
+                assert cell.text.splitlines()[0] == f"{100 * score / games:.1f}%"
+
+
+def test_a_click_on_a_heading_sorts(chrome: Any, logs: Path) -> None:
+    open_page(chrome, logs / "t.html")
+    heading = chrome.find_element("xpath", "//table[contains(@class,'standings')]//th[.='points']")
+    heading.click()
+    points = [int(row[6]) for row in standings_rows(chrome)]
+    assert points == sorted(points, reverse=True)
+    heading.click()
+    points = [int(row[6]) for row in standings_rows(chrome)]
+    assert points == sorted(points)
+    chrome.find_element("xpath", "//table[contains(@class,'standings')]//th[.='bot']").click()
+    names = [row[1] for row in standings_rows(chrome)]
+    assert names == sorted(names)
+
+
+def test_a_deal_shows_its_hands_and_steps_through_its_tricks(chrome: Any, logs: Path) -> None:
+    deals = deals_of(logs / "t.jsonl")
+    number = next(n for n, deal in enumerate(deals, 1) if deal.result.contract
+                  and deal.result.contract.value == "take")  # fmt: skip
+    deal = deals[number - 1]
+    open_page(chrome, logs / "t.html")
+    chrome.find_element("css selector", f"tr.deal-row[data-deal='{number}']").click()
+    assert chrome.find_element("id", "viewer").is_displayed()
+    assert chrome.current_url.endswith(f"#deal={number}")
+    for seat in range(3):
+        assert cards_in(chrome, f"#hand-{seat}") == [str(c) for c in deal.hands[seat]]
+    assert cards_in(chrome, "#talon") == [str(c) for c in deal.talon]
+    assert cards_in(chrome, "#buried") == [str(c) for c in deal.buried]
+    bids = chrome.find_element("id", "bids").text.splitlines()
+    assert len(bids) == sum(move.action in ("pass", "take", "zole") for move in deal.moves)
+    press(chrome, "\ue014")  # → : the bidding done, the soloist's hand has the talon, less the bury
+    soloist = deal.result.soloist
+    assert soloist is not None
+    held = sorted({*deal.hands[soloist], *deal.talon} - set(deal.buried))
+    assert cards_in(chrome, f"#hand-{soloist}") == [str(c) for c in held]
+    for number_of_trick, trick in enumerate(deal.tricks, 1):
+        press(chrome, "\ue014")
+        assert chrome.find_element("id", "step-info").text == f"step {number_of_trick + 1} of 9"
+        shown = cards_in(chrome, "#trick")
+        assert shown == [str(c) for c in trick.cards]
+        winner = chrome.find_element("id", "trick-winner").text
+        assert winner == f"{deal.names[trick.winner]} wins {trick.points} points"
+        for seat in range(3):
+            assert len(cards_in(chrome, f"#hand-{seat}")) == 8 - number_of_trick
+    result = chrome.find_element("id", "scores").text
+    for seat in range(3):
+        assert f"{deal.result.scores[seat]:+d}".replace("-", "−") in result
+    press(chrome, "\ue012")  # ← : one trick back
+    assert cards_in(chrome, "#trick") == [str(c) for c in deal.tricks[-2].cards]
+    press(chrome, "\ue011")  # Home: as dealt
+    assert chrome.find_element("id", "step-info").text == "step 0 of 9"
+
+
+def test_the_seat_toggle_hides_what_that_seat_could_not_see(chrome: Any, logs: Path) -> None:
+    deals = deals_of(logs / "t.jsonl")
+    number, deal = next((n, d) for n, d in enumerate(deals, 1) if d.result.soloist is not None
+                        and d.result.contract and d.result.contract.value == "take")  # fmt: skip
+    soloist = deal.result.soloist
+    assert soloist is not None
+    other = (soloist + 1) % 3
+    open_page(chrome, logs / "t.html", f"#deal={number}")
+    chrome.find_element("css selector", f"#seat-toggle input[value='{other}']").click()
+    assert f"seat={other}" in chrome.current_url
+    for seat in range(3):
+        if seat == other:
+            assert cards_in(chrome, f"#hand-{seat}") == [str(c) for c in deal.hands[seat]]
+        else:
+            assert (
+                cards_in(chrome, f"#hand-{seat}") == [] and backs_in(chrome, f"#hand-{seat}") == 8
+            )
+    assert cards_in(chrome, "#talon") == [] and cards_in(chrome, "#buried") == []
+    # The link is the view: a fresh page opened at it shows the same, a trick on.
+    press(chrome, "\ue014")
+    press(chrome, "\ue014")
+    link = chrome.find_element("id", "deal-link").get_attribute("href")
+    assert link.endswith(f"#deal={number}&seat={other}&step=2")
+    chrome.get("about:blank")
+    chrome.get(link)
+    assert cards_in(chrome, f"#hand-{soloist}") == []
+    assert cards_in(chrome, "#trick") == [str(c) for c in deal.tricks[0].cards]  # played: public
+    assert len(cards_in(chrome, f"#hand-{other}")) == 7
+    # The soloist who took the talon sees it, and what he buried, once he has picked it up.
+    chrome.find_element("css selector", f"#seat-toggle input[value='{soloist}']").click()
+    assert cards_in(chrome, "#talon") == [str(c) for c in deal.talon]
+    assert cards_in(chrome, "#buried") == [str(c) for c in deal.buried]
+
+
+def test_the_filters_list_only_matching_deals(chrome: Any, logs: Path) -> None:
+    deals = deals_of(logs / "t.jsonl")
+    open_page(chrome, logs / "t.html")
+    from selenium.webdriver.support.ui import Select
+
+    Select(chrome.find_element("id", "filter-contract")).select_by_value("table")
+    rows = chrome.find_elements("css selector", "tr.deal-row")
+    tables = [n for n, d in enumerate(deals, 1) if d.result.contract
+              and d.result.contract.value == "table"]  # fmt: skip
+    assert [int(row.get_attribute("data-deal")) for row in rows] == tables
+    Select(chrome.find_element("id", "filter-contract")).select_by_value("")
+    Select(chrome.find_element("id", "filter-bot")).select_by_visible_text("wild")
+    rows = chrome.find_elements("css selector", "tr.deal-row")
+    assert len(rows) == sum("wild" in d.names for d in deals) and rows
+    assert all("wild" in row.text for row in rows)
+
+
+def test_faults_are_listed_with_their_deals_and_markup_stays_text(chrome: Any, logs: Path) -> None:
+    deals = deals_of(logs / "evil.jsonl")
+    faulty = [n for n, d in enumerate(deals, 1) if d.faults]
+    assert faulty
+    open_page(chrome, logs / "evil.html")
+    assert chrome.title.startswith("Zole report")  # no script of the bot's ran
+    assert chrome.find_elements("id", "injected") == []
+    assert chrome.find_elements("css selector", "img") == []
+    bot = chrome.find_element(
+        "xpath", "//section[@class='bot'][.//h3[contains(., 'html_injector')]]"
+    )
+    assert "id <img src=x onerror=" in bot.text and "</script><script>" in bot.text
+    chrome.find_element("id", "filter-faults").click()
+    rows = chrome.find_elements("css selector", "tr.deal-row")
+    assert [int(row.get_attribute("data-deal")) for row in rows] == faulty
+    link = bot.find_element("css selector", "a.dealref")
+    link.click()
+    press(chrome, "\ue010")  # End: the result and the deal's faults
+    shown = chrome.find_element("id", "deal-faults").text
+    assert "<script>document.title='pwned'</script>" in shown
+    assert chrome.title.startswith("Zole report")
+
+
+def test_nothing_in_the_page_asks_for_the_network(chrome: Any, logs: Path) -> None:
+    requested_urls(chrome)  # forget what came before
+    page = logs / "t.html"
+    open_page(chrome, page, "#deal=3")
+    press(chrome, "\ue010")
+    assert set(requested_urls(chrome)) <= {page.as_uri(), page.as_uri() + "#deal=3"}
+    # And the page's policy forbids any fetch, whatever a script might try.
+    outcome = chrome.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch('https://example.com/x').then(() => done('fetched'), () => done('blocked'));"
+    )
+    assert outcome == "blocked"
+    policy = chrome.find_element("css selector", "meta[http-equiv='Content-Security-Policy']")
+    assert "default-src 'none'" in policy.get_attribute("content")
+
+
+def test_several_logs_make_one_report(chrome: Any, logs: Path, tmp_path: Path) -> None:
+    for name in ("format2-match.jsonl", "format2-sprt.jsonl"):
+        shutil.copy(GOLDEN / name, tmp_path / name)
+    shutil.copy(logs / "t.jsonl", tmp_path / "t.jsonl")
+    ok(zole("report", "t.jsonl", "format2-match.jsonl", "format2-sprt.jsonl", "-o", "all.html",
+            cwd=tmp_path))  # fmt: skip
+    open_page(chrome, tmp_path / "all.html")
+    logs_table = chrome.find_elements("css selector", "table.logs tbody tr")
+    assert [row.text.split()[1] for row in logs_table] == ["tournament", "match", "sprt"]
+    assert "of 54" in chrome.find_element("id", "page-info").text  # 24 + 6 + 24 deals
+    assert chrome.find_element("id", "filter-table")  # a match filter, as there are several
+    names = {row[1] for row in standings_rows(chrome)}
+    assert {"rulebot", "bad", "new", "old", "wild"} <= names
+
+
+def test_screenshots_of_the_report_and_the_deal_viewer(
+    chrome: Any, logs: Path, tmp_path: Path
+) -> None:
+    open_page(chrome, logs / "t.html")
+    whole_page_screenshot(chrome, tmp_path / "report.png")
+    open_page(chrome, logs / "t.html", "#deal=2&step=4")
+    chrome.find_element("id", "viewer").screenshot(str(tmp_path / "viewer.png"))
+    for name in ("report.png", "viewer.png"):
+        picture = (tmp_path / name).read_bytes()
+        assert picture.startswith(b"\x89PNG") and len(picture) > 20_000
+    print(f"screenshots: {tmp_path / 'report.png'} {tmp_path / 'viewer.png'}")

@@ -1,0 +1,58 @@
+"""``zole-arena report``: one HTML page of a set of logs, to open in a browser or share."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from zole_arena.cli.console import err, fail
+from zole_arena.errors import ZoleError
+from zole_arena.stats.ratings import DEFAULT_BOOTSTRAP, MIN_BOOTSTRAP
+
+
+def report_command(
+    logs: Annotated[
+        list[Path],
+        typer.Argument(help="Logs of matches, tournaments or head-to-head tests (any mix)."),
+    ],
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "-o", "--output", metavar="FILE.html",
+            help="Write the page here.  [default: the first log's name with .html]",
+        ),
+    ] = None,
+    bootstrap: Annotated[
+        int, typer.Option(help="Bootstrap resamples for the ratings' intervals.")
+    ] = DEFAULT_BOOTSTRAP,
+    title: Annotated[str | None, typer.Option(help="The page's title.")] = None,
+) -> None:  # fmt: skip
+    """A report of the logs as one self-contained HTML page: standings (sortable), head to
+    head, ratings over time, each bot's think times, faults and identity, and a viewer of
+    every deal (hands, bids, talon, tricks step by step, as seen by any seat). The page needs
+    no network and no server: open it from disk in any browser."""
+    if bootstrap < MIN_BOOTSTRAP:
+        fail(f"--bootstrap must be at least {MIN_BOOTSTRAP}, not {bootstrap}")
+    for log in logs:
+        if not log.is_file():
+            fail(f"{log}: no such file")
+    target = output if output is not None else logs[0].with_suffix(".html")
+    if target.suffix.lower() not in (".html", ".htm"):
+        fail(f"{target}: name the report with .html")
+    if any(target.resolve() == log.resolve() for log in logs):
+        fail(f"{target}: is one of the logs; name the report otherwise")
+    from zole_arena.report import write_report  # the report's code only when one is made
+
+    started = time.perf_counter()
+    try:
+        written = write_report(logs, target, bootstrap=bootstrap, title=title)
+    except ZoleError as exc:
+        fail(str(exc))
+    size = written.stat().st_size
+    err.print(
+        f"wrote {written} ({size / 1e6:.1f} MB) in {time.perf_counter() - started:.1f} s",
+        highlight=False, markup=False,
+    )  # fmt: skip

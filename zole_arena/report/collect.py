@@ -1,0 +1,362 @@
+"""What a report shows, gathered from one or more logs: every deal, each bot's figures, the
+head-to-head results, the rating list and its history.
+
+The logs may be of matches, tournaments and head-to-head tests, in any mix: deals are keyed
+by their match and number (a deal read twice counts once, as ``ratings`` counts it), points
+and roles are counted by bot name as a match counts them, and the ratings come from the same
+units as ``ratings`` and ``standings`` make of the same logs, so the report agrees with them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from zole_arena.arena.summary import PlayerStats
+from zole_arena.game.actions import Contract
+from zole_arena.records.model import (
+    DealRecord,
+    Fault,
+    InvalidHeader,
+    MatchHeader,
+    Record,
+    TournamentHeader,
+)
+from zole_arena.records.reader import LogReader, RecordError, last_line_digest, log_type
+from zole_arena.stats.ratings import (
+    DEFAULT_BOOTSTRAP,
+    DEFAULT_POINTS,
+    RatingError,
+    RatingList,
+    rate,
+    ratings_over_time,
+)
+from zole_arena.stats.units import units_from_records
+
+__all__ = [
+    "SOLO_CONTRACTS",
+    "BotFigures",
+    "LogSummary",
+    "PairResult",
+    "ReportData",
+    "TableInfo",
+    "ThinkTime",
+    "collect",
+]
+
+#: The contracts played one against two, in the order the report lists them.
+SOLO_CONTRACTS: tuple[Contract, ...] = (Contract.TAKE, Contract.ZOLE, Contract.SMALL_ZOLE)
+
+
+@dataclasses.dataclass(frozen=True)
+class ThinkTime:
+    """How long a bot took over its decisions, as the arena timed them (milliseconds)."""
+
+    moves: int
+    median: float | None
+    p95: float | None
+    """The 95th percentile (nearest rank)."""
+    max: float | None
+
+    @classmethod
+    def of(cls, times: Sequence[float]) -> ThinkTime:
+        """The figures of a list of decision times (empty: no figures)."""
+        if not times:
+            return cls(0, None, None, None)
+        ordered = sorted(times)
+        count = len(ordered)
+        middle = count // 2
+        median = ordered[middle] if count % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        p95 = ordered[max(0, math.ceil(0.95 * count) - 1)]
+        return cls(count, median, p95, ordered[-1])
+
+
+@dataclasses.dataclass(frozen=True)
+class BotIdentity:
+    """One way a bot was seen: what a header or its handshake said about it."""
+
+    id_name: str
+    author: str
+    version: str
+    command: tuple[str, ...]
+
+
+@dataclasses.dataclass
+class BotFigures:
+    """One bot's figures over every deal of the report."""
+
+    name: str
+    stats: PlayerStats
+    solo: dict[Contract, tuple[int, int]]
+    """For each solo contract: (deals played as soloist, deals won)."""
+    table_lost: int
+    """Table games (galdiņš) in which the bot was a loser."""
+    think: ThinkTime
+    identities: list[BotIdentity]
+    faults: list[tuple[int, Fault]]
+    """The bot's faults, each with the index (in :attr:`ReportData.deals`) of its deal."""
+
+
+@dataclasses.dataclass(frozen=True)
+class PairResult:
+    """Two bots' head-to-head: the first one's score over their pairwise games."""
+
+    score: float
+    games: int
+
+    @property
+    def fraction(self) -> float:
+        """The score as a fraction of the games."""
+        return self.score / self.games if self.games else 0.5
+
+    @property
+    def elo(self) -> float | None:
+        """The Elo difference this score means (None when all were won or all lost)."""
+        fraction = self.fraction
+        if fraction <= 0.0 or fraction >= 1.0:
+            return None
+        return -400.0 * math.log10(1.0 / fraction - 1.0)
+
+
+@dataclasses.dataclass(frozen=True)
+class TableInfo:
+    """A match whose deals the report lists: a tournament's table, a test's, or a match."""
+
+    log: int
+    """Index of its log in :attr:`ReportData.logs`."""
+    match_id: str
+    label: str
+    """How the deal list names it: ``table 3``, ``test``, or the match id."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LogSummary:
+    """One log of the report."""
+
+    path: str
+    kind: str
+    """``match``, ``tournament`` or ``sprt``."""
+    deals: int
+    digest: str | None
+    problems: tuple[str, ...]
+    """Lines that could not be used, one message each."""
+    rules: str
+
+
+@dataclasses.dataclass
+class ReportData:
+    """Everything a report shows."""
+
+    logs: list[LogSummary]
+    deals: list[DealRecord]
+    """Every deal, in the order of the logs and of each log's records."""
+    deal_tables: list[int]
+    """For each deal, the index of its match in :attr:`tables`."""
+    tables: list[TableInfo]
+    bots: list[BotFigures]
+    """Strongest first: by rating when there is one, else by points per deal."""
+    pairs: dict[tuple[str, str], PairResult]
+    """Every pair of bots that met, both ways round."""
+    ratings: RatingList | None
+    history: list[RatingList]
+    """The rating list at checkpoints through the deals (for the chart)."""
+    warnings: list[str]
+
+
+def _rules_name(record: MatchHeader | TournamentHeader) -> str:
+    preset = record.rules.get("preset")
+    return preset if isinstance(preset, str) else "a rules file"
+
+
+class _Collector:
+    """Reads logs one record at a time and counts what the report needs."""
+
+    def __init__(self) -> None:
+        self.deals: list[DealRecord] = []
+        self.deal_tables: list[int] = []
+        self.tables: list[TableInfo] = []
+        self.table_of: dict[str, int] = {}
+        self.seen: set[tuple[str, int]] = set()
+        self.stats: dict[str, PlayerStats] = {}
+        self.solo: dict[str, dict[Contract, list[int]]] = {}
+        self.table_lost: dict[str, int] = {}
+        self.think: dict[str, list[float]] = {}
+        self.identities: dict[str, list[BotIdentity]] = {}
+        self.faults: dict[str, list[tuple[int, Fault]]] = {}
+        self.records: list[Record] = []
+        self.repeated = 0
+
+    def _bot(self, name: str) -> PlayerStats:
+        if name not in self.stats:
+            self.stats[name] = PlayerStats(name)
+            self.solo[name] = {contract: [0, 0] for contract in SOLO_CONTRACTS}
+            self.table_lost[name] = 0
+            self.think[name] = []
+            self.identities[name] = []
+            self.faults[name] = []
+        return self.stats[name]
+
+    def _identity(self, name: str, identity: BotIdentity) -> None:
+        """Note one way ``name`` was seen. What a deal says (a version and a command) adds
+        nothing to a header's entry for the same program, but its version if it had none."""
+        self._bot(name)
+        known = self.identities[name]
+        from_deal = not identity.author and not identity.id_name
+        for n, old in enumerate(known):
+            same = from_deal and old.command == identity.command
+            if same and old.version in ("", identity.version):
+                known[n] = dataclasses.replace(old, version=identity.version)
+                return
+        if identity not in known:
+            known.append(identity)
+
+    def header(self, record: MatchHeader, log: int, label: str) -> None:
+        self.table_of.setdefault(record.match_id, len(self.tables))
+        if self.table_of[record.match_id] == len(self.tables):
+            self.tables.append(TableInfo(log, record.match_id, label))
+        for player in record.players:
+            self._identity(
+                player.name,
+                BotIdentity(player.id_name, player.author, player.version, player.command),
+            )
+
+    def deal(self, record: DealRecord, log: int) -> None:
+        key = (record.match_id, record.deal)
+        if key in self.seen:
+            self.repeated += 1
+            return
+        self.seen.add(key)
+        if record.match_id not in self.table_of:
+            self.table_of[record.match_id] = len(self.tables)
+            self.tables.append(TableInfo(log, record.match_id, record.match_id))
+        index = len(self.deals)
+        self.deals.append(record)
+        self.deal_tables.append(self.table_of[record.match_id])
+        result = record.result
+        names = record.names
+        for seat, name in enumerate(names):
+            self._bot(name).add(seat, result, result.scores[seat])
+            identity = record.players[seat]
+            self._identity(name, BotIdentity("", "", identity.version, identity.command))
+        if result.forfeit is None and result.contract is not None:
+            if result.soloist is not None and result.contract in SOLO_CONTRACTS:
+                counts = self.solo[names[result.soloist]][result.contract]
+                counts[0] += 1
+                counts[1] += bool(result.won)
+            for seat in result.losers:
+                self.table_lost[names[seat]] += 1
+        for move in record.moves:
+            if move.think_ms is not None:
+                self.think[names[move.seat]].append(move.think_ms)
+        for fault in record.faults:
+            self.stats[names[fault.seat]].faults += 1
+            self.faults[names[fault.seat]].append((index, fault))
+
+
+def _label(record: MatchHeader, kind: str) -> str:
+    if record.tournament is not None:
+        return f"table {record.tournament.table}"
+    if record.sprt is not None:
+        return "test"
+    return record.match_id
+
+
+def _count(pairs: dict[tuple[str, str], PairResult], first: str, second: str, score: float) -> None:
+    old = pairs.get((first, second), PairResult(0.0, 0))
+    pairs[first, second] = PairResult(old.score + score, old.games + 1)
+
+
+def collect(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    bootstrap: int = DEFAULT_BOOTSTRAP,
+    history_bootstrap: int = 100,
+    points: int = DEFAULT_POINTS,
+    seed: int = 0,
+) -> ReportData:
+    """Read the logs and gather the report's figures.
+
+    :param bootstrap: resamples for the rating list's intervals; ``history_bootstrap``: for
+        the bands of each checkpoint of the ratings-over-time chart (``points`` of them).
+    :raises RecordError: a file is missing or is not a zole-arena log.
+    """
+    collector = _Collector()
+    logs: list[LogSummary] = []
+    for number, path in enumerate(paths):
+        name = str(path)
+        if not Path(path).is_file():
+            raise RecordError(f"{name}: no such file")
+        kind = log_type(path)
+        if kind not in ("match", "tournament"):
+            raise RecordError(f"{name}: not a zole-arena log of a match or a tournament")
+        problems: list[str] = []
+        deals_before = len(collector.deals)
+        rules = ""
+        first = True
+        for entry in LogReader(path):
+            record = entry.record
+            if record is None:
+                if entry.problem is not None:
+                    problems.append(entry.problem.describe())
+                continue
+            collector.records.append(record)
+            if isinstance(record, MatchHeader):
+                if first and record.sprt is not None:
+                    kind = "sprt"
+                rules = rules or _rules_name(record)
+                collector.header(record, number, _label(record, kind))
+            elif isinstance(record, TournamentHeader):
+                rules = rules or _rules_name(record)
+            elif isinstance(record, DealRecord):
+                collector.deal(record, number)
+            elif isinstance(record, InvalidHeader):
+                problems.append(f"{name}:{entry.line}: {record.type} header: {record.problems[0]}")
+            first = False
+        logs.append(
+            LogSummary(
+                name, kind or "match", len(collector.deals) - deals_before,
+                last_line_digest(path), tuple(problems), rules,
+            )
+        )  # fmt: skip
+    data = units_from_records(collector.records)
+    collector.records.clear()
+    warnings = [problem for log in logs for problem in log.problems] + list(data.warnings)
+    ratings: RatingList | None = None
+    history: list[RatingList] = []
+    if data.units:
+        try:
+            ratings = rate(data.units, bootstrap=bootstrap, seed=seed)
+            history = ratings_over_time(
+                data.units, points=points, bootstrap=history_bootstrap, seed=seed
+            )
+            # The last checkpoint holds every unit: the rating list itself, so that the
+            # chart's legend and the standings give the same intervals.
+            history[-1:] = [ratings]
+        except RatingError as exc:
+            warnings.append(f"no ratings: {exc}")
+    pairs: dict[tuple[str, str], PairResult] = {}
+    for unit in data.units:
+        for game in unit.games():
+            _count(pairs, game.first, game.second, game.score)
+            _count(pairs, game.second, game.first, 1.0 - game.score)
+    bots = [
+        BotFigures(
+            name,
+            collector.stats[name],
+            {contract: (played, won) for contract, (played, won) in collector.solo[name].items()},
+            collector.table_lost[name],
+            ThinkTime.of(collector.think[name]),
+            collector.identities[name],
+            collector.faults[name],
+        )
+        for name in collector.stats
+    ]
+    rated = {rating.name: place for place, rating in enumerate(ratings.ratings)} if ratings else {}
+    bots.sort(key=lambda bot: (rated.get(bot.name, math.inf), -bot.stats.mean, bot.name))
+    return ReportData(
+        logs, collector.deals, collector.deal_tables, collector.tables, bots, pairs,
+        ratings, history, warnings,
+    )  # fmt: skip

@@ -1,0 +1,147 @@
+"""The data a report's script reads: every deal in a compact form, and the tables it needs to
+show one (cards, bots, matches, faults).
+
+A deal is a list whose fields :data:`DEAL_FIELDS` names, so that 10,000 deals make about a
+megabyte, not the 38 MB of their log. Cards are one letter each, ``a`` for card 0 of the
+engine's order (Q♣) to ``z`` for card 25 (9♥); the page gets each card's name, symbol, suit
+and points from :func:`cards_table`, so it knows nothing of the rules itself: who won each
+trick and what the deal scored come from the log.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final
+
+from zole_arena.game.actions import Bid, Contract
+from zole_arena.game.cards import CARDS, Card
+from zole_arena.game.scoring import WINNING_BANDS, Band
+from zole_arena.records.model import DealRecord
+from zole_arena.report.collect import ReportData
+
+__all__ = ["DEAL_FIELDS", "card_letters", "cards_table", "payload", "script_json"]
+
+#: What each position of a deal's list holds.
+DEAL_FIELDS: Final = (
+    "table",  # index into tables
+    "deal",  # its number in its match
+    "block",  # the shuffle's number (the same in a duplicate block's six seatings)
+    "dealer",  # seat
+    "players",  # index into bots, by seat
+    "cards",  # 26 letters: seat 0's 8 cards as dealt, seat 1's, seat 2's, then the talon's 2
+    "bids",  # [[seat, bid], ...] in order
+    "contract",  # take, zole, smallzole, table, pule; null: forfeited before bidding ended
+    "soloist",  # seat or null
+    "buried",  # letters (after a take)
+    "plays",  # letters: every card played, in order (tricks of three, the last maybe cut off)
+    "leader",  # seat that led the first trick
+    "winners",  # one digit per finished trick: the seat that won it
+    "scores",  # each seat's change
+    "totals",  # each seat's total after the deal, on its seating's sheet
+    "band",  # the soloist's band (all_tricks ... no_tricks) or null
+    "points",  # card points each seat took in tricks
+    "soloist_points",  # as scored (tricks and buried cards), or null
+    "end",  # normal, forfeit, small zole ended early, ...
+    "forfeit",  # the seat that forfeited, or null
+    "faults",  # indices into faults
+    "pule",  # what happened to the pules (text) or null
+)
+
+_BIDS: Final = frozenset(bid.value for bid in Bid)
+
+
+def card_letters(cards: tuple[Card, ...] | list[Card]) -> str:
+    """Cards as the payload writes them: one letter each."""
+    return "".join(chr(97 + card) for card in cards)
+
+
+def cards_table() -> list[dict[str, Any]]:
+    """What the page needs of each card, by its number: name, symbol, suit, trump, points."""
+    return [
+        {
+            "name": str(card),
+            "symbol": card.symbol(),
+            "suit": str(card)[1],
+            "trump": card.category == 0,
+            "points": card.points,
+        }
+        for card in CARDS
+    ]
+
+
+def _deal(record: DealRecord, table: int, bots: dict[str, int], faults: list[int]) -> list[Any]:
+    result = record.result
+    hands = [card for hand in record.hands for card in hand]
+    bids = [[move.seat, move.action] for move in record.moves if move.action in _BIDS]
+    plays = [card for trick in record.tricks for card in trick.cards]
+    finished = len(plays)
+    # Cards played after the last finished trick (a deal forfeited mid-trick): from the moves.
+    played = [move for move in record.moves if len(move.action) == 2]
+    for move in played[finished:]:
+        plays.append(Card.parse(move.action))
+    leader = record.tricks[0].leader if record.tricks else (record.dealer + 1) % 3
+    return [
+        table,
+        record.deal,
+        record.block,
+        record.dealer,
+        [bots[name] for name in record.names],
+        card_letters(hands) + card_letters(record.talon),
+        bids,
+        None if result.contract is None else result.contract.value,
+        result.soloist,
+        card_letters(record.buried),
+        card_letters(plays),
+        leader,
+        "".join(str(trick.winner) for trick in record.tricks),
+        list(result.scores),
+        list(record.totals),
+        None if result.band is None else result.band.value,
+        list(result.points),
+        result.soloist_points,
+        record.termination.value,
+        result.forfeit,
+        faults,
+        result.pule_event,
+    ]
+
+
+def payload(data: ReportData) -> dict[str, Any]:
+    """The report's data for its script."""
+    bots = {bot.name: index for index, bot in enumerate(data.bots)}
+    fault_rows: list[list[Any]] = []
+    by_deal: dict[int, list[int]] = {}
+    for bot in data.bots:
+        for deal, fault in bot.faults:
+            by_deal.setdefault(deal, []).append(len(fault_rows))
+            fault_rows.append([deal, fault.seat, bots[bot.name], fault.kind.value, fault.message])
+    return {
+        "fields": list(DEAL_FIELDS),
+        "cards": cards_table(),
+        "bots": [bot.name for bot in data.bots],
+        "tables": [
+            {"log": table.log, "match": table.match_id, "label": table.label}
+            for table in data.tables
+        ],
+        "logs": [log.path for log in data.logs],
+        "contracts": [contract.value for contract in Contract],
+        "contract_words": {
+            **{bid.value: bid.value for bid in Bid},
+            "smallzole": "small zole",
+            "table": "table game",
+            "pule": "pule",
+        },
+        "bands": {band.value: band.words for band in Band},
+        "won_bands": [band.value for band in WINNING_BANDS],
+        "faults": fault_rows,
+        "deals": [
+            _deal(record, data.deal_tables[n], bots, by_deal.get(n, []))
+            for n, record in enumerate(data.deals)
+        ],
+    }
+
+
+def script_json(value: Any) -> str:
+    """JSON that is safe inside an HTML ``<script>`` element: no ``</``, no ``<!--``."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
