@@ -350,28 +350,50 @@ def fit_bootstrap(
     names = sorted({name for games in unit_games for game in games for name in game[:2]})
     _check(names, anchor, prior)
     index = {name: i for i, name in enumerate(names)}
-    # Each unit as {(i, j): (games, wins of i)}, i < j: a resample adds these up.
-    summed = [_tally(games, index) for games in unit_games]
+    # Each unit as {(i, j): (games, wins of i)}, i < j: a resample adds these up. Units with
+    # the same results are one kind (with three players a deal has at most 27 outcomes), so a
+    # resample's table sums each kind once, times how often it was drawn.
+    kinds: dict[tuple[tuple[tuple[int, int], tuple[float, float]], ...], int] = {}
+    kind_of = [
+        kinds.setdefault(tuple(sorted(_tally(games, index).items())), len(kinds))
+        for games in unit_games
+    ]
+    tallies = list(kinds)
 
-    def fit(weights: Sequence[int]) -> tuple[float, ...]:
+    def fit(counts: Sequence[int]) -> tuple[float, ...]:
         results: dict[tuple[int, int], tuple[float, float]] = {}
-        for weight, pairs in zip(weights, summed, strict=True):
-            if not weight:
+        for count, pairs in zip(counts, tallies, strict=True):
+            if not count:
                 continue
-            for pair, (games, won) in pairs.items():
+            for pair, (games, won) in pairs:
                 played, wins = results.get(pair, (0.0, 0.0))
-                results[pair] = (played + weight * games, wins + weight * won)
-        logs = _fit(_table(len(names), results), prior)
+                results[pair] = (played + count * games, wins + count * won)
+        # In pair order, whatever units were drawn: the fit's sums always add up alike.
+        logs = _fit(_table(len(names), dict(sorted(results.items()))), prior)
         return tuple(_anchored([_ELO * v for v in logs], names, anchor))
 
-    elos = fit([1] * len(summed))
+    def counts_of(units: Iterable[int]) -> list[int]:
+        counts = [0] * len(tallies)
+        for unit in units:
+            counts[kind_of[unit]] += 1
+        return counts
+
+    elos = fit(counts_of(range(len(kind_of))))
     rng = random.Random(seed)
+    # Each draw is rng.randrange(units), spelled out with getrandbits (the same numbers,
+    # without randrange's argument checks on every one of units × resamples draws).
+    size = len(kind_of)
+    bits = size.bit_length()
+    draw = rng.getrandbits
     samples = []
     for _ in range(bootstrap):
-        weights = [0] * len(summed)
-        for _ in summed:
-            weights[rng.randrange(len(summed))] += 1
-        samples.append(fit(weights))
+        counts = [0] * len(tallies)
+        for _ in range(size):
+            unit = draw(bits)
+            while unit >= size:
+                unit = draw(bits)
+            counts[kind_of[unit]] += 1
+        samples.append(fit(counts))
     return BootstrapFit(tuple(names), elos, tuple(samples))
 
 
