@@ -9,41 +9,24 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-BROWSERS = ("chromium", "chromium-browser", "google-chrome")
-
-
-def _missing(why: str) -> None:
-    message = f"{why}: the report's browser tests need chromium and chromium-driver"
-    if os.environ.get("CI"):
-        pytest.fail(message)
-    pytest.skip(message)
+from zole_arena.bench.report import headless_chromium
 
 
 def start_browser() -> Iterator[Any]:
     """A headless Chromium (one per test module: starting one takes about a second), its
-    network requests recorded in the performance log."""
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _missing("no selenium (pip install -e '.[test]')")
-    browser = next((found for name in BROWSERS if (found := shutil.which(name))), None)
-    driver = shutil.which("chromedriver")
-    if browser is None or driver is None:
-        _missing("no chromium or no chromedriver on PATH")
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--window-size=1300,1000"):  # fmt: skip
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    chrome = webdriver.Chrome(service=Service(driver), options=options)
+    network requests recorded in the performance log; the benchmark's, so both open the
+    report alike."""
+    chrome, why = headless_chromium(network_log=True)
+    if chrome is None:
+        message = f"{why}: the report's browser tests need selenium, chromium, chromium-driver"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
     try:
         yield chrome
     finally:

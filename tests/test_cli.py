@@ -126,6 +126,19 @@ def test_bench_match_compares_with_raw_round_trips() -> None:
     assert "target at least 50%" in plain.stdout
 
 
+def test_bench_report_measures_a_report_and_its_opening() -> None:
+    proc = run("bench", "--report", "--deals", "60", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["deals"] == 60
+    assert 0 < data["report_bytes"] < data["log_bytes"]
+    assert data["collect_seconds"] > 0 and data["render_seconds"] > 0
+    # The browser tests' Chromium is here in CI, so the opening is measured too.
+    assert (data["open_ms"] is not None) == data["browser"].startswith(("chromium", "google"))
+    plain = run("bench", "--report", "--deals", "30")
+    assert "bytes a deal" in plain.stdout and "Traceback" not in plain.stderr
+
+
 def test_bench_modes_exclude_each_other() -> None:
     assert_one_line_error(run("bench", "--match", "--tournament"), "--match, --tournament")
     assert_one_line_error(run("bench", "--protocol", "--match", "--tournament"), "3 of them")

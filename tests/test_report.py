@@ -84,6 +84,13 @@ def backs_in(chrome: Any, selector: str) -> int:
     return len(chrome.find_elements("css selector", f"{selector} .card.back"))
 
 
+def wait_up_to(chrome: Any, seconds: float) -> Any:
+    """Selenium's wait: polls a condition until it holds (or fails the test after ``seconds``)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(chrome, seconds)
+
+
 def press(chrome: Any, key: str) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
 
@@ -122,6 +129,15 @@ def test_the_page_is_written_whole_beside_the_log(logs: Path) -> None:
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert not list(logs.glob(".t.html.*"))  # no temporary file left behind
     assert (logs / "t.html").stat().st_mode & 0o644 == 0o644
+
+
+def test_the_guides_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    guide = (Path(__file__).parent.parent / "docs" / "report.md").read_text()
+    example = guide.split("```python\n")[1].split("```")[0]
+    shutil.copy(GOLDEN / "format2-tournament.jsonl", tmp_path / "t.jsonl")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(example, "docs/report.md", "exec"), {})
+    assert (tmp_path / "t.html").read_text().startswith("<!DOCTYPE html>")
 
 
 def test_think_time_figures() -> None:
@@ -278,7 +294,11 @@ def test_faults_are_listed_with_their_deals_and_markup_stays_text(chrome: Any, l
     rows = chrome.find_elements("css selector", "tr.deal-row")
     assert [int(row.get_attribute("data-deal")) for row in rows] == faulty
     link = bot.find_element("css selector", "a.dealref")
-    link.click()
+    link.click()  # the page draws the deal when the address changes: wait for it
+    target = int(link.get_attribute("href").rsplit("=", 1)[1])
+    wait_up_to(chrome, 10).until(
+        lambda c: c.find_element("id", "viewer-title").text.startswith(f"Deal {target}:")
+    )
     press(chrome, "\ue010")  # End: the result and the deal's faults
     shown = chrome.find_element("id", "deal-faults").text
     assert "<script>document.title='pwned'</script>" in shown

@@ -63,6 +63,15 @@ def bench_command(
             "--sandbox (the bundled Python bot, and the C bot with a C compiler).",
         ),
     ] = False,
+    report: Annotated[
+        bool,
+        typer.Option(
+            "--report",
+            help="Instead: play --deals deals (default 10,000) in-process, make their report, "
+            "and print its size, the time to make it and (with Selenium and Chromium) to "
+            "open it and show a deal in a headless browser.",
+        ),
+    ] = False,
     concurrency: Annotated[int, typer.Option(help="With --tournament: the parallel setting.")] = 2,
     blocks: Annotated[
         int, typer.Option(help="With --tournament: duplicate blocks per table.")
@@ -75,9 +84,13 @@ def bench_command(
     --concurrency. See docs/performance.md.
     """
     modes = [flag for flag, on in (("--protocol", protocol), ("--match", match),
-             ("--tournament", tournament), ("--sandbox", sandbox)) if on]  # fmt: skip
+             ("--tournament", tournament), ("--sandbox", sandbox), ("--report", report))
+             if on]  # fmt: skip
     if len(modes) > 1:
         fail(f"give one of {', '.join(modes)}, not {len(modes)} of them")
+    if report:
+        _report_bench(deals if deals != 50_000 else 10_000, json_output)
+        return
     if sandbox:
         _sandbox_bench(decisions if decisions != 3000 else 1000, json_output)
         return
@@ -103,6 +116,34 @@ def bench_command(
         f"(best of {result.rounds} rounds; median {result.median_deals_per_second:,.0f}) — "
         f"{result.deals:,} random {result.rules} deals, "
         f"{result.actions_per_deal:.1f} actions per deal, {result.seconds:.1f} s"
+    )
+
+
+def _report_bench(deals: int, json_output: bool) -> None:
+    if deals < 1:
+        fail(f"--deals must be at least 1, not {deals}")
+    from zole_arena.bench.report import OPENINGS, run_report_bench  # only when asked for
+
+    if not json_output:
+        out.print(f"playing {deals:,} deals in-process, making their report, opening it …")
+    result = run_report_bench(deals)
+    if json_output:
+        print_json(result.to_dict())
+        return
+    out.print(
+        f"  log {result.log_bytes / 1e6:,.1f} MB; report {result.report_bytes / 1e6:,.2f} MB "
+        f"({result.report_bytes / result.deals:,.0f} bytes a deal, "
+        f"{result.report_bytes / result.log_bytes:.1%} of the log)\n"
+        f"  made in {result.collect_seconds + result.render_seconds:.1f} s "
+        f"(reading and figures {result.collect_seconds:.1f} s, the page "
+        f"{result.render_seconds:.1f} s)"
+    )
+    if result.open_ms is None or result.deal_ms is None:
+        out.print(f"  opening: {result.browser}")
+        return
+    out.print(
+        f"  opened in {result.open_ms:,.0f} ms to the deal list drawn, a deal shown in "
+        f"{result.deal_ms:,.1f} ms (medians of {OPENINGS} openings, headless {result.browser})"
     )
 
 

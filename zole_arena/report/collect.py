@@ -207,7 +207,9 @@ class _Collector:
         from_deal = not identity.author and not identity.id_name
         for n, old in enumerate(known):
             same = from_deal and old.command == identity.command
-            if same and old.version in ("", identity.version):
+            if same and old.version == identity.version:
+                return
+            if same and not old.version:
                 known[n] = dataclasses.replace(old, version=identity.version)
                 return
         if identity not in known:

@@ -209,8 +209,10 @@
     if (view.seat !== "all") parts.push("seat=" + view.seat);
     if (view.step) parts.push("step=" + view.step);
     const hash = "#" + parts.join("&");
-    if (location.hash !== hash) location.hash = hash; // draws through hashchange
-    else draw();
+    // A new entry in the history (the back button steps back), and the view drawn now: a
+    // key press shows its step before the next one is read.
+    if (location.hash !== hash) history.pushState(null, "", hash);
+    draw();
   }
   function readHash() {
     const found = {};
@@ -387,6 +389,7 @@
 
     box.replaceChildren(title, nav, seats, facts, hands, controls, trickBox, end, trickTable);
     box.hidden = false;
+    performance.mark("zole-deal-drawn"); // for the benchmark: how long a deal takes to show
   }
   function go(step) {
     const deal = D.deals[view.deal];
@@ -408,10 +411,12 @@
     };
     if (moves[event.key]) { event.preventDefault(); moves[event.key](); }
   });
-  window.addEventListener("hashchange", readHash);
+  window.addEventListener("hashchange", readHash); // a link followed, an address typed
+  window.addEventListener("popstate", readHash); // back and forward
 
   buildFilters();
   filter();
   readHash();
+  performance.mark("zole-report-ready"); // for the benchmark: the page is ready to use
   if (view.deal !== null) document.getElementById("viewer").scrollIntoView();
 })();
