@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 from pathlib import Path
 
 from clihelp import ok, one_line_error, zole
@@ -87,3 +88,20 @@ def test_a_head_to_head_tests_standings_equal_its_own_json(tmp_path: Path) -> No
     (tmp_path / "cut.jsonl").write_text("".join(lines[:-3]))
     cut = json.loads(ok(zole("standings", "cut.jsonl", "--json", cwd=tmp_path)).stdout)
     assert (cut["blocks"], cut["decision"], cut["stopped"]) == (1, None, None)
+
+
+def test_a_log_that_cannot_be_resumed_still_has_standings(tmp_path: Path) -> None:
+    # A session a person played, whose bots' folders are gone (a log from another machine):
+    # not to be played on, but read.
+    golden = Path(__file__).parent / "golden" / "format2-match.jsonl"
+    header, *deals = golden.read_text().splitlines(keepends=True)
+    fields = json.loads(header)
+    fields["players"][0]["command"] = ["<human>"]
+    for player in fields["players"]:
+        player["cwd"] = str(tmp_path / "gone")
+    (tmp_path / "m.jsonl").write_text(json.dumps(fields) + "\n" + "".join(deals))
+    shutil.copy(golden, tmp_path / "golden.jsonl")
+    data = json.loads(ok(zole("standings", "m.jsonl", "--json", cwd=tmp_path)).stdout)
+    expected = json.loads(ok(zole("standings", "golden.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert data["players"] == expected["players"] and data["deals"] == 6
+    one_line_error(zole("match", "--resume", "m.jsonl", cwd=tmp_path), "cannot be resumed")

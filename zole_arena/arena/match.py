@@ -450,9 +450,12 @@ def stderr_path(log: Path | None, name: str) -> str | None:
     return str(log.with_name(f"{log.name}.{safe}.stderr"))
 
 
-def resume_match(log_path: str | Path) -> Match:
+def resume_match(log_path: str | Path, *, playable: bool = True) -> Match:
     """A :class:`Match` set up from a log's header and brought up to its last whole deal.
 
+    :param playable: whether the match is to be played on; False reads it only (for its
+        standings), so that a log of a session a person played, of a bot seated in-process,
+        or whose bots' folders are gone (a log copied from another machine) reads too.
     :raises RecordError: the file is not a zole-arena log.
     :raises MatchError: the log has no header or does not fit its header.
     """
@@ -470,9 +473,9 @@ def resume_match(log_path: str | Path) -> Match:
         raise MatchError(resume_refusal(log_path, header))
     if not isinstance(header, MatchHeader):
         raise MatchError(f"{log_path}: the first record is not a match header")
-    if any(player.command == ("<human>",) for player in header.players):
+    if playable and any(player.command == ("<human>",) for player in header.players):
         raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")
-    if any(player.command[:1] == (IN_PROCESS,) for player in header.players):
+    if playable and any(player.command[:1] == (IN_PROCESS,) for player in header.players):
         raise MatchError(
             f"{log_path}: a match with a bot seated in-process cannot be resumed from its log "
             "(the bot was a Python object, not a command)"
@@ -481,7 +484,7 @@ def resume_match(log_path: str | Path) -> Match:
         raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
     settings = MatchSettings.from_header(header)
     for player in header.players:
-        if player.cwd is not None and not Path(player.cwd).is_dir():
+        if playable and player.cwd is not None and not Path(player.cwd).is_dir():
             raise MatchError(
                 f"{log_path}: bot {player.name}'s folder {player.cwd} does not exist any more"
             )

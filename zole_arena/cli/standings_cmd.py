@@ -221,7 +221,7 @@ def _strongest_first(entry: dict[str, Any]) -> tuple[float, int]:
 
 
 def _match(log: Path, bootstrap: int, form: str) -> None:
-    match = resume_match(log)
+    match = resume_match(log, playable=False)
     summary = match.summary()
     if form in ("csv", "md"):
         entries = [player.to_dict() for player in summary.players]
