@@ -146,11 +146,14 @@ def _fit(table: _Table, prior: float) -> list[float]:
     Each sweep is Hunter's MM update, player by player (γᵢ ← Wᵢ / Σⱼ nᵢⱼ / (γᵢ + γⱼ), with the
     prior's virtual draw as half a win and one game against γ = 1), followed by the exact best
     common factor for all strengths, which only the prior decides and which plain MM would
-    approach very slowly when there are many games.
+    approach very slowly when there are many games. Players who never met, directly or through
+    others (logs of different pools rated together), form groups whose levels only the prior
+    decides, each its own: each group gets its own best factor.
     """
     count = len(table.wins)
     wins = [won + prior / 2 for won in table.wins]
     strength = [1.0] * count
+    groups = _groups(table)
     for _ in range(_MAX_SWEEPS):
         moved = 0.0
         for i in range(count):
@@ -161,11 +164,35 @@ def _fit(table: _Table, prior: float) -> list[float]:
             new = wins[i] / denominator
             moved = max(moved, abs(math.log(new / own)))
             strength[i] = new
-        shift = _best_shift([math.log(s) for s in strength])
-        strength = [s * math.exp(shift) for s in strength]
-        if max(moved, abs(shift)) < _TOLERANCE:
+        largest = 0.0
+        for group in groups:
+            shift = _best_shift([math.log(strength[i]) for i in group])
+            factor = math.exp(shift)
+            for i in group:
+                strength[i] *= factor
+            largest = max(largest, abs(shift))
+        if max(moved, largest) < _TOLERANCE:
             break
     return [math.log(s) for s in strength]
+
+
+def _groups(table: _Table) -> list[list[int]]:
+    """The players in groups that are connected by games, each in index order."""
+    group_of = [-1] * len(table.wins)
+    groups: list[list[int]] = []
+    for start in range(len(table.wins)):
+        if group_of[start] >= 0:
+            continue
+        group_of[start] = len(groups)
+        members, todo = [start], [start]
+        while todo:
+            for j, _ in table.neighbours[todo.pop()]:
+                if group_of[j] < 0:
+                    group_of[j] = len(groups)
+                    members.append(j)
+                    todo.append(j)
+        groups.append(sorted(members))
+    return groups
 
 
 def _best_shift(logs: Sequence[float]) -> float:
