@@ -20,17 +20,14 @@ from zole_arena.bench.report import headless_chromium
 def start_browser() -> Iterator[Any]:
     """A headless Chromium (one per test module: starting one takes about a second), its
     network requests recorded in the performance log; the benchmark's, so both open the
-    report alike."""
-    chrome, why = headless_chromium(network_log=True)
-    if chrome is None:
-        message = f"{why}: the report's browser tests need selenium, chromium, chromium-driver"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    try:
+    report alike, and nothing of it is left to the test process when it quits."""
+    with headless_chromium(network_log=True) as (chrome, why):
+        if chrome is None:
+            message = f"{why}: the report's browser tests need selenium, chromium, chromium-driver"
+            if os.environ.get("CI"):
+                pytest.fail(message)
+            pytest.skip(message)
         yield chrome
-    finally:
-        chrome.quit()
 
 
 def requested_urls(chrome: Any) -> list[str]:

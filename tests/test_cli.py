@@ -127,6 +127,9 @@ def test_bench_match_compares_with_raw_round_trips() -> None:
 
 
 def test_bench_report_measures_a_report_and_its_opening() -> None:
+    from zole_arena.players.proctree import become_subreaper
+
+    become_subreaper()  # as the arena makes itself: the browser's orphans would come here
     proc = run("bench", "--report", "--deals", "60", "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
@@ -137,6 +140,10 @@ def test_bench_report_measures_a_report_and_its_opening() -> None:
     assert (data["open_ms"] is not None) == data["browser"].startswith(("chromium", "google"))
     plain = run("bench", "--report", "--deals", "30")
     assert "bytes a deal" in plain.stdout and "Traceback" not in plain.stderr
+    # Nothing of the browser is handed to this process (a subreaper, as the arena makes it).
+    from test_faults import our_children
+
+    assert not [child for child in our_children() if "chrom" in child]
 
 
 def test_bench_modes_exclude_each_other() -> None:

@@ -197,21 +197,30 @@ def test_a_deal_shows_its_hands_and_steps_through_its_tricks(chrome: Any, logs: 
     open_page(chrome, logs / "t.html")
     chrome.find_element("css selector", f"tr.deal-row[data-deal='{number}']").click()
     assert chrome.find_element("id", "viewer").is_displayed()
-    assert chrome.current_url.endswith(f"#deal={number}")
+    assert chrome.current_url.endswith(f"#deal={deal.match_id}-{deal.deal}")
     for seat in range(3):
         assert cards_in(chrome, f"#hand-{seat}") == [str(c) for c in deal.hands[seat]]
     assert cards_in(chrome, "#talon") == [str(c) for c in deal.talon]
+    # As dealt: before the bidding, so neither the bids nor the bury yet.
+    assert chrome.find_element("id", "step-info").text == "step 0 of 25"
+    assert chrome.find_elements("id", "buried") == []
+    assert "for the bidding" in chrome.find_element("id", "bids").text
+    press(chrome, "\ue014")  # → : the bidding done, the soloist's hand has the talon, less the bury
     assert cards_in(chrome, "#buried") == [str(c) for c in deal.buried]
     bids = chrome.find_element("id", "bids").text.splitlines()
     assert len(bids) == sum(move.action in ("pass", "take", "zole") for move in deal.moves)
-    press(chrome, "\ue014")  # → : the bidding done, the soloist's hand has the talon, less the bury
     soloist = deal.result.soloist
     assert soloist is not None
     held = sorted({*deal.hands[soloist], *deal.talon} - set(deal.buried))
     assert cards_in(chrome, f"#hand-{soloist}") == [str(c) for c in held]
+    press(chrome, "\ue014")  # → : one card on the table
+    assert cards_in(chrome, "#trick") == [str(deal.tricks[0].cards[0])]
+    assert chrome.find_element("id", "trick-winner").text.strip() == ""  # no winner yet
+    press(chrome, "\ue012")  # ← : back to the bidding
     for number_of_trick, trick in enumerate(deal.tricks, 1):
-        press(chrome, "\ue014")
-        assert chrome.find_element("id", "step-info").text == f"step {number_of_trick + 1} of 9"
+        press(chrome, "\ue015")  # ↓ : a trick on
+        step = 1 + 3 * number_of_trick
+        assert chrome.find_element("id", "step-info").text == f"step {step} of 25"
         shown = cards_in(chrome, "#trick")
         assert shown == [str(c) for c in trick.cards]
         winner = chrome.find_element("id", "trick-winner").text
@@ -221,10 +230,12 @@ def test_a_deal_shows_its_hands_and_steps_through_its_tricks(chrome: Any, logs: 
     result = chrome.find_element("id", "scores").text
     for seat in range(3):
         assert f"{deal.result.scores[seat]:+d}".replace("-", "−") in result
-    press(chrome, "\ue012")  # ← : one trick back
+    press(chrome, "\ue012")  # ← : the last card taken back
+    assert cards_in(chrome, "#trick") == [str(c) for c in deal.tricks[-1].cards[:2]]
+    press(chrome, "\ue013")  # ↑ : to the end of the trick before
     assert cards_in(chrome, "#trick") == [str(c) for c in deal.tricks[-2].cards]
     press(chrome, "\ue011")  # Home: as dealt
-    assert chrome.find_element("id", "step-info").text == "step 0 of 9"
+    assert chrome.find_element("id", "step-info").text == "step 0 of 25"
 
 
 def test_the_seat_toggle_hides_what_that_seat_could_not_see(chrome: Any, logs: Path) -> None:
@@ -247,9 +258,9 @@ def test_the_seat_toggle_hides_what_that_seat_could_not_see(chrome: Any, logs: P
     assert cards_in(chrome, "#talon") == [] and cards_in(chrome, "#buried") == []
     # The link is the view: a fresh page opened at it shows the same, a trick on.
     press(chrome, "\ue014")
-    press(chrome, "\ue014")
+    press(chrome, "\ue015")
     link = chrome.find_element("id", "deal-link").get_attribute("href")
-    assert link.endswith(f"#deal={number}&seat={other}&step=2")
+    assert link.endswith(f"#deal={deal.match_id}-{deal.deal}&seat={other}&step=4")
     chrome.get("about:blank")
     chrome.get(link)
     assert cards_in(chrome, f"#hand-{soloist}") == []
@@ -293,9 +304,13 @@ def test_faults_are_listed_with_their_deals_and_markup_stays_text(chrome: Any, l
     chrome.find_element("id", "filter-faults").click()
     rows = chrome.find_elements("css selector", "tr.deal-row")
     assert [int(row.get_attribute("data-deal")) for row in rows] == faulty
+    folded = bot.find_element("tag name", "details")
+    assert folded.get_attribute("open") is None  # more than 10 faults: folded
+    bot.find_element("tag name", "summary").click()
+    assert "<script>document.title='pwned'</script>" in folded.text
     link = bot.find_element("css selector", "a.dealref")
     link.click()  # the page draws the deal when the address changes: wait for it
-    target = int(link.get_attribute("href").rsplit("=", 1)[1])
+    target = link.text.split()[1]  # "deal N"
     wait_up_to(chrome, 10).until(
         lambda c: c.find_element("id", "viewer-title").text.startswith(f"Deal {target}:")
     )
@@ -347,3 +362,84 @@ def test_screenshots_of_the_report_and_the_deal_viewer(
         picture = (tmp_path / name).read_bytes()
         assert picture.startswith(b"\x89PNG") and len(picture) > 20_000
     print(f"screenshots: {tmp_path / 'report.png'} {tmp_path / 'viewer.png'}")
+
+
+def test_the_viewer_follows_a_click_and_the_filtered_list(chrome: Any, logs: Path) -> None:
+    deals = deals_of(logs / "t.jsonl")
+    open_page(chrome, logs / "t.html")
+    chrome.find_element("css selector", "tr.deal-row[data-deal='20']").click()
+    top = chrome.execute_script(
+        "return document.getElementById('viewer').getBoundingClientRect().top"
+    )
+    assert -2 <= top < chrome.get_window_size()["height"] / 2  # scrolled to it
+    assert "open" in chrome.find_element(
+        "css selector", "tr.deal-row[data-deal='20']"
+    ).get_attribute("class")
+    assert "null" not in chrome.find_element("id", "viewer").text
+    from selenium.webdriver.support.ui import Select
+
+    # A filter that leaves the open deal out: its neighbours are those of the new list.
+    Select(chrome.find_element("id", "filter-contract")).select_by_value("table")
+    tables = [
+        n
+        for n, d in enumerate(deals, 1)
+        if d.result.contract and d.result.contract.value == "table"
+    ]
+    assert 20 not in tables
+    chrome.find_element("id", "deal-next").click()
+    after = min(n for n in tables if n > 20)
+    assert chrome.find_element("id", "viewer-title").text.startswith(f"Deal {after}:")
+    press(chrome, "p")
+    before = max(n for n in tables if n < after)
+    assert chrome.find_element("id", "viewer-title").text.startswith(f"Deal {before}:")
+
+
+def test_a_deals_link_names_the_same_deal_in_another_report(
+    chrome: Any, logs: Path, tmp_path: Path
+) -> None:
+    deal = deals_of(logs / "t.jsonl")[4]
+    shutil.copy(GOLDEN / "format2-match.jsonl", tmp_path / "m.jsonl")
+    shutil.copy(logs / "t.jsonl", tmp_path / "t.jsonl")
+    ok(zole("report", "m.jsonl", "t.jsonl", "-o", "both.html", cwd=tmp_path))  # t second
+    open_page(chrome, tmp_path / "both.html", f"#deal={deal.match_id}-{deal.deal}")
+    assert chrome.find_element("id", "viewer-title").text.startswith(
+        f"Deal {6 + 5}: log 2 · table 1, deal {deal.deal}"
+    )
+    assert cards_in(chrome, "#hand-0") == [str(c) for c in deal.hands[0]]
+
+
+def test_an_edited_log_is_reported_as_such(logs: Path, tmp_path: Path) -> None:
+    lines = (logs / "t.jsonl").read_text().splitlines(keepends=True)
+    lines[5] = lines[5].replace('"think_ms":', '"think_ms": ', 1)  # same record, other bytes
+    (tmp_path / "e.jsonl").write_text("".join(lines))
+    ok(zole("report", "e.jsonl", cwd=tmp_path))
+    page = (tmp_path / "e.html").read_text()
+    assert "hash chain broken at line 7" in page  # the line after the changed one names it
+    assert "the log was changed after it was written" in page
+    assert "hash chain intact" in (logs / "t.html").read_text()
+
+
+def test_a_tests_report_gives_its_decision(tmp_path: Path) -> None:
+    shutil.copy(GOLDEN / "format2-sprt.jsonl", tmp_path / "s.jsonl")
+    expected = json.loads(ok(zole("standings", "s.jsonl", "--json", cwd=tmp_path)).stdout)
+    ok(zole("report", "s.jsonl", cwd=tmp_path))
+    page = (tmp_path / "s.html").read_text()
+    assert "no decision (max-blocks)" in page
+    assert f"LLR {expected['llr']:+.3f}" in page
+    assert f"Elo {expected['elo']:+.0f}" in page
+    assert "test match 1" in page and "test match 2" in page
+
+
+def test_moves_the_arena_played_for_a_faulted_bot_are_marked(logs: Path) -> None:
+    from zole_arena.report.collect import collect
+    from zole_arena.report.payload import DEAL_FIELDS, payload
+
+    data = payload(collect([logs / "evil.jsonl"]))
+    auto = DEAL_FIELDS.index("auto")
+    records = deals_of(logs / "evil.jsonl")
+    for row, record in zip(data["deals"], records, strict=True):
+        seat = record.names.index(next(n for n in record.names if "injector" in n))
+        plays = [move for move in record.moves if len(move.action) == 2]
+        marked = row[auto]["plays"] if row[auto] else []
+        assert marked == [n for n, move in enumerate(plays) if move.seat == seat]
+        assert marked  # every card of the injector's was the arena's

@@ -12,12 +12,16 @@ drawn (``zole-deal-drawn``), medians of a few openings.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
+import os
 import shutil
 import statistics
+import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,24 +61,33 @@ class ReportBenchResult:
         return dataclasses.asdict(self)
 
 
-def headless_chromium(*, network_log: bool = False) -> tuple[Any, str]:
+#: The program Selenium starts instead of chromedriver: the reaper, in this Python.
+_REAPER_SCRIPT = "#!{python}\nfrom zole_arena.bench.reaper import main\nmain()\n"
+
+
+@contextlib.contextmanager
+def headless_chromium(*, network_log: bool = False) -> Iterator[tuple[Any, str]]:
     """A headless Chromium driven by Selenium, and its name and version; or (None, why not).
 
     Selenium is given the driver's path (Debian's ``chromium-driver``), so it never tries to
-    download one. ``network_log``: record the page's requests in the performance log.
+    download one; the driver runs under :mod:`~zole_arena.bench.reaper`, so that no process of
+    the browser's is left behind when it quits. ``network_log``: record the page's requests in
+    the performance log.
     """
     try:
         webdriver = importlib.import_module("selenium.webdriver")
         service = importlib.import_module("selenium.webdriver.chrome.service")
     except ImportError:
-        return None, "not measured: no selenium (pip install 'zole-arena[test]')"
+        yield None, "not measured: no selenium (pip install 'zole-arena[test]')"
+        return
     binary = next(
         (found for name in ("chromium", "chromium-browser", "google-chrome")
          if (found := shutil.which(name))), None,
     )  # fmt: skip
     driver = shutil.which("chromedriver")
     if binary is None or driver is None:
-        return None, "not measured: no chromium and chromedriver on PATH"
+        yield None, "not measured: no chromium and chromedriver on PATH"
+        return
     options = webdriver.ChromeOptions()
     options.binary_location = binary
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
@@ -82,8 +95,16 @@ def headless_chromium(*, network_log: bool = False) -> tuple[Any, str]:
         options.add_argument(argument)
     if network_log:
         options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    chrome = webdriver.Chrome(service=service.Service(driver), options=options)
-    return chrome, f"{Path(binary).name} {chrome.capabilities.get('browserVersion', '')}".strip()
+    with tempfile.TemporaryDirectory(prefix="zole-chromedriver-") as folder:
+        reaper = Path(folder) / "chromedriver"
+        reaper.write_text(_REAPER_SCRIPT.format(python=sys.executable))
+        reaper.chmod(0o755)
+        started = service.Service(str(reaper), env={**os.environ, "ZOLE_CHROMEDRIVER": driver})
+        chrome = webdriver.Chrome(service=started, options=options)
+        try:
+            yield chrome, f"{Path(binary).name} {chrome.capabilities.get('browserVersion', '')}"
+        finally:
+            chrome.quit()
 
 
 def _mark(chrome: Any, name: str) -> float | None:
@@ -145,12 +166,9 @@ def run_report_bench(
         open_ms = deal_ms = None
         used = "not measured (--no-browser)"
         if browser:
-            chrome, used = headless_chromium()
-            if chrome is not None:
-                try:
+            with headless_chromium() as (chrome, used):
+                if chrome is not None:
                     open_ms, deal_ms = _open_times(chrome, page, deals)
-                finally:
-                    chrome.quit()
         return ReportBenchResult(
             deals, log.stat().st_size, page.stat().st_size, collected - started,
             rendered - collected, open_ms, deal_ms, used,

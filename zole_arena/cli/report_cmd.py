@@ -13,6 +13,21 @@ from zole_arena.errors import ZoleError
 from zole_arena.stats.ratings import DEFAULT_BOOTSTRAP, MIN_BOOTSTRAP
 
 
+def _target(logs: list[Path], output: Path | None) -> tuple[Path, str]:
+    """The report's path, and why the command must refuse (empty: it need not)."""
+    for log in logs:
+        if log.is_dir():
+            return log, f"{log}: is a folder, not a log"
+        if not log.is_file():
+            return log, f"{log}: no such file"
+    target = output if output is not None else logs[0].with_suffix(".html")
+    if target.suffix.lower() not in (".html", ".htm"):
+        return target, f"{target}: name the report with .html"
+    if target.exists() and any(target.samefile(log) for log in logs):
+        return target, f"{target}: is one of the logs; name the report otherwise"
+    return target, ""
+
+
 def report_command(
     logs: Annotated[
         list[Path],
@@ -36,14 +51,14 @@ def report_command(
     no network and no server: open it from disk in any browser."""
     if bootstrap < MIN_BOOTSTRAP:
         fail(f"--bootstrap must be at least {MIN_BOOTSTRAP}, not {bootstrap}")
-    for log in logs:
-        if not log.is_file():
-            fail(f"{log}: no such file")
-    target = output if output is not None else logs[0].with_suffix(".html")
-    if target.suffix.lower() not in (".html", ".htm"):
-        fail(f"{target}: name the report with .html")
-    if any(target.resolve() == log.resolve() for log in logs):
-        fail(f"{target}: is one of the logs; name the report otherwise")
+    try:
+        target, refusal = _target(logs, output)
+    except OSError as exc:  # a name too long, a loop of links, …
+        fail(f"cannot use that path: {exc.strerror or exc}")
+    except RuntimeError as exc:  # pathlib's own word for a loop of links
+        fail(f"cannot use that path: {exc}")
+    if refusal:
+        fail(refusal)
     from zole_arena.report import write_report  # the report's code only when one is made
 
     started = time.perf_counter()

@@ -40,6 +40,17 @@ def _become_subreaper() -> None:
         libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
+def become_subreaper() -> None:
+    """Make this process the one Linux hands the orphans of its descendants to (so that it can
+    reap them), once."""
+    _become_subreaper()
+
+
+def children_of(pid: int) -> list[int]:
+    """The children of process ``pid``, from /proc."""
+    return _children(pid)
+
+
 _libc: ctypes.CDLL | None = None
 
 

@@ -34,11 +34,14 @@ def write_report(
         written (no such folder, no permission, a full disk).
     """
     target = Path(path)
-    if target.is_dir():
-        raise RecordError(f"cannot write the report to {target}: it is a folder")
     folder = target.parent
-    if not folder.is_dir():
-        raise RecordError(f"cannot write the report to {target}: no folder {folder}")
+    try:
+        if target.is_dir():
+            raise RecordError(f"cannot write the report to {target}: it is a folder")
+        if not folder.is_dir():
+            raise RecordError(f"cannot write the report to {target}: no folder {folder}")
+    except OSError as exc:
+        raise RecordError(f"cannot write the report to {target}: {exc.strerror or exc}") from None
     page = render(collect(logs, bootstrap=bootstrap), title=title)
     try:
         with tempfile.NamedTemporaryFile(

@@ -16,8 +16,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from zole_arena.arena.summary import PlayerStats
+from zole_arena.errors import ZoleError
+from zole_arena.events.sprt import SprtResult, result_from_log
 from zole_arena.game.actions import Contract
 from zole_arena.records.model import (
+    ABSENT,
     DealRecord,
     Fault,
     InvalidHeader,
@@ -25,7 +28,13 @@ from zole_arena.records.model import (
     Record,
     TournamentHeader,
 )
-from zole_arena.records.reader import LogReader, RecordError, last_line_digest, log_type
+from zole_arena.records.reader import (
+    LogEntry,
+    LogReader,
+    RecordError,
+    last_line_digest,
+    log_type,
+)
 from zole_arena.stats.ratings import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_POINTS,
@@ -144,6 +153,11 @@ class LogSummary:
     problems: tuple[str, ...]
     """Lines that could not be used, one message each."""
     rules: str
+    chain: str
+    """The hash chain: ``intact``, ``none`` (a format-1 log) or ``broken at line N`` (an
+    edited log: its digest vouches for nothing before that line; ``verify`` says more)."""
+    sprt: SprtResult | None = None
+    """A head-to-head test's result, computed again from its log."""
 
 
 @dataclasses.dataclass
@@ -258,12 +272,39 @@ class _Collector:
             self.faults[names[fault.seat]].append((index, fault))
 
 
-def _label(record: MatchHeader, kind: str) -> str:
+def _label(record: MatchHeader, log_name: str, tests: int) -> str:
+    """How the deal list names a match: its table, its place in a test, or its log's name."""
     if record.tournament is not None:
         return f"table {record.tournament.table}"
     if record.sprt is not None:
-        return "test"
-    return record.match_id
+        return f"test match {tests}"
+    return log_name
+
+
+class _Chain:
+    """Follows a log's hash chain line by line, as ``verify`` does (without its messages)."""
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.broken: int | None = None
+
+    def check(self, entry: LogEntry) -> None:
+        if entry.record is None or self.broken is not None:
+            return  # a skipped line is a problem of its own, listed with the others
+        if self.version is None:
+            self.version = entry.format_version
+            if entry.record.type not in ("match", "tournament") and entry.prev is not None:
+                return  # a part of a log (a deal on its own): nothing before it to check
+        if entry.format_version != self.version or (
+            self.version >= 2 and (entry.prev is ABSENT or entry.prev != entry.previous)
+        ):
+            self.broken = entry.line
+
+    @property
+    def state(self) -> str:
+        if self.broken is not None:
+            return f"broken at line {self.broken}"
+        return "none" if self.version == 1 else "intact"
 
 
 def _count(pairs: dict[tuple[str, str], PairResult], first: str, second: str, score: float) -> None:
@@ -289,8 +330,13 @@ def collect(
     logs: list[LogSummary] = []
     for number, path in enumerate(paths):
         name = str(path)
-        if not Path(path).is_file():
-            raise RecordError(f"{name}: no such file")
+        try:
+            if Path(path).is_dir():
+                raise RecordError(f"{name}: is a folder, not a log")
+            if not Path(path).is_file():
+                raise RecordError(f"{name}: no such file")
+        except OSError as exc:
+            raise RecordError(f"{name}: cannot be read ({exc.strerror or exc})") from None
         kind = log_type(path)
         if kind not in ("match", "tournament"):
             raise RecordError(f"{name}: not a zole-arena log of a match or a tournament")
@@ -298,7 +344,10 @@ def collect(
         deals_before = len(collector.deals)
         rules = ""
         first = True
+        chain = _Chain()
+        tests = 0
         for entry in LogReader(path):
+            chain.check(entry)
             record = entry.record
             if record is None:
                 if entry.problem is not None:
@@ -308,8 +357,10 @@ def collect(
             if isinstance(record, MatchHeader):
                 if first and record.sprt is not None:
                     kind = "sprt"
+                if record.sprt is not None:
+                    tests += 1
                 rules = rules or _rules_name(record)
-                collector.header(record, number, _label(record, kind))
+                collector.header(record, number, _label(record, Path(path).name, tests))
             elif isinstance(record, TournamentHeader):
                 rules = rules or _rules_name(record)
             elif isinstance(record, DealRecord):
@@ -317,10 +368,22 @@ def collect(
             elif isinstance(record, InvalidHeader):
                 problems.append(f"{name}:{entry.line}: {record.type} header: {record.problems[0]}")
             first = False
+        if chain.broken is not None:
+            problems.insert(
+                0,
+                f"{name}: the hash chain breaks at line {chain.broken}: the log "
+                "was changed after it was written (zole-arena verify says more)",
+            )
+        test = None
+        if kind == "sprt":
+            try:
+                test = result_from_log(Path(path))
+            except ZoleError as exc:
+                problems.append(f"{name}: no test result ({exc})")
         logs.append(
             LogSummary(
                 name, kind or "match", len(collector.deals) - deals_before,
-                last_line_digest(path), tuple(problems), rules,
+                last_line_digest(path), tuple(problems), rules, chain.state, test,
             )
         )  # fmt: skip
     data = units_from_records(collector.records)

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 
 from zole_arena import __version__
+from zole_arena.events.sprt import SprtResult
 from zole_arena.game.actions import Contract
 from zole_arena.records.model import Fault
 from zole_arena.report.chart import ratings_chart
@@ -84,7 +85,7 @@ def _table(cls: str, headings: Iterable[tuple[str, str]], rows: Iterable[str]) -
     )
 
 
-def _standings(data: ReportData, contracts: Sequence[Contract]) -> str:
+def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) -> str:
     rated = {rating.name: rating for rating in data.ratings.ratings} if data.ratings else {}
     headings = [
         ("#", "place: by Elo, then by points per deal"),
@@ -97,7 +98,7 @@ def _standings(data: ReportData, contracts: Sequence[Contract]) -> str:
         ("per deal", "points per deal"),
         ("± 95%", "half-width of the 95% interval of the points per deal"),
         *((f"{_CONTRACT_WORDS[c]} won/played", f"as soloist in {c.value}") for c in contracts),
-        ("table games lost/played", "galdiņš"),
+        *((("table games lost/played", "galdiņš: sorts by games lost"),) if tables else ()),
         ("faults", ""),
     ]
     rows = []
@@ -117,17 +118,30 @@ def _standings(data: ReportData, contracts: Sequence[Contract]) -> str:
             ),
             _cell(f"{stats.deals:,}", stats.deals),
             _cell(f"{stats.points:+,}", stats.points),
-            _cell(f"{stats.mean:+.3f}", stats.mean),
+            _cell(f"{stats.mean:+.3f}" if stats.deals else NOT_ESTIMATED,
+                  stats.mean if stats.deals else ""),
             _cell(NOT_ESTIMATED if interval == float("inf") else f"{interval:.3f}",
                   "" if interval == float("inf") else interval),
         ]  # fmt: skip
         for contract in contracts:
             played, won = bot.solo[contract]
             cells.append(_cell(f"{won}/{played}", won / played if played else ""))
-        cells.append(_cell(f"{bot.table_lost}/{stats.table}", stats.table))
+        if tables:
+            cells.append(_cell(f"{bot.table_lost}/{stats.table}", bot.table_lost))
         cells.append(_cell(str(stats.faults), stats.faults, "bad" if stats.faults else ""))
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    return _table("sortable standings", headings, rows)
+    return _wide(_table("sortable standings", headings, rows))
+
+
+def _wide(table: str) -> str:
+    """A table that may scroll sideways on a narrow screen, not the whole page."""
+    return f'<div class="wide">{table}</div>'
+
+
+def deal_key(match_id: str, deal: int) -> str:
+    """A deal's name in the page's address (``#deal=…``): its match and number, so that a link
+    names the same deal in any report of its log."""
+    return f"{match_id}-{deal}"
 
 
 def _crosstable(data: ReportData) -> str:
@@ -152,21 +166,33 @@ def _crosstable(data: ReportData) -> str:
                     f"{100 * pair.fraction:.1f}%<br><small>{shown} Elo</small></td>"
                 )
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    return _table("crosstable", headings, rows)
+    return _wide(_table("crosstable", headings, rows))
 
 
 def _ms(value: float | None) -> str:
-    return NOT_ESTIMATED if value is None else f"{value:,.1f} ms"
+    """A think time for people: µs below a millisecond (a C bot's), else ms."""
+    if value is None:
+        return NOT_ESTIMATED
+    return f"{value * 1000:,.0f} µs" if value < 1 else f"{value:,.1f} ms"
 
 
-def _fault_line(deal: int, fault: Fault) -> str:
+def _fault_line(data: ReportData, deal: int, fault: Fault) -> str:
+    record = data.deals[deal]
+    where = data.tables[data.deal_tables[deal]].label
     return (
-        f'<li><a href="#deal={deal + 1}" class="dealref">deal {deal + 1}</a> '
-        f"(seat {fault.seat}): <b>{escape(fault.kind.value)}</b> {escape(fault.message)}</li>"
+        f'<li><a href="#deal={deal_key(record.match_id, record.deal)}" class="dealref">'
+        f"deal {deal + 1}</a> ({escape(where)}, deal {record.deal}, seat {fault.seat}): "
+        f"<b>{escape(fault.kind.value)}</b> {escape(fault.message)}</li>"
     )
 
 
-def _bot_card(place: int, bot: BotFigures) -> str:
+#: A bot's faults are listed open up to this many, folded beyond.
+_OPEN_FAULTS = 10
+#: At most this many of a bot's faults are listed.
+_MAX_FAULTS = 200
+
+
+def _bot_card(data: ReportData, place: int, bot: BotFigures) -> str:
     think = bot.think
     identities = "".join(
         "<li>"
@@ -183,36 +209,86 @@ def _bot_card(place: int, bot: BotFigures) -> str:
         + "</li>"
         for identity in bot.identities
     )  # fmt: skip
-    shown = bot.faults[:200]
-    faults = "".join(_fault_line(deal, fault) for deal, fault in shown)
-    more = f"<p>… and {len(bot.faults) - len(shown):,} more.</p>" if len(bot.faults) > 200 else ""
+    shown = bot.faults[:_MAX_FAULTS]
+    faults = "".join(_fault_line(data, deal, fault) for deal, fault in shown)
+    more = (
+        f"<p>… and {len(bot.faults) - len(shown):,} more (the deal list's filter shows them "
+        "all).</p>" if len(bot.faults) > _MAX_FAULTS else ""
+    )  # fmt: skip
+    if faults:
+        count = f"{len(bot.faults):,} fault{'s' if len(bot.faults) != 1 else ''}"
+        opened = " open" if len(bot.faults) <= _OPEN_FAULTS else ""
+        faults = f"<details{opened}><summary>{count}</summary><ul>{faults}</ul>{more}</details>"
     return (
         f'<section class="bot" id="bot-{place}"><h3>{place}. {escape(bot.name)}</h3>'
         f"<dl><dt>identity</dt><dd><ul>{identities}</ul></dd>"
         f"<dt>think time</dt><dd>median {_ms(think.median)}, 95th percentile {_ms(think.p95)}, "
         f"maximum {_ms(think.max)} over {think.moves:,} decisions</dd>"
-        f"<dt>faults</dt><dd>"
-        + (f"<ul>{faults}</ul>{more}" if faults else "none")
-        + "</dd></dl></section>"
+        f"<dt>faults</dt><dd>" + (faults or "none") + "</dd></dl></section>"
     )
+
+
+def _chain(state: str) -> str:
+    if state == "intact":
+        return '<span class="good">hash chain intact</span>'
+    if state == "none":
+        return "format 1: no hash chain (edits cannot be detected)"
+    return f'<span class="bad">hash chain {escape(state)}: edited (run verify)</span>'
 
 
 def _logs(data: ReportData) -> str:
     rows = [
         f"<tr><td>{escape(log.path)}</td><td>{log.kind}</td><td>{escape(log.rules)}</td>"
-        f"<td>{log.deals:,}</td><td><code>{escape(log.digest or '')}</code></td></tr>"
+        f'<td class="num">{log.deals:,}</td><td><code>{escape(log.digest or "")}</code><br>'
+        f"{_chain(log.chain)}</td></tr>"
         for log in data.logs
     ]
-    return _table(
-        "logs", [("log", ""), ("kind", ""), ("rules", ""), ("deals", ""), ("digest", "")], rows
-    )
+    headings = [("log", ""), ("kind", ""), ("rules", ""), ("deals", ""),
+                ("digest", "what verify --digest checks")]  # fmt: skip
+    return _wide(_table("logs", headings, rows))
+
+
+def _decision(test: SprtResult) -> str:
+    if test.decision == "H1":
+        return f"H1 accepted: {test.new} is {test.settings.elo1:g} Elo better than {test.old}"
+    if test.decision == "H0":
+        return f"H0 accepted: {test.new} is not {test.settings.elo1:g} Elo better than {test.old}"
+    return f"no decision ({test.stopped or 'the log was cut off'})"
+
+
+def _tests(data: ReportData) -> str:
+    """Each head-to-head test's result, as ``sprt`` and ``standings`` give it."""
+    parts = []
+    for log in data.logs:
+        test = log.sprt
+        if test is None:
+            continue
+        copies = "" if test.third else (
+            f"{test.new}#2 and {test.old}#2 are the second copies of each, seated in turn in "
+            "the third seat; the standings list them apart."
+        )  # fmt: skip
+        settings = test.settings
+        parts.append(
+            f"<div class='test'><h3>{escape(test.new)} against {escape(test.old)}</h3>"
+            f"<p><b>{escape(_decision(test))}</b></p>"
+            f"<p>LLR {test.llr:+.3f} (H0 at {settings.lower:+.3f}, H1 at {settings.upper:+.3f}; "
+            f"elo0 {settings.elo0:g}, elo1 {settings.elo1:g}, alpha {settings.alpha:g}, "
+            f"beta {settings.beta:g})</p>"
+            f"<p>{test.blocks:,} blocks = {test.deals:,} deals ({test.games:,} games against "
+            f"{escape(test.old)}); score {100 * test.score:.1f}%, Elo {test.elo:+.0f} (95%: "
+            f"{test.elo_low:+.0f} … {test.elo_high:+.0f}), LOS {test.los:.1f}%</p>"
+            f"<p class='note'>{escape(copies)}</p></div>"
+        )
+    if not parts:
+        return ""
+    return '<section id="tests"><h2>Head-to-head test</h2>' + "".join(parts) + "</section>"
 
 
 def render(data: ReportData, *, title: str | None = None) -> str:
     """The report's HTML page."""
     name = title or (data.logs[0].path if len(data.logs) == 1 else f"{len(data.logs)} logs")
     played = {deal.result.contract for deal in data.deals}
-    contracts = [c for c in SOLO_CONTRACTS if c in played or c is not Contract.SMALL_ZOLE]
+    contracts = [c for c in SOLO_CONTRACTS if c in played or c is Contract.TAKE]
     chart = ratings_chart(data.history)
     method = data.ratings.method if data.ratings else ""
     chart_text = (
@@ -227,12 +303,13 @@ def render(data: ReportData, *, title: str | None = None) -> str:
         shown = "".join(f"<li>{escape(w)}</li>" for w in data.warnings[:100])
         more = len(data.warnings) - 100
         warnings = (
-            f'<section id="warnings"><h2>Problems in the logs</h2><ul>{shown}</ul>'
+            f'<section id="warnings" class="problems"><h2>Problems in the logs</h2><ul>{shown}</ul>'
             + (f"<p>… and {more:,} more (see <code>verify</code>).</p>" if more > 0 else "")
             + "</section>"
         )
     generated = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    bots = "".join(_bot_card(place, bot) for place, bot in enumerate(data.bots, 1))
+    bots = "".join(_bot_card(data, place, bot) for place, bot in enumerate(data.bots, 1))
+    problems_link = '<a href="#warnings" class="bad">problems</a>' if warnings else ""
     script = _asset("report.js")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -242,16 +319,20 @@ def render(data: ReportData, *, title: str | None = None) -> str:
 <title>Zole report: {escape(name)}</title>
 <style>{_asset("report.css")}</style></head>
 <body>
-<header><h1>Zole report</h1><p class="sub">{len(data.deals):,} deals · {len(data.bots)} bots ·
+<header><h1>{escape(title or "Zole report")}</h1>
+<p class="sub">{len(data.deals):,} deals · {len(data.bots)} bots ·
 made {generated} by zole-arena {escape(__version__)}</p>
 <nav><a href="#standings">standings</a><a href="#crosstable">crosstable</a>
-<a href="#chart">ratings over time</a><a href="#bots">bots</a><a href="#deals">deals</a></nav>
+<a href="#chart">ratings over time</a><a href="#bots">bots</a><a href="#deals">deals</a>
+{problems_link}</nav>
 </header>
 <main>
 <section id="logs">{_logs(data)}</section>
+{warnings}
+{_tests(data)}
 <section id="standings"><h2>Standings</h2>
 <p class="note">Click a heading to sort. n/a: cannot be estimated (fewer than two units).</p>
-{_standings(data, contracts)}</section>
+{_standings(data, contracts, Contract.TABLE in played)}</section>
 <section id="crosstable"><h2>Head to head</h2>
 <p class="note">Each cell: the row bot's score against the column bot over their pairwise
 games (each deal is a game for every two of its players, won by the one who scored more),
@@ -261,7 +342,6 @@ and the Elo difference that score means.</p>{_crosstable(data)}</section>
 <section id="deals"><h2>Deals</h2>
 <div id="filters"></div><div id="dealist"></div><div id="viewer" hidden></div>
 <noscript>The deal viewer needs JavaScript.</noscript></section>
-{warnings}
 </main>
 <script type="application/json" id="report-data">{script_json(payload(data))}</script>
 <script>{script}</script>

@@ -45,6 +45,10 @@ DEAL_FIELDS: Final = (
     "forfeit",  # the seat that forfeited, or null
     "faults",  # indices into faults
     "pule",  # what happened to the pules (text) or null
+    "tricks",  # tricks each seat took
+    "ended_early",  # a small zole stopped at the soloist's first trick
+    "auto",  # null, or what the arena played for a faulted bot: {"bids": [i], "bury": true,
+    #          "plays": [i]} (indices into bids and plays)
 )
 
 _BIDS: Final = frozenset(bid.value for bid in Bid)
@@ -80,6 +84,7 @@ def _deal(record: DealRecord, table: int, bots: dict[str, int], faults: list[int
     for move in played[finished:]:
         plays.append(Card.parse(move.action))
     leader = record.tricks[0].leader if record.tricks else (record.dealer + 1) % 3
+    auto = _auto(record)
     return [
         table,
         record.deal,
@@ -103,7 +108,37 @@ def _deal(record: DealRecord, table: int, bots: dict[str, int], faults: list[int
         result.forfeit,
         faults,
         result.pule_event,
+        list(result.tricks),
+        result.ended_early,
+        auto,
     ]
+
+
+def _auto(record: DealRecord) -> dict[str, Any] | None:
+    """What the arena played for a faulted bot (``--on-fault random``): a move answering no
+    request, by a seat with a fault in the deal."""
+    faulted = {fault.seat for fault in record.faults}
+    if not faulted:
+        return None
+    bids: list[int] = []
+    plays: list[int] = []
+    bury = False
+    bid_count = play_count = 0
+    for move in record.moves:
+        chosen = move.request_id is None and move.seat in faulted
+        if move.action in _BIDS:
+            if chosen:
+                bids.append(bid_count)
+            bid_count += 1
+        elif len(move.action) == 2:
+            if chosen:
+                plays.append(play_count)
+            play_count += 1
+        elif chosen:
+            bury = True
+    if not (bids or plays or bury):
+        return None
+    return {"bids": bids, "bury": bury, "plays": plays}
 
 
 def payload(data: ReportData) -> dict[str, Any]:

@@ -96,7 +96,8 @@
       return "table game, lost by " + (losers.map((s) => botName(deal, s)).join(", ") || "nobody");
     }
     if (kind === "pule") return "all passed: a pule";
-    return botName(deal, deal[F.soloist]) + ": " + D.bands[deal[F.band]];
+    return botName(deal, deal[F.soloist]) + ": " + D.bands[deal[F.band]] +
+      (deal[F.ended_early] ? " (stopped at the soloist's first trick)" : "");
   }
   const contractWord = (deal) => deal[F.contract] === null ? "\u2014" :
     (D.contract_words[deal[F.contract]] || deal[F.contract]);
@@ -104,7 +105,9 @@
   // -- the deal list ------------------------------------------------------------------------
 
   const state = { bot: "", contract: "", result: "", faults: false, table: "", page: 0 };
-  let shown = D.deals.map((_, i) => i);
+  let shown = D.deals.map((_, i) => i); // the filtered deals, in order
+  const keyOf = (index) => D.tables[D.deals[index][F.table]].match + "-" + D.deals[index][F.deal];
+  const BY_KEY = new Map(D.deals.map((_, i) => [keyOf(i), i]));
 
   function select(label, key, options) {
     const box = el("select", {
@@ -112,6 +115,10 @@
       onchange: (event) => { state[key] = event.target.value; state.page = 0; filter(); },
     }, options.map(([value, text]) => el("option", { value, text })));
     return el("label", {}, label + " ", box);
+  }
+  function tableLabel(index) {
+    const table = D.tables[index];
+    return D.logs.length > 1 ? "log " + (table.log + 1) + " \u00b7 " + table.label : table.label;
   }
   function buildFilters() {
     const contracts = Array.from(new Set(D.deals.map((d) => d[F.contract]).filter((c) => c)));
@@ -123,18 +130,29 @@
         ["table", "table game"], ["pule", "pule"], ["forfeit", "forfeited"]]),
     ];
     if (D.tables.length > 1) {
-      parts.push(select("match", "table", [["", "any"],
-        ...D.tables.map((t, i) => [String(i), tableLabel(i)])]));
+      const order = D.tables.map((_, i) => i).sort((a, b) =>
+        tableLabel(a).localeCompare(tableLabel(b), undefined, { numeric: true }));
+      parts.push(select("match", "table", [["", "any"], ...order.map((i) => [String(i), tableLabel(i)])]));
     }
     parts.push(el("label", {}, el("input", {
       type: "checkbox", id: "filter-faults",
       onchange: (event) => { state.faults = event.target.checked; state.page = 0; filter(); },
     }), " with faults only"));
+    const jump = el("input", { type: "number", id: "goto-deal", min: "1", max: String(D.deals.length),
+      placeholder: "1\u2013" + D.deals.length, "aria-label": "go to deal number" });
+    const go = () => {
+      const number = Number(jump.value);
+      if (Number.isInteger(number) && number >= 1 && number <= D.deals.length) {
+        jump.setCustomValidity("");
+        openDeal(number - 1, undefined, 0, true);
+      } else {
+        jump.setCustomValidity(`no deal ${jump.value}: 1 to ${D.deals.length}`);
+        jump.reportValidity();
+      }
+    };
+    jump.addEventListener("keydown", (event) => { if (event.key === "Enter") go(); });
+    parts.push(el("label", {}, "go to deal ", jump, " ", el("button", { type: "button", onclick: go }, "open")));
     document.getElementById("filters").append(...parts);
-  }
-  function tableLabel(index) {
-    const table = D.tables[index];
-    return D.logs.length > 1 ? "log " + (table.log + 1) + " \u00b7 " + table.label : table.label;
   }
   function matches(deal) {
     if (state.bot !== "" && !deal[F.players].includes(Number(state.bot))) return false;
@@ -148,12 +166,27 @@
     shown = [];
     D.deals.forEach((deal, i) => { if (matches(deal)) shown.push(i); });
     drawList();
+    if (view.deal !== null) draw(); // its previous and next deals are of the new list
+  }
+  function neighbour(index, step) {
+    // The deal before (step -1) or after (+1) ``index`` in the filtered list, even when
+    // ``index`` itself is not in it; undefined at either end.
+    let low = 0;
+    let high = shown.length;
+    while (low < high) { // the first position whose deal is not before ``index``
+      const middle = (low + high) >> 1;
+      if (shown[middle] < index) low = middle + 1; else high = middle;
+    }
+    if (step < 0) return low > 0 ? shown[low - 1] : undefined;
+    const at = shown[low] === index ? low + 1 : low;
+    return at < shown.length ? shown[at] : undefined;
   }
   function drawList() {
     const box = document.getElementById("dealist");
     const pages = Math.max(1, Math.ceil(shown.length / PAGE));
-    state.page = Math.min(state.page, pages - 1);
+    state.page = Math.max(0, Math.min(state.page, pages - 1));
     const first = state.page * PAGE;
+    const several = D.tables.length > 1;
     const rows = shown.slice(first, first + PAGE).map((index) => {
       const deal = D.deals[index];
       const seats = [0, 1, 2].map((seat) => el("span", {
@@ -161,22 +194,26 @@
         text: botName(deal, seat),
       }));
       return el("tr", {
-        class: "deal-row", tabIndex: 0, "data-deal": String(index + 1),
-        onclick: () => openDeal(index),
-        onkeydown: (event) => { if (event.key === "Enter") openDeal(index); },
+        class: "deal-row" + (index === view.deal ? " open" : ""), tabIndex: 0,
+        "data-deal": String(index + 1),
+        onclick: () => openDeal(index, undefined, 0, true),
+        onkeydown: (event) => { if (event.key === "Enter") openDeal(index, undefined, 0, true); },
       },
-      el("td", { text: String(index + 1) }),
-      D.tables.length > 1 ? el("td", { text: tableLabel(deal[F.table]) }) : null,
-      el("td", { text: String(deal[F.deal]) }),
+      el("td", { class: "num", text: String(index + 1) }),
+      several ? el("td", { text: tableLabel(deal[F.table]) }) : null,
+      el("td", { class: "num", text: String(deal[F.deal]) }),
       el("td", { class: "seats" }, seats[0], ", ", seats[1], ", ", seats[2]),
       el("td", { text: contractWord(deal) }),
       el("td", { text: resultText(deal) }),
       el("td", { class: "num", text: deal[F.scores].map(signed).join(" ") }),
       el("td", { class: deal[F.faults].length ? "bad num" : "num", text: String(deal[F.faults].length) }));
     });
-    const head = el("tr", {}, ["#", D.tables.length > 1 ? "match" : null, "deal",
-      "seats 0, 1, 2 (soloist in bold)", "contract", "result", "scores", "faults"]
-      .filter((h) => h !== null).map((h) => el("th", { text: h })));
+    const head = el("tr", {}, [["#", "num"], several ? ["match", ""] : null, ["deal", "num"],
+      ["seats 0, 1, 2 (soloist in bold)", ""], ["contract", ""], ["result", ""], ["scores", "num"],
+      ["faults", "num"]].filter((h) => h !== null).map(([h, cls]) => el("th", { class: cls, text: h })));
+    const pageBox = el("input", { type: "number", id: "page-number", min: "1", max: String(pages),
+      value: String(state.page + 1), "aria-label": "page",
+      onchange: (event) => { state.page = Number(event.target.value) - 1 || 0; drawList(); } });
     const pager = el("div", { class: "pager" },
       el("button", { type: "button", id: "page-prev", disabled: state.page === 0,
         onclick: () => { state.page -= 1; drawList(); } }, "\u2039 previous"),
@@ -185,52 +222,66 @@
           (shown.length !== D.deals.length ? ` (of ${D.deals.length} in all)` : "")
         : "no deal matches" }),
       el("button", { type: "button", id: "page-next", disabled: state.page >= pages - 1,
-        onclick: () => { state.page += 1; drawList(); } }, "next \u203a"));
-    box.replaceChildren(pager, el("table", { class: "deals" }, el("thead", {}, head), el("tbody", {}, rows)));
+        onclick: () => { state.page += 1; drawList(); } }, "next \u203a"),
+      pages > 1 ? el("label", {}, "page ", pageBox, ` of ${pages}`) : null);
+    box.replaceChildren(pager, el("div", { class: "wide" },
+      el("table", { class: "deals" }, el("thead", {}, head), el("tbody", {}, rows))));
   }
 
   // -- the deal viewer ----------------------------------------------------------------------
 
+  // Steps: 0 as dealt; 1 the bidding done (and the bury); then one step per card played.
   const view = { deal: null, seat: "all", step: 0 };
+  const lastStep = (deal) => 1 + deal[F.plays].length;
 
-  function steps(deal) {
-    // 0: as dealt; 1: after the bidding (and the bury); then one step per trick, the last
-    // perhaps unfinished (a deal forfeited mid-trick).
-    return 2 + Math.ceil(deal[F.plays].length / 3);
-  }
-  function openDeal(index, seat, step) {
+  function openDeal(index, seat, step, scroll) {
+    const changed = index !== view.deal;
     view.deal = index;
-    view.seat = seat === undefined ? view.seat : seat;
+    if (seat !== undefined) view.seat = seat;
     view.step = step === undefined ? 0 : step;
-    writeHash();
+    writeHash(changed);
+    // Show the page of the list that holds it, and the viewer itself.
+    const position = shown.indexOf(index);
+    if (position >= 0 && Math.floor(position / PAGE) !== state.page) {
+      state.page = Math.floor(position / PAGE);
+    }
+    drawList();
+    if (scroll) document.getElementById("viewer").scrollIntoView({ block: "start" });
   }
-  function writeHash() {
-    const parts = ["deal=" + (view.deal + 1)];
+  function writeHash(newEntry) {
+    const parts = ["deal=" + keyOf(view.deal)];
     if (view.seat !== "all") parts.push("seat=" + view.seat);
     if (view.step) parts.push("step=" + view.step);
     const hash = "#" + parts.join("&");
-    // A new entry in the history (the back button steps back), and the view drawn now: a
-    // key press shows its step before the next one is read.
-    if (location.hash !== hash) history.pushState(null, "", hash);
+    // Opening a deal is a new entry in the history (the back button goes back to the one
+    // before); a step or a seat replaces it. Either way the view is drawn now, so a key press
+    // shows its step before the next one is read.
+    if (location.hash !== hash) history[newEntry ? "pushState" : "replaceState"](null, "", hash);
     draw();
   }
   function readHash() {
     const found = {};
     for (const part of location.hash.replace(/^#/, "").split("&")) {
-      const [key, value] = part.split("=");
-      if (key) found[key] = value;
+      const at = part.indexOf("=");
+      if (at > 0) found[part.slice(0, at)] = decodeURIComponent(part.slice(at + 1));
     }
-    const number = Number(found.deal);
-    if (!Number.isInteger(number) || number < 1 || number > D.deals.length) {
-      if (view.deal !== null) { view.deal = null; draw(); }
-      return;
+    let index = found.deal === undefined ? undefined : BY_KEY.get(found.deal);
+    if (index === undefined && /^[0-9]+$/.test(found.deal || "")) index = Number(found.deal) - 1;
+    if (index === undefined || !(index >= 0 && index < D.deals.length)) {
+      if (view.deal !== null) { view.deal = null; draw(); drawList(); }
+      return false;
     }
-    view.deal = number - 1;
+    const changed = index !== view.deal;
+    view.deal = index;
     view.seat = ["0", "1", "2"].includes(found.seat) ? Number(found.seat) : "all";
     const step = Number(found.step || 0);
-    const last = steps(D.deals[view.deal]) - 1;
-    view.step = Number.isInteger(step) ? Math.max(0, Math.min(step, last)) : 0;
+    view.step = Number.isInteger(step) ? Math.max(0, Math.min(step, lastStep(D.deals[index]))) : 0;
     draw();
+    if (changed) {
+      drawList();
+      document.getElementById("viewer").scrollIntoView({ block: "start" });
+    }
+    return true;
   }
 
   function hiddenFrom(deal, what) {
@@ -242,6 +293,7 @@
     }
     return what !== view.seat;
   }
+  const played = (step) => Math.max(0, step - 1); // cards played by this step
   function handAt(deal, seat, step) {
     const cards = lettersOf(deal[F.cards]);
     let hand = cards.slice(seat * 8, seat * 8 + 8);
@@ -249,120 +301,139 @@
       const buried = lettersOf(deal[F.buried]);
       hand = hand.concat(cards.slice(24, 26)).filter((c) => !buried.includes(c));
     }
-    const played = lettersOf(deal[F.plays]).slice(0, Math.max(0, step - 1) * 3);
-    return byStrength(hand.filter((c) => !played.includes(c)));
+    const gone = lettersOf(deal[F.plays]).slice(0, played(step));
+    return byStrength(hand.filter((c) => !gone.includes(c)));
   }
   function tricksOf(deal) {
     const plays = lettersOf(deal[F.plays]);
+    const auto = new Set(deal[F.auto] ? deal[F.auto].plays : []);
     const tricks = [];
     let leader = deal[F.leader];
     for (let t = 0; t * 3 < plays.length; t += 1) {
       const cards = plays.slice(t * 3, t * 3 + 3);
       const winner = t < deal[F.winners].length ? Number(deal[F.winners][t]) : null;
       const points = cards.reduce((sum, c) => sum + D.cards[cardIndex(c)].points, 0);
-      tricks.push({ leader, cards, winner, points });
+      tricks.push({ leader, cards, winner, points, auto: cards.map((_, i) => auto.has(t * 3 + i)) });
       if (winner !== null) leader = winner;
     }
     return tricks;
   }
-  function seatLabel(deal, seat) {
+  function seatLabel(deal, seat, step) {
     const marks = [];
     if (seat === deal[F.dealer]) marks.push("dealer");
     if (seat === (deal[F.dealer] + 1) % 3) marks.push("forehand");
-    if (seat === deal[F.soloist]) marks.push("soloist");
+    if (step >= 1 && seat === deal[F.soloist]) marks.push("soloist");
     return `seat ${seat}: ${botName(deal, seat)}` + (marks.length ? ` (${marks.join(", ")})` : "");
   }
+  const ARENA = "played by the arena for the faulted bot";
 
   function draw() {
     const box = document.getElementById("viewer");
     if (view.deal === null) { box.hidden = true; box.replaceChildren(); return; }
     const deal = D.deals[view.deal];
-    const last = steps(deal) - 1;
+    const last = lastStep(deal);
     const tricks = tricksOf(deal);
     const step = view.step;
-    const position = shown.indexOf(view.deal);
+    const cardsPlayed = played(step);
+    const before = neighbour(view.deal, -1);
+    const after = neighbour(view.deal, +1);
+    const auto = deal[F.auto] || { bids: [], bury: false, plays: [] };
 
     const title = el("h3", { id: "viewer-title" },
       `Deal ${view.deal + 1}: ${tableLabel(deal[F.table])}, deal ${deal[F.deal]}` +
       (deal[F.block] !== deal[F.deal] ? ` (block ${deal[F.block]})` : ""));
     const nav = el("div", { class: "dealnav" },
-      el("button", { type: "button", id: "deal-prev", disabled: position <= 0,
-        onclick: () => openDeal(shown[position - 1]) }, "\u2039 previous deal"),
+      el("button", { type: "button", id: "deal-prev", disabled: before === undefined,
+        onclick: () => openDeal(before) }, "\u2039 previous deal"),
       el("a", { href: location.hash, id: "deal-link", text: "link to this view" }),
-      el("button", { type: "button", id: "deal-next", disabled: position < 0 || position >= shown.length - 1,
-        onclick: () => openDeal(shown[position + 1]) }, "next deal \u203a"),
-      el("button", { type: "button", id: "deal-close", onclick: () => { history.replaceState(null, "", "#deals"); view.deal = null; draw(); } }, "close"));
+      el("button", { type: "button", id: "deal-next", disabled: after === undefined,
+        onclick: () => openDeal(after) }, "next deal \u203a"),
+      el("button", { type: "button", id: "deal-close", onclick: () => {
+        history.replaceState(null, "", "#deals"); view.deal = null; draw(); drawList(); } }, "close"));
 
     const seats = el("fieldset", { class: "seatpick", id: "seat-toggle" }, el("legend", { text: "as seen by" }),
       ["all", 0, 1, 2].map((seat) => el("label", {},
         el("input", { type: "radio", name: "seat", value: String(seat), checked: view.seat === seat,
-          onchange: () => { view.seat = seat; writeHash(); } }),
+          onchange: () => { view.seat = seat; writeHash(false); } }),
         seat === "all" ? " everyone (all cards open)" : ` seat ${seat}: ${botName(deal, seat)}`)));
 
-    const bids = deal[F.bids].map(([seat, bid]) => el("li", {},
-      el("b", { text: botName(deal, seat) }), " (seat " + seat + "): ", D.contract_words[bid] || bid));
+    const controls = el("div", { class: "steps" },
+      el("button", { type: "button", id: "step-first", disabled: step === 0, onclick: () => go(0), title: "as dealt (Home)" }, "\u00ab"),
+      el("button", { type: "button", id: "step-trick-back", disabled: step === 0, onclick: () => go(trickStep(deal, step, -1)), title: "a trick back (\u2191)" }, "\u25c0\u25c0"),
+      el("button", { type: "button", id: "step-back", disabled: step === 0, onclick: () => go(step - 1), title: "a card back (\u2190)" }, "\u25c0"),
+      el("span", { id: "step-info", text: `step ${step} of ${last}` }),
+      el("button", { type: "button", id: "step-forward", disabled: step === last, onclick: () => go(step + 1), title: "a card on (\u2192)" }, "\u25b6"),
+      el("button", { type: "button", id: "step-trick-forward", disabled: step === last, onclick: () => go(trickStep(deal, step, +1)), title: "a trick on (\u2193)" }, "\u25b6\u25b6"),
+      el("button", { type: "button", id: "step-last", disabled: step === last, onclick: () => go(last), title: "the end (End)" }, "\u00bb"),
+      el("span", { class: "note", text: "keys: \u2190 \u2192 a card, \u2191 \u2193 a trick, Home End; n p: next, previous deal" }));
+
+    const bids = deal[F.bids].map(([seat, bid], i) => el("li", {},
+      el("b", { text: botName(deal, seat) }), ` (seat ${seat}): ${D.contract_words[bid] || bid}`,
+      auto.bids.includes(i) ? el("span", { class: "auto", title: ARENA, text: " (arena)" }) : null));
     const talonHidden = hiddenFrom(deal, "talon");
     const talon = lettersOf(deal[F.cards]).slice(24, 26);
     const buried = lettersOf(deal[F.buried]);
     const facts = el("div", { class: "facts" },
-      el("div", {}, el("h4", { text: "bidding" }), el("ol", { id: "bids" }, bids),
-        el("p", {}, "contract: ", el("b", { id: "contract", text: contractWord(deal) }),
-          deal[F.soloist] !== null ? ", soloist " + botName(deal, deal[F.soloist]) : "")),
+      el("div", {}, el("h4", { text: "bidding" }), step === 0
+        ? el("p", { id: "bids", class: "note", text: "\u2192 for the bidding" })
+        : [el("ol", { id: "bids" }, bids),
+          el("p", {}, "contract: ", el("b", { id: "contract", text: contractWord(deal) }),
+            deal[F.soloist] !== null ? ", soloist " + botName(deal, deal[F.soloist]) : "")]),
       el("div", {}, el("h4", { text: "talon" }), el("div", { id: "talon", class: "cards" },
         talonHidden ? talon.map(back) : talon.map((c) => card(c)))),
-      buried.length ? el("div", {}, el("h4", { text: "buried" }), el("div", { id: "buried", class: "cards" },
-        talonHidden ? buried.map(back) : buried.map((c) => card(c)))) : null);
+      buried.length && step >= 1 ? el("div", {}, el("h4", { text: "buried" + (auto.bury ? " (by the arena)" : "") }),
+        el("div", { id: "buried", class: "cards" },
+          talonHidden ? buried.map(back) : buried.map((c) => card(c)))) : null);
 
     const hands = el("div", { class: "hands", id: "hands" }, [0, 1, 2].map((seat) => {
       const hand = handAt(deal, seat, step);
       const hidden = hiddenFrom(deal, seat);
       return el("div", { class: "hand" + (seat === view.seat ? " me" : ""), id: "hand-" + seat, "data-hidden": hidden ? "yes" : "no" },
-        el("div", { class: "who", text: seatLabel(deal, seat) }),
+        el("div", { class: "who", text: seatLabel(deal, seat, step) }),
         el("div", { class: "cards" }, hidden ? hand.map(back) : hand.map((c) => card(c))));
     }));
 
+    // The trick on the table: the one the last card played went to.
     let trickBox;
-    if (step >= 2) {
-      const trick = tricks[step - 2];
-      const bySeat = {};
-      trick.cards.forEach((c, i) => { bySeat[(trick.leader + i) % 3] = c; });
+    if (cardsPlayed > 0) {
+      const t = Math.floor((cardsPlayed - 1) / 3);
+      const trick = tricks[t];
+      const count = cardsPlayed - t * 3;
+      const complete = count === 3 && trick.winner !== null;
       trickBox = el("div", { class: "trick", id: "trick" },
-        el("h4", { text: `trick ${step - 1} of ${tricks.length}` + (trick.winner === null ? " (not finished)" : "") }),
-        el("div", { class: "played" }, trick.cards.map((c, i) => {
+        el("h4", { text: `trick ${t + 1} of ${tricks.length}` + (count < trick.cards.length || trick.winner !== null ? "" : " (not finished)") }),
+        el("div", { class: "played" }, trick.cards.slice(0, count).map((c, i) => {
           const seat = (trick.leader + i) % 3;
-          return el("div", { class: "play" + (seat === trick.winner ? " winner" : ""), "data-seat": String(seat) },
-            card(c), el("div", { class: "who", text: botName(deal, seat) + (i === 0 ? " (led)" : "") }));
+          return el("div", { class: "play" + (complete && seat === trick.winner ? " winner" : ""), "data-seat": String(seat) },
+            card(c), el("div", { class: "who", text: botName(deal, seat) + (i === 0 ? " (led)" : "") }),
+            trick.auto[i] ? el("div", { class: "auto", title: ARENA, text: "arena" }) : null);
         })),
-        el("p", { id: "trick-winner" }, trick.winner === null ? "unfinished"
-          : [el("b", { text: botName(deal, trick.winner) }), ` wins ${trick.points} points`]));
+        el("p", { id: "trick-winner" }, complete
+          ? [el("b", { text: botName(deal, trick.winner) }), ` wins ${trick.points} points`]
+          : count === trick.cards.length && trick.winner === null ? "the deal ended here" : "\u00a0"));
     } else {
       trickBox = el("div", { class: "trick", id: "trick" },
         el("h4", { text: step === 0 ? "as dealt" : "after the bidding" }),
-        el("p", { text: tricks.length ? "\u2192 to step through the tricks" : "no cards were played" }));
+        el("p", { text: tricks.length ? "\u2192 to play the cards one by one" : "no cards were played" }));
     }
 
     const taken = [0, 0, 0];
+    const won = [0, 0, 0];
     const trickRows = tricks.map((trick, t) => {
-      const done = t + 2 <= step;
-      if (done && trick.winner !== null) taken[trick.winner] += trick.points;
-      return el("tr", { class: (t + 2 === step ? "current" : "") + (done ? "" : " future") },
-        el("td", { text: String(t + 1) }),
+      const done = (t + 1) * 3 <= cardsPlayed && trick.winner !== null;
+      if (done) { taken[trick.winner] += trick.points; won[trick.winner] += 1; }
+      const current = cardsPlayed > t * 3 && cardsPlayed <= (t + 1) * 3;
+      return el("tr", { class: (current ? "current" : "") + (done ? "" : " future") },
+        el("td", { class: "num", text: String(t + 1) }),
         el("td", {}, done ? trick.cards.map((c, i) => [card(c), i < 2 ? " " : ""]) : "\u00a0"),
         el("td", { text: done ? botName(deal, trick.leader) : "" }),
-        el("td", { text: done && trick.winner !== null ? botName(deal, trick.winner) : "" }),
+        el("td", { text: done ? botName(deal, trick.winner) : "" }),
         el("td", { class: "num", text: done ? String(trick.points) : "" }));
     });
     const trickTable = tricks.length ? el("table", { class: "tricks", id: "tricks" },
-      el("thead", {}, el("tr", {}, ["#", "cards (in order played)", "led", "won", "points"].map((h) => el("th", { text: h })))),
+      el("thead", {}, el("tr", {}, [["#", "num"], ["cards (in order played)", ""], ["led", ""], ["won", ""], ["points", "num"]]
+        .map(([h, cls]) => el("th", { class: cls, text: h })))),
       el("tbody", {}, trickRows)) : null;
-
-    const controls = el("div", { class: "steps" },
-      el("button", { type: "button", id: "step-first", disabled: step === 0, onclick: () => go(0), title: "first (Home)" }, "\u00ab"),
-      el("button", { type: "button", id: "step-back", disabled: step === 0, onclick: () => go(step - 1), title: "\u2190" }, "\u25c0"),
-      el("span", { id: "step-info", text: `step ${step} of ${last}` }),
-      el("button", { type: "button", id: "step-forward", disabled: step === last, onclick: () => go(step + 1), title: "\u2192" }, "\u25b6"),
-      el("button", { type: "button", id: "step-last", disabled: step === last, onclick: () => go(last), title: "last (End)" }, "\u00bb"),
-      el("span", { class: "note", text: "keys: \u2190 \u2192 Home End; n / p: next / previous deal" }));
 
     let end = null;
     if (step === last) {
@@ -372,42 +443,56 @@
       });
       end = el("div", { class: "end", id: "deal-end" },
         el("h4", { text: "result" }), el("p", { id: "result", text: resultText(deal) +
-          (deal[F.soloist_points] !== null ? ` (${deal[F.soloist_points]} points)` : "") }),
+          (deal[F.soloist_points] !== null && !deal[F.ended_early] ? ` (${deal[F.soloist_points]} points)` : "") }),
         el("table", { class: "scores", id: "scores" },
-          el("thead", {}, el("tr", {}, ["seat", "bot", "card points", "score", "total"].map((h) => el("th", { text: h })))),
+          el("thead", {}, el("tr", {}, [["seat", "num"], ["bot", ""], ["tricks", "num"], ["card points", "num"], ["score", "num"], ["total", "num"]]
+            .map(([h, cls]) => el("th", { class: cls, text: h })))),
           el("tbody", {}, [0, 1, 2].map((seat) => el("tr", {},
-            el("td", { text: String(seat) }), el("td", { text: botName(deal, seat) }),
+            el("td", { class: "num", text: String(seat) }), el("td", { text: botName(deal, seat) }),
+            el("td", { class: "num", text: String(deal[F.tricks][seat]) }),
             el("td", { class: "num", text: String(deal[F.points][seat]) }),
             el("td", { class: "num", text: signed(deal[F.scores][seat]) }),
             el("td", { class: "num", text: signed(deal[F.totals][seat]) }))))),
         deal[F.pule] ? el("p", { text: "pules: " + deal[F.pule] }) : null,
         faults.length ? el("div", {}, el("h4", { text: "faults" }), el("ul", { id: "deal-faults" }, faults)) : null);
-    } else if (step >= 2) {
-      end = el("p", { class: "note", id: "taken", text: "card points taken so far: " +
-        [0, 1, 2].map((s) => `${botName(deal, s)} ${taken[s]}`).join(", ") });
+    } else if (cardsPlayed > 0) {
+      const soloist = deal[F.soloist];
+      const sides = soloist === null || deal[F.contract] === "table" ? "" :
+        `; soloist ${taken[soloist]}, defenders ${taken.reduce((a, b) => a + b, 0) - taken[soloist]}`;
+      end = el("p", { class: "note", id: "taken", text: "card points in tricks so far: " +
+        [0, 1, 2].map((s) => `${botName(deal, s)} ${taken[s]} (${won[s]} trick${won[s] === 1 ? "" : "s"})`).join(", ") + sides });
     }
 
-    box.replaceChildren(title, nav, seats, facts, hands, controls, trickBox, end, trickTable);
+    box.replaceChildren(...[title, nav, seats, controls, facts, hands, trickBox, end, trickTable]
+      .filter((part) => part !== null));
     box.hidden = false;
     performance.mark("zole-deal-drawn"); // for the benchmark: how long a deal takes to show
   }
+  function trickStep(deal, step, direction) {
+    // The step that ends the trick after (or before) the one on the table.
+    const bounds = [0, 1];
+    for (let cards = 3; cards < deal[F.plays].length; cards += 3) bounds.push(1 + cards);
+    bounds.push(lastStep(deal));
+    if (direction > 0) return bounds.find((b) => b > step) ?? lastStep(deal);
+    return bounds.filter((b) => b < step).pop() ?? 0;
+  }
   function go(step) {
     const deal = D.deals[view.deal];
-    view.step = Math.max(0, Math.min(step, steps(deal) - 1));
-    writeHash();
+    view.step = Math.max(0, Math.min(step, lastStep(deal)));
+    writeHash(false);
   }
 
   document.addEventListener("keydown", (event) => {
     if (view.deal === null || event.altKey || event.ctrlKey || event.metaKey) return;
     const tag = (event.target && event.target.tagName) || "";
     if (tag === "SELECT" || tag === "TEXTAREA" || (tag === "INPUT" && event.target.type !== "radio")) return;
-    const last = steps(D.deals[view.deal]) - 1;
-    const position = shown.indexOf(view.deal);
+    const deal = D.deals[view.deal];
     const moves = {
       ArrowRight: () => go(view.step + 1), ArrowLeft: () => go(view.step - 1),
-      Home: () => go(0), End: () => go(last),
-      n: () => { if (position >= 0 && position < shown.length - 1) openDeal(shown[position + 1]); },
-      p: () => { if (position > 0) openDeal(shown[position - 1]); },
+      ArrowDown: () => go(trickStep(deal, view.step, +1)), ArrowUp: () => go(trickStep(deal, view.step, -1)),
+      Home: () => go(0), End: () => go(lastStep(deal)),
+      n: () => { const next = neighbour(view.deal, +1); if (next !== undefined) openDeal(next); },
+      p: () => { const prev = neighbour(view.deal, -1); if (prev !== undefined) openDeal(prev); },
     };
     if (moves[event.key]) { event.preventDefault(); moves[event.key](); }
   });
@@ -418,5 +503,4 @@
   filter();
   readHash();
   performance.mark("zole-report-ready"); // for the benchmark: the page is ready to use
-  if (view.deal !== null) document.getElementById("viewer").scrollIntoView();
 })();
