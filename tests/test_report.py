@@ -35,8 +35,8 @@ def chrome() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The golden tournament log, a match with a bot that answers in markup, and their
-    reports."""
+    """The golden tournament log, a match with a bot that answers in markup, a match of the
+    lzf rules (zole, all passes writing pules), and their reports."""
     folder = tmp_path_factory.mktemp("report")
     shutil.copy(GOLDEN / "format2-tournament.jsonl", folder / "t.jsonl")
     ok(zole("report", "t.jsonl", cwd=folder))
@@ -60,6 +60,24 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         )
     )
     ok(zole("report", "evil.jsonl", "-o", "evil.html", cwd=folder))  # fmt: skip
+    ok(
+        zole(
+            "match",
+            "rulebot",
+            "random",
+            "rulebot",
+            "--rules",
+            "lzf",
+            "--deals",
+            "30",
+            "--seed",
+            "1",
+            "--log",
+            "lzf.jsonl",
+            cwd=folder,
+        )
+    )
+    ok(zole("report", "lzf.jsonl", cwd=folder))  # fmt: skip
     return folder
 
 
@@ -173,6 +191,16 @@ def test_the_standings_show_the_numbers_of_standings_json(chrome: Any, logs: Pat
                 pair = expected["head_to_head"][name][other]
                 score, games = pair["score"], pair["games"]
                 assert cell.text.splitlines()[0] == f"{100 * score / games:.1f}%"
+
+
+def test_the_results_by_match_are_those_of_standings(chrome: Any, logs: Path) -> None:
+    markdown = ok(zole("standings", "t.jsonl", "--md", cwd=logs)).stdout
+    by_table = markdown.split("Results by table")[1].strip().splitlines()[2:]
+    expected = [[cell.strip() for cell in line.strip("|").split("|")] for line in by_table]
+    open_page(chrome, logs / "t.html")
+    rows = chrome.find_elements("css selector", "table.matches tbody tr")
+    shown = [[cell.text for cell in row.find_elements("tag name", "td")] for row in rows]
+    assert shown == [[f"table {number}", players, deals] for number, players, deals in expected]
 
 
 def test_a_click_on_a_heading_sorts(chrome: Any, logs: Path) -> None:
@@ -443,3 +471,25 @@ def test_moves_the_arena_played_for_a_faulted_bot_are_marked(logs: Path) -> None
         marked = row[auto]["plays"] if row[auto] else []
         assert marked == [n for n, move in enumerate(plays) if move.seat == seat]
         assert marked  # every card of the injector's was the arena's
+
+
+def test_zole_and_pules_show_as_the_lzf_rules_play_them(chrome: Any, logs: Path) -> None:
+    deals = deals_of(logs / "lzf.jsonl")
+    pule = next(n for n, d in enumerate(deals, 1) if d.result.contract
+                and d.result.contract.value == "pule")  # fmt: skip
+    open_page(chrome, logs / "lzf.html", f"#deal={pule}")
+    assert chrome.find_element("id", "step-info").text == "step 0 of 1"  # no card is played
+    press(chrome, "\ue010")
+    assert chrome.find_element("id", "result").text == "all passed: a pule"
+    assert "no cards were played" in chrome.find_element("id", "trick").text
+    record = deals[pule - 1]
+    after = record.result.pules
+    text = chrome.find_element("id", "pules").text
+    assert after.common and f"after: {after.common} common" in text  # an all-pass writes one
+    zole = next(n for n, d in enumerate(deals, 1) if d.result.contract
+                and d.result.contract.value == "zole")  # fmt: skip
+    open_page(chrome, logs / "lzf.html", f"#deal={zole}&seat={deals[zole - 1].result.soloist}")
+    press(chrome, "\ue014")
+    assert chrome.find_element("id", "contract").text == "zole"
+    # Nobody sees the talon of a zole: not even the soloist, who did not pick it up.
+    assert cards_in(chrome, "#talon") == [] and backs_in(chrome, "#talon") == 2

@@ -18,10 +18,10 @@ from zole_arena.stats.ratings import NOT_ESTIMATED, RatingList
 __all__ = ["COLOURS", "ratings_chart"]
 
 #: Line colours, bot by bot (Okabe–Ito and Tableau hues, told apart by most colour-blind
-#: readers); past ten bots they repeat with dashes.
+#: readers, none too dark for a dark page); past ten bots they repeat with dashes.
 COLOURS: Final = (
     "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00",
-    "#56b4e9", "#7f7f7f", "#8c564b", "#bcbd22", "#000000",
+    "#56b4e9", "#7f7f7f", "#8c564b", "#bcbd22", "#17becf",
 )  # fmt: skip
 _DASHES: Final = ("", "6 3", "2 3", "8 3 2 3")
 

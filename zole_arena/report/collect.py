@@ -138,7 +138,11 @@ class TableInfo:
     """Index of its log in :attr:`ReportData.logs`."""
     match_id: str
     label: str
-    """How the deal list names it: ``table 3``, ``test``, or the match id."""
+    """How the deal list names it: ``table 3``, ``test match 1``, or its log's file name."""
+    players: tuple[str, ...] = ()
+    """Its players, as its header lists them (none: a match whose header is not in the logs)."""
+    planned: int | None = None
+    """The deals its header plans (None: no header)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -232,7 +236,9 @@ class _Collector:
     def header(self, record: MatchHeader, log: int, label: str) -> None:
         self.table_of.setdefault(record.match_id, len(self.tables))
         if self.table_of[record.match_id] == len(self.tables):
-            self.tables.append(TableInfo(log, record.match_id, label))
+            self.tables.append(
+                TableInfo(log, record.match_id, label, record.names, record.total_deals)
+            )
         for player in record.players:
             self._identity(
                 player.name,

@@ -248,6 +248,36 @@ def _logs(data: ReportData) -> str:
     return _wide(_table("logs", headings, rows))
 
 
+def _matches(data: ReportData) -> str:
+    """Each match's players with their points, and its deals played of those planned (the
+    results by table of a tournament)."""
+    if len(data.tables) < 2:
+        return ""
+    points: list[dict[str, int]] = [dict.fromkeys(table.players, 0) for table in data.tables]
+    played = [0] * len(data.tables)
+    for record, index in zip(data.deals, data.deal_tables, strict=True):
+        played[index] += 1
+        for name, score in zip(record.names, record.result.scores, strict=True):
+            points[index][name] = points[index].get(name, 0) + score
+    several = len(data.logs) > 1
+    rows = []
+    for n, table in enumerate(data.tables):
+        where = f"log {table.log + 1} · {table.label}" if several else table.label
+        players = ", ".join(f"{escape(name)} {score:+d}" for name, score in points[n].items())
+        planned = "?" if table.planned is None else f"{table.planned:,}"
+        rows.append(
+            f'<tr><td data-sort="{n}">{escape(where)}</td><td>{players}</td>'
+            f'<td class="num" data-sort="{played[n]}">{played[n]:,}/{planned}</td></tr>'
+        )
+    headings = [("match", ""), ("players and points", "in the order of its header"),
+                ("deals", "played / planned")]  # fmt: skip
+    return (
+        '<section id="matches"><h2>Results by match</h2>'
+        + _wide(_table("sortable matches", headings, rows))
+        + "</section>"
+    )
+
+
 def _decision(test: SprtResult) -> str:
     if test.decision == "H1":
         return f"H1 accepted: {test.new} is {test.settings.elo1:g} Elo better than {test.old}"
@@ -338,6 +368,7 @@ made {generated} by zole-arena {escape(__version__)}</p>
 games (each deal is a game for every two of its players, won by the one who scored more),
 and the Elo difference that score means.</p>{_crosstable(data)}</section>
 <section id="chart"><h2>Ratings over time</h2>{chart_text}</section>
+{_matches(data)}
 <section id="bots"><h2>Bots</h2>{bots}</section>
 <section id="deals"><h2>Deals</h2>
 <div id="filters"></div><div id="dealist"></div><div id="viewer" hidden></div>

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from zole_arena.game.actions import Bid, Contract
 from zole_arena.game.cards import CARDS, Card
-from zole_arena.game.scoring import WINNING_BANDS, Band
+from zole_arena.game.scoring import WINNING_BANDS, Band, Pules
 from zole_arena.records.model import DealRecord
 from zole_arena.report.collect import ReportData
 
@@ -49,6 +49,8 @@ DEAL_FIELDS: Final = (
     "ended_early",  # a small zole stopped at the soloist's first trick
     "auto",  # null, or what the arena played for a faulted bot: {"bids": [i], "bury": true,
     #          "plays": [i]} (indices into bids and plays)
+    "pules_before",  # null, or [common pules, [the seat of each personal pule's owner]]
+    "pules_after",  # the same after the deal
 )
 
 _BIDS: Final = frozenset(bid.value for bid in Bid)
@@ -111,7 +113,13 @@ def _deal(record: DealRecord, table: int, bots: dict[str, int], faults: list[int
         list(result.tricks),
         result.ended_early,
         auto,
+        _pules(record.pules_before),
+        _pules(result.pules),
     ]
+
+
+def _pules(pules: Pules) -> list[Any] | None:
+    return [pules.common, list(pules.personal)] if pules else None
 
 
 def _auto(record: DealRecord) -> dict[str, Any] | None:

@@ -326,6 +326,15 @@
     return `seat ${seat}: ${botName(deal, seat)}` + (marks.length ? ` (${marks.join(", ")})` : "");
   }
   const ARENA = "played by the arena for the faulted bot";
+  function puleText(deal, pules) {
+    // [common, [owner seats]] as people say it; null: none.
+    if (!pules) return "none";
+    const [common, personal] = pules;
+    const parts = [];
+    if (common) parts.push(`${common} common`);
+    if (personal.length) parts.push("personal: " + personal.map((seat) => botName(deal, seat)).join(", "));
+    return parts.join(", ") || "none";
+  }
 
   function draw() {
     const box = document.getElementById("viewer");
@@ -365,7 +374,7 @@
       el("button", { type: "button", id: "step-forward", disabled: step === last, onclick: () => go(step + 1), title: "a card on (\u2192)" }, "\u25b6"),
       el("button", { type: "button", id: "step-trick-forward", disabled: step === last, onclick: () => go(trickStep(deal, step, +1)), title: "a trick on (\u2193)" }, "\u25b6\u25b6"),
       el("button", { type: "button", id: "step-last", disabled: step === last, onclick: () => go(last), title: "the end (End)" }, "\u00bb"),
-      el("span", { class: "note", text: "keys: \u2190 \u2192 a card, \u2191 \u2193 a trick, Home End; n p: next, previous deal" }));
+      el("span", { class: "note", text: "keys: \u2190 \u2192 a card, \u2191 \u2193 a trick, Home End; n p: next, previous deal. Trumps are underlined in gold." }));
 
     const bids = deal[F.bids].map(([seat, bid], i) => el("li", {},
       el("b", { text: botName(deal, seat) }), ` (seat ${seat}): ${D.contract_words[bid] || bid}`,
@@ -454,6 +463,9 @@
             el("td", { class: "num", text: signed(deal[F.scores][seat]) }),
             el("td", { class: "num", text: signed(deal[F.totals][seat]) }))))),
         deal[F.pule] ? el("p", { text: "pules: " + deal[F.pule] }) : null,
+        deal[F.pules_before] || deal[F.pules_after]
+          ? el("p", { id: "pules", text: `pules before the deal: ${puleText(deal, deal[F.pules_before])}; after: ${puleText(deal, deal[F.pules_after])}` })
+          : null,
         faults.length ? el("div", {}, el("h4", { text: "faults" }), el("ul", { id: "deal-faults" }, faults)) : null);
     } else if (cardsPlayed > 0) {
       const soloist = deal[F.soloist];
