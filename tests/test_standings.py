@@ -88,6 +88,14 @@ def test_a_head_to_head_tests_standings_equal_its_own_json(tmp_path: Path) -> No
     (tmp_path / "cut.jsonl").write_text("".join(lines[:-3]))
     cut = json.loads(ok(zole("standings", "cut.jsonl", "--json", cwd=tmp_path)).stdout)
     assert (cut["blocks"], cut["decision"], cut["stopped"]) == (1, None, None)
+    # As CSV and Markdown: its bots as a rating list, with their figures.
+    rows = list(csv.DictReader(io.StringIO(ok(zole("standings", "s.jsonl", "--csv",
+                                                   cwd=tmp_path)).stdout)))  # fmt: skip
+    assert {row["name"] for row in rows} == {"rulebot", "random", "rulebot#2", "random#2"}
+    assert sum(int(row["deals"]) for row in rows) == 24 * 3
+    assert sum(int(row["points"]) for row in rows) == 0  # zero-sum
+    markdown = ok(zole("standings", "s.jsonl", "--md", cwd=tmp_path)).stdout
+    assert "Bots of the test after 24 deals" in markdown and "| rulebot |" in markdown
 
 
 def test_a_log_that_cannot_be_resumed_still_has_standings(tmp_path: Path) -> None:

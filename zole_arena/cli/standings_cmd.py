@@ -209,9 +209,28 @@ def _sprt(log: Path, form: str) -> None:
     if form == "json":
         print_json({**result.to_dict(), "digest": last_line_digest(log)})
     elif form in ("csv", "md"):
-        fail("--csv and --md take a match's or a tournament's log; a test's: --json or none")
+        _bots_of_test(log, form)
     else:
         sprt_report(result, last_line_digest(log))
+
+
+def _bots_of_test(log: Path, form: str) -> None:
+    """A test's bots as a rating list, with each one's figures (the report's, from the log):
+    the test's decision is in its --json and its text."""
+    from zole_arena.report.collect import collect  # the report's reading, only when asked
+
+    data = collect([log], history_bootstrap=DEFAULT_BOOTSTRAP, points=1)
+    rated = {r.name: r.to_dict() for r in data.ratings.ratings} if data.ratings else {}
+    entries = [{**bot.stats.to_dict(), **rated.get(bot.name, {})} for bot in data.bots]
+    if form == "csv":
+        _print_csv(entries)
+        return
+    rows = [[str(rank), *_row(entry, NOT_ESTIMATED)] for rank, entry in enumerate(entries, 1)]
+    out.print(
+        f"Bots of the test after {len(data.deals)} deals\n\n"
+        f"{_markdown(['#', *(h for h, _ in _COLUMNS)], rows)}",
+        markup=False, highlight=False, soft_wrap=True,
+    )  # fmt: skip
 
 
 def _strongest_first(entry: dict[str, Any]) -> tuple[float, int]:
