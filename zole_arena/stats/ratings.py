@@ -48,10 +48,18 @@ import itertools
 import math
 import random
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
 
-from zole_arena.errors import ZoleError
+from zole_arena.stats.btfit import (
+    ELO,
+    RatingError,
+    anchored,
+    check_players,
+    fit_strengths,
+    results_table,
+    tally_games,
+)
 from zole_arena.stats.units import Game, RatingData, Unit, read_logs, units_from_records
 
 __all__ = [
@@ -85,161 +93,6 @@ MIN_BOOTSTRAP: Final = 10
 MIN_UNITS: Final = 2
 #: How the tables and the chart show an interval or a LOS that cannot be estimated.
 NOT_ESTIMATED: Final = "n/a"
-#: Elo points per natural-log unit of strength: 400 / ln 10.
-_ELO: Final = 400.0 / math.log(10.0)
-#: The fit stops when no log-strength moves by more than this in a sweep (≈ 2·10⁻⁷ Elo).
-_TOLERANCE: Final = 1e-9
-_MAX_SWEEPS: Final = 100_000
-
-
-class RatingError(ZoleError, ValueError):
-    """Nothing to rate, or a rating that cannot be computed as asked."""
-
-
-class _Table(NamedTuple):
-    """Pairwise results in the form the fit works on (players by index)."""
-
-    wins: list[float]
-    """Each player's wins, a draw counting one half."""
-    neighbours: list[list[tuple[int, float]]]
-    """For each player: (opponent, games between them)."""
-
-
-def _tally(
-    games: Iterable[tuple[str, str, float]], index: Mapping[str, int]
-) -> dict[tuple[int, int], tuple[float, float]]:
-    """Games as ``{(i, j): (games, wins of i)}`` with ``i < j`` (player numbers by ``index``).
-
-    :raises RatingError: a score outside 0…1, or a player against itself.
-    """
-    results: dict[tuple[int, int], tuple[float, float]] = {}
-    for first, second, score in games:
-        if not 0.0 <= score <= 1.0:
-            raise RatingError(f"a game's score must be from 0 to 1, not {score}")
-        if first == second:
-            raise RatingError(f"a player cannot play itself ({first!r})")
-        i, j = index[first], index[second]
-        if i > j:
-            i, j, score = j, i, 1.0 - score
-        played, won = results.get((i, j), (0.0, 0.0))
-        results[i, j] = (played + 1.0, won + score)
-    return results
-
-
-def _table(players: int, results: Mapping[tuple[int, int], tuple[float, float]]) -> _Table:
-    """``results[i, j]`` (i < j): (games, wins of i) → a :class:`_Table`."""
-    wins = [0.0] * players
-    neighbours: list[list[tuple[int, float]]] = [[] for _ in range(players)]
-    for (i, j), (games, won) in results.items():
-        if games <= 0:
-            continue
-        wins[i] += won
-        wins[j] += games - won
-        neighbours[i].append((j, games))
-        neighbours[j].append((i, games))
-    return _Table(wins, neighbours)
-
-
-def _fit(table: _Table, prior: float) -> list[float]:
-    """Maximum-likelihood log-strengths (natural log; the neutral opponent is at 0).
-
-    Each sweep is Hunter's MM update, player by player (γᵢ ← Wᵢ / Σⱼ nᵢⱼ / (γᵢ + γⱼ), with the
-    prior's virtual draw as half a win and one game against γ = 1), followed by the exact best
-    common factor for all strengths, which only the prior decides and which plain MM would
-    approach very slowly when there are many games. Players who never met, directly or through
-    others (logs of different pools rated together), form groups whose levels only the prior
-    decides, each its own: each group gets its own best factor.
-    """
-    count = len(table.wins)
-    wins = [won + prior / 2 for won in table.wins]
-    strength = [1.0] * count
-    groups = _groups(table)
-    for _ in range(_MAX_SWEEPS):
-        moved = 0.0
-        for i in range(count):
-            own = strength[i]
-            denominator = prior / (own + 1.0)
-            for j, games in table.neighbours[i]:
-                denominator += games / (own + strength[j])
-            new = wins[i] / denominator
-            moved = max(moved, abs(math.log(new / own)))
-            strength[i] = new
-        largest = 0.0
-        for group in groups:
-            shift = _best_shift([math.log(strength[i]) for i in group])
-            factor = math.exp(shift)
-            for i in group:
-                strength[i] *= factor
-            largest = max(largest, abs(shift))
-        if max(moved, largest) < _TOLERANCE:
-            break
-    return [math.log(s) for s in strength]
-
-
-def _groups(table: _Table) -> list[list[int]]:
-    """The players in groups that are connected by games, each in index order."""
-    group_of = [-1] * len(table.wins)
-    groups: list[list[int]] = []
-    for start in range(len(table.wins)):
-        if group_of[start] >= 0:
-            continue
-        group_of[start] = len(groups)
-        members, todo = [start], [start]
-        while todo:
-            for j, _ in table.neighbours[todo.pop()]:
-                if group_of[j] < 0:
-                    group_of[j] = len(groups)
-                    members.append(j)
-                    todo.append(j)
-        groups.append(sorted(members))
-    return groups
-
-
-def _best_shift(logs: Sequence[float]) -> float:
-    """The common shift of all log-strengths that the prior likes best: where the players'
-    expected scores against the neutral opponent average one half (a monotone equation,
-    solved by Newton's method with a bisection guard)."""
-    low, high = -max(logs) - 50.0, -min(logs) + 50.0
-    shift = -statistics.fmean(logs)
-    for _ in range(200):
-        expected = [1.0 / (1.0 + math.exp(-(value + shift))) for value in logs]
-        excess = sum(expected) - len(logs) / 2
-        if excess > 0:
-            high = shift
-        else:
-            low = shift
-        slope = sum(p * (1.0 - p) for p in expected)
-        step = shift - excess / slope if slope > 0 else (low + high) / 2
-        if not low < step < high:
-            step = (low + high) / 2
-        if abs(step - shift) < 1e-13:
-            return step
-        shift = step
-    return shift
-
-
-def _anchored(
-    elos: Sequence[float], names: Sequence[str], anchor: tuple[str, float] | None
-) -> list[float]:
-    if anchor is not None:
-        return [elo + anchor[1] - elos[names.index(anchor[0])] for elo in elos]
-    offset = statistics.fmean(elos)
-    return [elo - offset for elo in elos]
-
-
-def _check(names: Sequence[str], anchor: tuple[str, float] | None, prior: float) -> None:
-    if len(names) < 2:
-        who = f" ({names[0]})" if names else ""
-        raise RatingError(f"only {len(names)} player{who} in the results: a rating needs two")
-    if anchor is not None:
-        if anchor[0] not in names:
-            raise RatingError(
-                f"no player named {anchor[0]!r} to anchor the ratings (players: {', '.join(names)})"
-            )
-        if not math.isfinite(anchor[1]):
-            raise RatingError(f"the anchor's rating must be a finite number, not {anchor[1]}")
-    if not (prior > 0 and math.isfinite(prior)):
-        raise RatingError(f"the prior must be a positive number of virtual draws, not {prior}")
 
 
 def fit_elo(
@@ -261,10 +114,10 @@ def fit_elo(
     """
     listed = list(games)
     names = sorted({game[0] for game in listed} | {game[1] for game in listed})
-    _check(names, anchor, prior)
+    check_players(names, anchor, prior)
     index = {name: i for i, name in enumerate(names)}
-    logs = _fit(_table(len(names), _tally(listed, index)), prior)
-    return dict(zip(names, _anchored([_ELO * v for v in logs], names, anchor), strict=True))
+    logs = fit_strengths(results_table(len(names), tally_games(listed, index)), prior)
+    return dict(zip(names, anchored([ELO * v for v in logs], names, anchor), strict=True))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -375,14 +228,14 @@ def fit_bootstrap(
             f"the bootstrap needs at least {MIN_BOOTSTRAP} resamples, not {bootstrap}"
         )
     names = sorted({name for games in unit_games for game in games for name in game[:2]})
-    _check(names, anchor, prior)
+    check_players(names, anchor, prior)
     index = {name: i for i, name in enumerate(names)}
     # Each unit as {(i, j): (games, wins of i)}, i < j: a resample adds these up. Units with
     # the same results are one kind (with three players a deal has at most 27 outcomes), so a
     # resample's table sums each kind once, times how often it was drawn.
     kinds: dict[tuple[tuple[tuple[int, int], tuple[float, float]], ...], int] = {}
     kind_of = [
-        kinds.setdefault(tuple(sorted(_tally(games, index).items())), len(kinds))
+        kinds.setdefault(tuple(sorted(tally_games(games, index).items())), len(kinds))
         for games in unit_games
     ]
     tallies = list(kinds)
@@ -396,8 +249,8 @@ def fit_bootstrap(
                 played, wins = results.get(pair, (0.0, 0.0))
                 results[pair] = (played + count * games, wins + count * won)
         # In pair order, whatever units were drawn: the fit's sums always add up alike.
-        logs = _fit(_table(len(names), dict(sorted(results.items()))), prior)
-        return tuple(_anchored([_ELO * v for v in logs], names, anchor))
+        logs = fit_strengths(results_table(len(names), dict(sorted(results.items()))), prior)
+        return tuple(anchored([ELO * v for v in logs], names, anchor))
 
     def counts_of(units: Iterable[int]) -> list[int]:
         counts = [0] * len(tallies)
@@ -444,7 +297,7 @@ def rate(
     if not units:
         raise RatingError("no finished deals to rate")
     names = sorted({name for unit in units for name in unit.totals})
-    _check(names, anchor, prior)
+    check_players(names, anchor, prior)
     unit_games = [unit.games() for unit in units]
     fitted = fit_bootstrap(unit_games, anchor=anchor, bootstrap=bootstrap, seed=seed, prior=prior)
     index = {name: i for i, name in enumerate(fitted.names)}

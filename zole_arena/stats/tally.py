@@ -22,15 +22,15 @@ import itertools
 import math
 from collections.abc import Mapping
 
-from zole_arena.stats.ratings import (
-    _ELO,
+from zole_arena.stats.btfit import (
+    ELO,
     RatingError,
-    Unit,
-    _anchored,
-    _check,
-    _fit,
-    _table,
+    anchored,
+    check_players,
+    fit_strengths,
+    results_table,
 )
+from zole_arena.stats.units import Unit
 
 __all__ = ["ResultTally"]
 
@@ -111,14 +111,14 @@ class ResultTally:
         names = sorted({name for pair in self._pairs for name in pair})
         elo: dict[str, float] = {}
         if len(names) >= 2:
-            _check(names, None, prior)
+            check_players(names, None, prior)
             index = {name: i for i, name in enumerate(names)}
             results = {
                 (index[first], index[second]): (float(games), won)
                 for (first, second), (games, won) in self._pairs.items()
             }
-            logs = _fit(_table(len(names), results), prior)
-            elos = _anchored([_ELO * value for value in logs], names, None)
+            logs = fit_strengths(results_table(len(names), results), prior)
+            elos = anchored([ELO * value for value in logs], names, None)
             if not all(math.isfinite(value) for value in elos):
                 raise RatingError("the fit did not converge")
             elo = dict(zip(names, elos, strict=True))
