@@ -558,3 +558,14 @@ def test_logs_of_different_rules_are_rated_together_with_a_warning(logs: Logs) -
     assert "warning: the logs play different rules (lzf, wpt)" in proc.stderr
     proc = ok(zole("ratings", "second.jsonl", "validation.jsonl", cwd=logs.folder))
     assert "different rules" not in proc.stderr
+
+
+def test_two_players_rated_alike_are_even_in_the_los() -> None:
+    # A and B each beat C and draw with each other: fitted equal to the last bits, their LOS
+    # is an even 50%, not the 100% that rounding noise would give.
+    units = [Unit("m", n, {"A": 1, "B": 1, "C": -2}) for n in range(6)]
+    ratings = rate(units, bootstrap=50)
+    first, second, _ = ratings.ratings
+    assert {first.name, second.name} == {"A", "B"}
+    assert first.elo == pytest.approx(second.elo)
+    assert first.los_next == 0.5

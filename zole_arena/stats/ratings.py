@@ -91,6 +91,9 @@ MIN_BOOTSTRAP: Final = 10
 #: A player's interval (and LOS) needs it in at least this many units: the bootstrap of one
 #: unit is that unit every time.
 MIN_UNITS: Final = 2
+#: Two bootstrap ratings closer than this (Elo) are equal for the LOS: the fit's own
+#: rounding, far below any difference it resolves.
+_SAME_ELO: Final = 1e-6
 #: How the tables and the chart show an interval or a LOS that cannot be estimated.
 NOT_ESTIMATED: Final = "n/a"
 
@@ -327,7 +330,12 @@ def rate(
         los = None
         if place + 1 < len(order) and estimable[i] and estimable[order[place + 1]]:
             j = order[place + 1]
-            above = sum(1.0 if s[i] > s[j] else 0.5 if s[i] == s[j] else 0.0 for s in samples)
+            # Equal ratings (to rounding: two players whose results are alike fit equal but
+            # for the last bits) count as half, as a draw does.
+            above = sum(
+                0.5 if abs(s[i] - s[j]) < _SAME_ELO else 1.0 if s[i] > s[j] else 0.0
+                for s in samples
+            )
             los = above / len(samples)
         ratings.append(PlayerRating(fitted.names[i], elos[i], low, high, games[i], deals[i], los))
     return RatingList(
