@@ -8,6 +8,7 @@ keyboard, the seat toggle, a shared link, the filters. Nothing in it may ask for
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections.abc import Iterator
@@ -129,7 +130,12 @@ def test_bad_input_gets_one_line(tmp_path: Path) -> None:
     (tmp_path / "other.jsonl").write_text('{"a": 1}\n')
     one_line_error(zole("report", "other.jsonl", cwd=tmp_path), "not a zole-arena log")
     one_line_error(zole("report", "m.jsonl", "--bootstrap", "3", cwd=tmp_path),
-                   "--bootstrap must be at least 10")  # fmt: skip
+                   "--bootstrap must be from 10 to 10,000")  # fmt: skip
+    one_line_error(zole("report", "m.jsonl", "--bootstrap", "100000000", cwd=tmp_path),
+                   "--bootstrap must be from 10 to 10,000")  # fmt: skip
+    one_line_error(zole("report", "/dev/null", "-o", "r.html", cwd=tmp_path), "not a regular file")
+    (tmp_path / "loop.jsonl").symlink_to("loop.jsonl")
+    one_line_error(zole("report", "loop.jsonl", cwd=tmp_path), "a link to nothing")
     one_line_error(zole("report", "m.jsonl", "-o", "r.txt", cwd=tmp_path), "name the report")
     one_line_error(zole("report", "m.jsonl", "-o", "no/r.html", cwd=tmp_path), "no folder no")
     (tmp_path / "dir.html").mkdir()
@@ -138,8 +144,8 @@ def test_bad_input_gets_one_line(tmp_path: Path) -> None:
     one_line_error(zole("report", "m.jsonl", "m.html", cwd=tmp_path), "is one of the logs")
     one_line_error(zole("report", "m.jsonl", "m.html", "-o", "r.html", cwd=tmp_path),
                    "m.html: not a zole-arena log")  # fmt: skip
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir.html", "m.html", "m.jsonl",
-                                                          "other.jsonl"]  # fmt: skip
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir.html", "loop.jsonl", "m.html",
+                                                          "m.jsonl", "other.jsonl"]  # fmt: skip
 
 
 def test_the_page_is_written_whole_beside_the_log(logs: Path) -> None:
@@ -442,8 +448,8 @@ def test_an_edited_log_is_reported_as_such(logs: Path, tmp_path: Path) -> None:
     (tmp_path / "e.jsonl").write_text("".join(lines))
     ok(zole("report", "e.jsonl", cwd=tmp_path))
     page = (tmp_path / "e.html").read_text()
-    assert "hash chain broken at line 7" in page  # the line after the changed one names it
-    assert "the log was changed after it was written" in page
+    assert "hash chain broken: line 6 was changed" in page  # as verify words it
+    assert "(line 6 was changed, or lines were removed, inserted or moved)" in page  # problems
     assert "hash chain intact" in (logs / "t.html").read_text()
 
 
@@ -493,3 +499,69 @@ def test_zole_and_pules_show_as_the_lzf_rules_play_them(chrome: Any, logs: Path)
     assert chrome.find_element("id", "contract").text == "zole"
     # Nobody sees the talon of a zole: not even the soloist, who did not pick it up.
     assert cards_in(chrome, "#talon") == [] and backs_in(chrome, "#talon") == 2
+
+
+def rechained(lines: list[str]) -> str:
+    """Log lines with their hash chain made whole again, as a forger would."""
+    out: list[str] = []
+    previous = None
+    for line in lines:
+        record = json.loads(line)
+        record["prev"] = previous
+        text = json.dumps(record, separators=(",", ":"), ensure_ascii=False)
+        out.append(text)
+        previous = hashlib.sha256(text.encode()).hexdigest()
+    return "\n".join(out) + "\n"
+
+
+def test_a_forged_log_with_a_whole_chain_is_still_caught(logs: Path, tmp_path: Path) -> None:
+    lines = (logs / "t.jsonl").read_text().splitlines()
+    record = json.loads(lines[6])
+    record["result"]["scores"] = [-2, 4, -2]  # what the moves do not give
+    lines[6] = json.dumps(record, separators=(",", ":"))
+    (tmp_path / "f.jsonl").write_text(rechained(lines))
+    ok(zole("report", "f.jsonl", cwd=tmp_path))
+    page = (tmp_path / "f.html").read_text()
+    assert "hash chain intact" in page  # the chain has no key: only the digest would tell
+    assert "1 left out: wrong" in page and "(left out of the report&#x27;s figures)" in page
+    assert "of 24 planned" in page  # 23 deals counted of the 24
+
+
+def test_invisible_characters_and_long_names_cannot_pass_or_widen_the_page(
+    chrome: Any, logs: Path, tmp_path: Path
+) -> None:
+    text = (logs / "t.jsonl").read_text()
+    text = text.replace('"random"', '"\\u202etobelur\\u202c"').replace(
+        '"wild"', '"' + "w" * 300 + '"'
+    )
+    (tmp_path / "n.jsonl").write_text(rechained(text.splitlines()))
+    ok(zole("report", "n.jsonl", cwd=tmp_path))
+    open_page(chrome, tmp_path / "n.html")
+    names = [row[1] for row in standings_rows(chrome)]
+    assert "⟨U+202E⟩tobelur⟨U+202C⟩" in names and "rulebot" in names
+    assert any(name.startswith("w" * 300) for name in names)
+    width = chrome.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1]  # the long name wraps; the page does not scroll sideways
+
+
+def test_odd_addresses_open_what_they_can(chrome: Any, logs: Path) -> None:
+    deal = deals_of(logs / "t.jsonl")[1]
+    chrome.get_log("browser")  # forget the messages of the tests before
+    open_page(chrome, logs / "t.html", "#deal=2&step=%zz")  # a malformed escape
+    assert chrome.find_element("id", "viewer-title").text.startswith("Deal 2:")
+    assert chrome.current_url.endswith(f"#deal={deal.match_id}-{deal.deal}")  # its own form
+    assert not [e for e in chrome.get_log("browser") if e["level"] == "SEVERE"]
+    open_page(chrome, logs / "t.html", "#deal=999999")
+    assert "No deal" in chrome.find_element("id", "deal-notice").text
+    assert not chrome.find_element("id", "viewer").is_displayed()
+
+
+def test_a_phone_sees_the_viewer_without_scrolling_sideways(chrome: Any, logs: Path) -> None:
+    chrome.set_window_size(390, 800)
+    try:
+        open_page(chrome, logs / "t.html", "#deal=2&step=25")
+        assert chrome.find_element("id", "scores").is_displayed()
+        width = chrome.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1]
+    finally:
+        chrome.set_window_size(1300, 1000)

@@ -12,12 +12,19 @@ from zole_arena.cli.console import err, fail
 from zole_arena.errors import ZoleError
 from zole_arena.stats.ratings import DEFAULT_BOOTSTRAP, MIN_BOOTSTRAP
 
+#: More resamples than this add nothing a report shows (intervals to the Elo) but minutes.
+MAX_BOOTSTRAP = 10_000
+
 
 def _target(logs: list[Path], output: Path | None) -> tuple[Path, str]:
     """The report's path, and why the command must refuse (empty: it need not)."""
     for log in logs:
         if log.is_dir():
             return log, f"{log}: is a folder, not a log"
+        if log.is_symlink() and not log.exists():
+            return log, f"{log}: a link to nothing (or a loop of links)"
+        if log.exists() and not log.is_file():
+            return log, f"{log}: not a regular file"
         if not log.is_file():
             return log, f"{log}: no such file"
     target = output if output is not None else logs[0].with_suffix(".html")
@@ -49,8 +56,8 @@ def report_command(
     head, ratings over time, each bot's think times, faults and identity, and a viewer of
     every deal (hands, bids, talon, tricks step by step, as seen by any seat). The page needs
     no network and no server: open it from disk in any browser."""
-    if bootstrap < MIN_BOOTSTRAP:
-        fail(f"--bootstrap must be at least {MIN_BOOTSTRAP}, not {bootstrap}")
+    if not MIN_BOOTSTRAP <= bootstrap <= MAX_BOOTSTRAP:
+        fail(f"--bootstrap must be from {MIN_BOOTSTRAP} to {MAX_BOOTSTRAP:,}, not {bootstrap}")
     try:
         target, refusal = _target(logs, output)
     except OSError as exc:  # a name too long, a loop of links, …

@@ -47,7 +47,10 @@ class Bid(enum.Enum):
         for bid in cls:
             if bid.value == word:
                 return bid
-        raise NotationError(f"not a bid: {text!r} (bids are pass, take, zole, smallzole)")
+        raise NotationError(
+            f"not a bid: {text!r} (the bid words are pass, take, zole and smallzole; which of "
+            "them a deal allows, its rules say)"
+        )
 
 
 class Contract(enum.Enum):

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Final
 
+from zole_arena.report.payload import visible
 from zole_arena.stats.ratings import NOT_ESTIMATED, RatingList
 
 __all__ = ["COLOURS", "ratings_chart"]
@@ -48,6 +49,18 @@ def _ticks(low: float, high: float, count: int = 6, whole: bool = False) -> list
         ticks.append(round(value, 6))
         value += step
     return ticks
+
+
+#: The longest name the legend shows whole (its column is a third of the chart).
+_LEGEND_NAME: Final = 28
+
+
+def _short(name: str) -> str:
+    """A name as the legend shows it: whole, or its start and end around an ellipsis."""
+    if len(name) <= _LEGEND_NAME:
+        return name
+    keep = _LEGEND_NAME - 1
+    return f"{name[: keep - keep // 3]}…{name[-(keep // 3) :]}"
 
 
 def _fmt(value: float, signed: bool) -> str:
@@ -124,7 +137,7 @@ def ratings_chart(checkpoints: Sequence[RatingList]) -> str:
             if rating.name == name
         ]
         banded = [(deals, r) for deals, r in points if r.low is not None and r.high is not None]
-        group = [f'<g class="series" data-bot="{escape(name)}">']
+        group = [f'<g class="series" data-bot="{escape(visible(name))}">']
         if len(banded) >= 2:
             upper = " ".join(f"{x(d):.1f},{y(r.high):.1f}" for d, r in banded if r.high is not None)
             lower = " ".join(
@@ -142,13 +155,13 @@ def ratings_chart(checkpoints: Sequence[RatingList]) -> str:
                 interval = f"{_fmt(rating.low, signed)} … {_fmt(rating.high, signed)}"
             group.append(
                 f'<circle cx="{x(deals):.1f}" cy="{y(rating.elo):.1f}" r="3" fill="{colour}">'
-                f"<title>{escape(name)} after {deals:,} deals: "
+                f"<title>{escape(visible(name))} after {deals:,} deals: "
                 f"{_fmt(rating.elo, signed)} ({interval})</title></circle>"
             )
         group.append("</g>")
         parts.extend(group)
         final = next((r for r in last.ratings if r.name == name), None)
-        text = escape(name)
+        text = escape(_short(visible(name)))
         if final is not None:
             interval = NOT_ESTIMATED
             if final.low is not None and final.high is not None:
@@ -158,7 +171,8 @@ def ratings_chart(checkpoints: Sequence[RatingList]) -> str:
         parts.append(
             f'<line x1="{legend_x}" x2="{legend_x + 22}" y1="{ly}" y2="{ly}" stroke="{colour}"'
             f'{dashed} class="line"/>'
-            f'<text x="{legend_x + 28}" y="{ly + 4}" class="legend">{text}</text>'
+            f'<text x="{legend_x + 28}" y="{ly + 4}" class="legend">{text}'
+            f"<title>{escape(visible(name))}</title></text>"
         )
     parts.append("</svg>")
     return "".join(parts)

@@ -16,20 +16,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from zole_arena.arena.summary import PlayerStats
+from zole_arena.arena.verify import Finding, Kind, verify_log
 from zole_arena.errors import ZoleError
 from zole_arena.events.sprt import SprtResult, result_from_log
 from zole_arena.game.actions import Contract
 from zole_arena.records.model import (
-    ABSENT,
     DealRecord,
     Fault,
-    InvalidHeader,
     MatchHeader,
     Record,
     TournamentHeader,
 )
 from zole_arena.records.reader import (
-    LogEntry,
     LogReader,
     RecordError,
     last_line_digest,
@@ -162,6 +160,8 @@ class LogSummary:
     edited log: its digest vouches for nothing before that line; ``verify`` says more)."""
     sprt: SprtResult | None = None
     """A head-to-head test's result, computed again from its log."""
+    left_out: int = 0
+    """Deals that ``verify`` finds wrong (an edited or forged log): not counted anywhere."""
 
 
 @dataclasses.dataclass
@@ -271,8 +271,10 @@ class _Collector:
             for seat in result.losers:
                 self.table_lost[names[seat]] += 1
         for move in record.moves:
-            if move.think_ms is not None:
-                self.think[names[move.seat]].append(move.think_ms)
+            # A move the arena played for a faulted bot answered no request: no think time.
+            think = move.think_ms
+            if think is not None and move.request_id is not None and 0 <= think < math.inf:
+                self.think[names[move.seat]].append(think)
         for fault in record.faults:
             self.stats[names[fault.seat]].faults += 1
             self.faults[names[fault.seat]].append((index, fault))
@@ -287,35 +289,81 @@ def _label(record: MatchHeader, log_name: str, tests: int) -> str:
     return log_name
 
 
-class _Chain:
-    """Follows a log's hash chain line by line, as ``verify`` does (without its messages)."""
-
-    def __init__(self) -> None:
-        self.version: int | None = None
-        self.broken: int | None = None
-
-    def check(self, entry: LogEntry) -> None:
-        if entry.record is None or self.broken is not None:
-            return  # a skipped line is a problem of its own, listed with the others
-        if self.version is None:
-            self.version = entry.format_version
-            if entry.record.type not in ("match", "tournament") and entry.prev is not None:
-                return  # a part of a log (a deal on its own): nothing before it to check
-        if entry.format_version != self.version or (
-            self.version >= 2 and (entry.prev is ABSENT or entry.prev != entry.previous)
-        ):
-            self.broken = entry.line
-
-    @property
-    def state(self) -> str:
-        if self.broken is not None:
-            return f"broken at line {self.broken}"
-        return "none" if self.version == 1 else "intact"
-
-
 def _count(pairs: dict[tuple[str, str], PairResult], first: str, second: str, score: float) -> None:
     old = pairs.get((first, second), PairResult(0.0, 0))
     pairs[first, second] = PairResult(old.score + score, old.games + 1)
+
+
+def _checked(path: str | os.PathLike[str]) -> tuple[set[int], list[str], str]:
+    """What ``verify`` finds in a log: the lines of the deals that disagree with the rules,
+    their header or the deals before them (left out of every figure), every finding as a
+    line for people, and the hash chain's state."""
+    findings: list[Finding] = []
+    report = verify_log(str(path), findings.append)
+    bad = {finding.line for finding in findings if finding.kind is Kind.DEAL}
+    problems = []
+    for finding in findings:
+        if finding.kind is Kind.NOTE:
+            continue
+        text = finding.describe(str(path))
+        if finding.kind is Kind.DEAL and finding.line in bad:
+            text += " (left out of the report's figures)"
+        problems.append(text)
+    breaks = [finding.line for finding in findings if finding.kind is Kind.CHAIN]
+    if report.format_version == 1:
+        chain = "none"
+    elif breaks:
+        chain = f"broken at line {breaks[0]}"
+    else:
+        chain = "intact"
+    return bad, problems, chain
+
+
+def _read(collector: _Collector, number: int, path: str | os.PathLike[str]) -> LogSummary:
+    """Read one log into the collector (its deals that ``verify`` finds wrong left out)."""
+    name = str(path)
+    try:
+        if Path(path).is_dir():
+            raise RecordError(f"{name}: is a folder, not a log")
+        if not Path(path).is_file():
+            raise RecordError(f"{name}: no such file")
+    except OSError as exc:
+        raise RecordError(f"{name}: cannot be read ({exc.strerror or exc})") from None
+    kind = log_type(path)
+    if kind not in ("match", "tournament"):
+        raise RecordError(f"{name}: not a zole-arena log of a match or a tournament")
+    bad, problems, chain = _checked(path)
+    deals_before = len(collector.deals)
+    rules = ""
+    first = True
+    tests = 0
+    for entry in LogReader(path):
+        record = entry.record
+        if record is None or (isinstance(record, DealRecord) and entry.line in bad):
+            continue
+        collector.records.append(record)
+        if isinstance(record, MatchHeader):
+            if first and record.sprt is not None:
+                kind = "sprt"
+            if record.sprt is not None:
+                tests += 1
+            rules = rules or _rules_name(record)
+            collector.header(record, number, _label(record, Path(path).name, tests))
+        elif isinstance(record, TournamentHeader):
+            rules = rules or _rules_name(record)
+        elif isinstance(record, DealRecord):
+            collector.deal(record, number)
+        first = False
+    test = None
+    if kind == "sprt":
+        try:
+            test = result_from_log(Path(path))
+        except ZoleError as exc:
+            problems.append(f"{name}: no test result ({exc})")
+    return LogSummary(
+        name, kind or "match", len(collector.deals) - deals_before, last_line_digest(path),
+        tuple(problems), rules, chain, test, len(bad),
+    )  # fmt: skip
 
 
 def collect(
@@ -333,65 +381,7 @@ def collect(
     :raises RecordError: a file is missing or is not a zole-arena log.
     """
     collector = _Collector()
-    logs: list[LogSummary] = []
-    for number, path in enumerate(paths):
-        name = str(path)
-        try:
-            if Path(path).is_dir():
-                raise RecordError(f"{name}: is a folder, not a log")
-            if not Path(path).is_file():
-                raise RecordError(f"{name}: no such file")
-        except OSError as exc:
-            raise RecordError(f"{name}: cannot be read ({exc.strerror or exc})") from None
-        kind = log_type(path)
-        if kind not in ("match", "tournament"):
-            raise RecordError(f"{name}: not a zole-arena log of a match or a tournament")
-        problems: list[str] = []
-        deals_before = len(collector.deals)
-        rules = ""
-        first = True
-        chain = _Chain()
-        tests = 0
-        for entry in LogReader(path):
-            chain.check(entry)
-            record = entry.record
-            if record is None:
-                if entry.problem is not None:
-                    problems.append(entry.problem.describe())
-                continue
-            collector.records.append(record)
-            if isinstance(record, MatchHeader):
-                if first and record.sprt is not None:
-                    kind = "sprt"
-                if record.sprt is not None:
-                    tests += 1
-                rules = rules or _rules_name(record)
-                collector.header(record, number, _label(record, Path(path).name, tests))
-            elif isinstance(record, TournamentHeader):
-                rules = rules or _rules_name(record)
-            elif isinstance(record, DealRecord):
-                collector.deal(record, number)
-            elif isinstance(record, InvalidHeader):
-                problems.append(f"{name}:{entry.line}: {record.type} header: {record.problems[0]}")
-            first = False
-        if chain.broken is not None:
-            problems.insert(
-                0,
-                f"{name}: the hash chain breaks at line {chain.broken}: the log "
-                "was changed after it was written (zole-arena verify says more)",
-            )
-        test = None
-        if kind == "sprt":
-            try:
-                test = result_from_log(Path(path))
-            except ZoleError as exc:
-                problems.append(f"{name}: no test result ({exc})")
-        logs.append(
-            LogSummary(
-                name, kind or "match", len(collector.deals) - deals_before,
-                last_line_digest(path), tuple(problems), rules, chain.state, test,
-            )
-        )  # fmt: skip
+    logs = [_read(collector, number, path) for number, path in enumerate(paths)]
     data = units_from_records(collector.records)
     collector.records.clear()
     warnings = [problem for log in logs for problem in log.problems] + list(data.warnings)

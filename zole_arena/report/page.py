@@ -21,7 +21,7 @@ from zole_arena.game.actions import Contract
 from zole_arena.records.model import Fault
 from zole_arena.report.chart import ratings_chart
 from zole_arena.report.collect import SOLO_CONTRACTS, BotFigures, ReportData
-from zole_arena.report.payload import payload, script_json
+from zole_arena.report.payload import payload, script_json, visible
 from zole_arena.stats.ratings import NOT_ESTIMATED, PlayerRating
 
 __all__ = ["render"]
@@ -43,6 +43,12 @@ def _policy(script: str) -> str:
     )
 
 
+def _text(value: str) -> str:
+    """Text from a log (or ours) for the page: invisible characters made visible, markup
+    escaped."""
+    return escape(visible(value))
+
+
 def _asset(name: str) -> str:
     return (
         importlib.resources.files("zole_arena.report")
@@ -55,7 +61,7 @@ def _cell(text: str, sort: float | str | None = None, cls: str = "") -> str:
     """A table cell; ``sort`` is what the column sorts by (numbers as numbers)."""
     attributes = ""
     if sort is not None:
-        attributes += f' data-sort="{escape(str(sort))}"'
+        attributes += f' data-sort="{_text(str(sort))}"'
     if cls:
         attributes += f' class="{cls}"'
     return f"<td{attributes}>{text}</td>"
@@ -77,7 +83,7 @@ def _interval(rating: PlayerRating | None) -> str:
 def _table(cls: str, headings: Iterable[tuple[str, str]], rows: Iterable[str]) -> str:
     """A table with ``(heading, tooltip)`` column headings and ready-made rows."""
     head = "".join(
-        f'<th title="{escape(tip)}">{escape(text)}</th>' if tip else f"<th>{escape(text)}</th>"
+        f'<th title="{_text(tip)}">{_text(text)}</th>' if tip else f"<th>{_text(text)}</th>"
         for text, tip in headings
     )
     return (
@@ -108,7 +114,7 @@ def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) ->
         interval = stats.interval
         cells = [
             _cell(str(place), place),
-            _cell(f'<a href="#bot-{place}">{escape(bot.name)}</a>', bot.name, "name"),
+            _cell(f'<a href="#bot-{place}">{_text(bot.name)}</a>', bot.name, "name"),
             _cell(_signed(rating.elo if rating else None), rating.elo if rating else ""),
             _cell(_interval(rating), rating.low if rating and rating.low is not None else ""),
             _cell(
@@ -127,7 +133,8 @@ def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) ->
             played, won = bot.solo[contract]
             cells.append(_cell(f"{won}/{played}", won / played if played else ""))
         if tables:
-            cells.append(_cell(f"{bot.table_lost}/{stats.table}", bot.table_lost))
+            cells.append(_cell(f"{bot.table_lost}/{stats.table}",
+                               bot.table_lost / stats.table if stats.table else ""))  # fmt: skip
         cells.append(_cell(str(stats.faults), stats.faults, "bad" if stats.faults else ""))
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return _wide(_table("sortable standings", headings, rows))
@@ -149,7 +156,7 @@ def _crosstable(data: ReportData) -> str:
     headings = [("", ""), *((f"{n + 1}", name) for n, name in enumerate(names))]
     rows = []
     for n, name in enumerate(names):
-        cells = [f'<th class="name">{n + 1}. {escape(name)}</th>']
+        cells = [f'<th class="name">{n + 1}. {_text(name)}</th>']
         for other in names:
             pair = data.pairs.get((name, other))
             if other == name:
@@ -161,7 +168,7 @@ def _crosstable(data: ReportData) -> str:
                 shown = ("+∞" if pair.fraction > 0.5 else "−∞") if elo is None else _signed(elo)
                 tone = "good" if pair.fraction > 0.5 else "bad" if pair.fraction < 0.5 else ""
                 cells.append(
-                    f'<td class="{tone}" title="{escape(name)} against {escape(other)}: '
+                    f'<td class="{tone}" title="{_text(name)} against {_text(other)}: '
                     f'{pair.score:g} of {pair.games:,} pairwise games">'
                     f"{100 * pair.fraction:.1f}%<br><small>{shown} Elo</small></td>"
                 )
@@ -181,11 +188,13 @@ def _fault_line(data: ReportData, deal: int, fault: Fault) -> str:
     where = data.tables[data.deal_tables[deal]].label
     return (
         f'<li><a href="#deal={deal_key(record.match_id, record.deal)}" class="dealref">'
-        f"deal {deal + 1}</a> ({escape(where)}, deal {record.deal}, seat {fault.seat}): "
-        f"<b>{escape(fault.kind.value)}</b> {escape(fault.message)}</li>"
+        f"deal {deal + 1}</a> ({_text(where)}, deal {record.deal}, seat {fault.seat}): "
+        f"<b>{_text(fault.kind.value)}</b> {_text(fault.message)}</li>"
     )
 
 
+#: The results by match are shown open up to this many matches, folded beyond.
+_OPEN_MATCHES = 20
 #: A bot's faults are listed open up to this many, folded beyond.
 _OPEN_FAULTS = 10
 #: At most this many of a bot's faults are listed.
@@ -196,7 +205,7 @@ def _bot_card(data: ReportData, place: int, bot: BotFigures) -> str:
     think = bot.think
     identities = "".join(
         "<li>"
-        + escape(
+        + _text(
             " · ".join(
                 part for part in (
                     identity.id_name and f"id {identity.id_name}",
@@ -205,7 +214,7 @@ def _bot_card(data: ReportData, place: int, bot: BotFigures) -> str:
                 ) if part
             ) or "no id given"
         )
-        + (f" — <code>{escape(' '.join(identity.command))}</code>" if identity.command else "")
+        + (f" — <code>{_text(' '.join(identity.command))}</code>" if identity.command else "")
         + "</li>"
         for identity in bot.identities
     )  # fmt: skip
@@ -220,7 +229,7 @@ def _bot_card(data: ReportData, place: int, bot: BotFigures) -> str:
         opened = " open" if len(bot.faults) <= _OPEN_FAULTS else ""
         faults = f"<details{opened}><summary>{count}</summary><ul>{faults}</ul>{more}</details>"
     return (
-        f'<section class="bot" id="bot-{place}"><h3>{place}. {escape(bot.name)}</h3>'
+        f'<section class="bot" id="bot-{place}"><h3>{place}. {_text(bot.name)}</h3>'
         f"<dl><dt>identity</dt><dd><ul>{identities}</ul></dd>"
         f"<dt>think time</dt><dd>median {_ms(think.median)}, 95th percentile {_ms(think.p95)}, "
         f"maximum {_ms(think.max)} over {think.moves:,} decisions</dd>"
@@ -230,18 +239,39 @@ def _bot_card(data: ReportData, place: int, bot: BotFigures) -> str:
 
 def _chain(state: str) -> str:
     if state == "intact":
-        return '<span class="good">hash chain intact</span>'
+        return (
+            '<span class="good" title="no line was changed, removed or inserted since the one '
+            "before it was written; that the log is the one the run wrote, only its digest "
+            'shows: compare it with the one the run printed">hash chain intact</span>'
+        )
     if state == "none":
         return "format 1: no hash chain (edits cannot be detected)"
-    return f'<span class="bad">hash chain {escape(state)}: edited (run verify)</span>'
+    line = int(state.rsplit(" ", 1)[1])
+    return (
+        f'<span class="bad">hash chain broken: line {line - 1} was changed, or lines were '
+        f"removed or inserted before line {line}; this digest vouches for nothing (run "
+        "verify)</span>"
+    )
+
+
+def _deals_of_log(data: ReportData, number: int) -> str:
+    """A log's deals, of those its headers plan, and those left out."""
+    log = data.logs[number]
+    planned = [t.planned for t in data.tables if t.log == number and t.planned is not None]
+    text = f"{log.deals:,}"
+    if planned and sum(planned) != log.deals:
+        text += f" of {sum(planned):,} planned"
+    if log.left_out:
+        text += f'<br><span class="bad">{log.left_out:,} left out: wrong (see problems)</span>'
+    return text
 
 
 def _logs(data: ReportData) -> str:
     rows = [
-        f"<tr><td>{escape(log.path)}</td><td>{log.kind}</td><td>{escape(log.rules)}</td>"
-        f'<td class="num">{log.deals:,}</td><td><code>{escape(log.digest or "")}</code><br>'
-        f"{_chain(log.chain)}</td></tr>"
-        for log in data.logs
+        f"<tr><td>{_text(log.path)}</td><td>{log.kind}</td><td>{_text(log.rules)}</td>"
+        f'<td class="num">{_deals_of_log(data, n)}</td><td><code>{_text(log.digest or "")}'
+        f"</code><br>{_chain(log.chain)}</td></tr>"
+        for n, log in enumerate(data.logs)
     ]
     headings = [("log", ""), ("kind", ""), ("rules", ""), ("deals", ""),
                 ("digest", "what verify --digest checks")]  # fmt: skip
@@ -263,19 +293,21 @@ def _matches(data: ReportData) -> str:
     rows = []
     for n, table in enumerate(data.tables):
         where = f"log {table.log + 1} · {table.label}" if several else table.label
-        players = ", ".join(f"{escape(name)} {score:+d}" for name, score in points[n].items())
+        players = ", ".join(
+            f"{_text(name)} {score:+d}" if score else f"{_text(name)} 0"
+            for name, score in points[n].items()
+        )
         planned = "?" if table.planned is None else f"{table.planned:,}"
         rows.append(
-            f'<tr><td data-sort="{n}">{escape(where)}</td><td>{players}</td>'
+            f'<tr><td data-sort="{n}">{_text(where)}</td><td>{players}</td>'
             f'<td class="num" data-sort="{played[n]}">{played[n]:,}/{planned}</td></tr>'
         )
     headings = [("match", ""), ("players and points", "in the order of its header"),
                 ("deals", "played / planned")]  # fmt: skip
-    return (
-        '<section id="matches"><h2>Results by match</h2>'
-        + _wide(_table("sortable matches", headings, rows))
-        + "</section>"
-    )
+    shown = _wide(_table("sortable matches", headings, rows))
+    if len(rows) > _OPEN_MATCHES:
+        shown = f"<details><summary>{len(rows):,} matches</summary>{shown}</details>"
+    return f'<section id="matches"><h2>Results by match</h2>{shown}</section>'
 
 
 def _decision(test: SprtResult) -> str:
@@ -299,15 +331,15 @@ def _tests(data: ReportData) -> str:
         )  # fmt: skip
         settings = test.settings
         parts.append(
-            f"<div class='test'><h3>{escape(test.new)} against {escape(test.old)}</h3>"
-            f"<p><b>{escape(_decision(test))}</b></p>"
+            f"<div class='test'><h3>{_text(test.new)} against {_text(test.old)}</h3>"
+            f"<p><b>{_text(_decision(test))}</b></p>"
             f"<p>LLR {test.llr:+.3f} (H0 at {settings.lower:+.3f}, H1 at {settings.upper:+.3f}; "
             f"elo0 {settings.elo0:g}, elo1 {settings.elo1:g}, alpha {settings.alpha:g}, "
             f"beta {settings.beta:g})</p>"
             f"<p>{test.blocks:,} blocks = {test.deals:,} deals ({test.games:,} games against "
-            f"{escape(test.old)}); score {100 * test.score:.1f}%, Elo {test.elo:+.0f} (95%: "
+            f"{_text(test.old)}); score {100 * test.score:.1f}%, Elo {test.elo:+.0f} (95%: "
             f"{test.elo_low:+.0f} … {test.elo_high:+.0f}), LOS {test.los:.1f}%</p>"
-            f"<p class='note'>{escape(copies)}</p></div>"
+            f"<p class='note'>{_text(copies)}</p></div>"
         )
     if not parts:
         return ""
@@ -322,7 +354,7 @@ def render(data: ReportData, *, title: str | None = None) -> str:
     chart = ratings_chart(data.history)
     method = data.ratings.method if data.ratings else ""
     chart_text = (
-        f"{chart}<p class='note'>{escape(method)}; bands of the chart: "
+        f"{chart}<p class='note'>{_text(method)}; bands of the chart: "
         f"{data.history[0].bootstrap} resamples per point before the last, which is the "
         "standings' own.</p>"
         if chart
@@ -330,7 +362,7 @@ def render(data: ReportData, *, title: str | None = None) -> str:
     )
     warnings = ""
     if data.warnings:
-        shown = "".join(f"<li>{escape(w)}</li>" for w in data.warnings[:100])
+        shown = "".join(f"<li>{_text(w)}</li>" for w in data.warnings[:100])
         more = len(data.warnings) - 100
         warnings = (
             f'<section id="warnings" class="problems"><h2>Problems in the logs</h2><ul>{shown}</ul>'
@@ -345,13 +377,13 @@ def render(data: ReportData, *, title: str | None = None) -> str:
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{_policy(script)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="zole-arena {escape(__version__)}">
-<title>Zole report: {escape(name)}</title>
+<meta name="generator" content="zole-arena {_text(__version__)}">
+<title>Zole report: {_text(name)}</title>
 <style>{_asset("report.css")}</style></head>
 <body>
-<header><h1>{escape(title or "Zole report")}</h1>
+<header><h1>{_text(title or "Zole report")}</h1>
 <p class="sub">{len(data.deals):,} deals · {len(data.bots)} bots ·
-made {generated} by zole-arena {escape(__version__)}</p>
+made {generated} by zole-arena {_text(__version__)}</p>
 <nav><a href="#standings">standings</a><a href="#crosstable">crosstable</a>
 <a href="#chart">ratings over time</a><a href="#bots">bots</a><a href="#deals">deals</a>
 {problems_link}</nav>
@@ -371,7 +403,8 @@ and the Elo difference that score means.</p>{_crosstable(data)}</section>
 {_matches(data)}
 <section id="bots"><h2>Bots</h2>{bots}</section>
 <section id="deals"><h2>Deals</h2>
-<div id="filters"></div><div id="dealist"></div><div id="viewer" hidden></div>
+<div id="filters"></div><p id="deal-notice" class="bad" hidden></p><div id="dealist"></div>
+<div id="viewer" hidden></div>
 <noscript>The deal viewer needs JavaScript.</noscript></section>
 </main>
 <script type="application/json" id="report-data">{script_json(payload(data))}</script>

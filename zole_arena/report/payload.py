@@ -11,6 +11,7 @@ trick and what the deal scored come from the log.
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any, Final
 
 from zole_arena.game.actions import Bid, Contract
@@ -19,7 +20,15 @@ from zole_arena.game.scoring import WINNING_BANDS, Band, Pules
 from zole_arena.records.model import DealRecord
 from zole_arena.report.collect import ReportData
 
-__all__ = ["DEAL_FIELDS", "card_letters", "cards_table", "payload", "script_json"]
+__all__ = [
+    "DEAL_FIELDS",
+    "MAX_TEXT",
+    "card_letters",
+    "cards_table",
+    "payload",
+    "script_json",
+    "visible",
+]
 
 #: What each position of a deal's list holds.
 DEAL_FIELDS: Final = (
@@ -54,6 +63,26 @@ DEAL_FIELDS: Final = (
 )
 
 _BIDS: Final = frozenset(bid.value for bid in Bid)
+
+
+#: The longest text from a log the page shows whole (a name, a message, a command).
+MAX_TEXT: Final = 500
+
+
+def visible(text: str, limit: int = MAX_TEXT) -> str:
+    """Text from a log as the page may show it: every invisible or layout-changing character
+    (controls, direction overrides, zero widths, line separators) written out as ``⟨U+202E⟩``,
+    so that no name can pass for another; cut at ``limit`` characters."""
+    if len(text) > limit:
+        text = f"{text[:limit]}… ({len(text) - limit:,} more characters)"
+    if text.isprintable():
+        return text
+    return "".join(
+        f"⟨U+{ord(char):04X}⟩" if unicodedata.category(char) in _HIDDEN else char for char in text
+    )
+
+
+_HIDDEN: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 
 
 def card_letters(cards: tuple[Card, ...] | list[Card]) -> str:
@@ -157,16 +186,18 @@ def payload(data: ReportData) -> dict[str, Any]:
     for bot in data.bots:
         for deal, fault in bot.faults:
             by_deal.setdefault(deal, []).append(len(fault_rows))
-            fault_rows.append([deal, fault.seat, bots[bot.name], fault.kind.value, fault.message])
+            fault_rows.append(
+                [deal, fault.seat, bots[bot.name], fault.kind.value, visible(fault.message)]
+            )
     return {
         "fields": list(DEAL_FIELDS),
         "cards": cards_table(),
-        "bots": [bot.name for bot in data.bots],
+        "bots": [visible(bot.name) for bot in data.bots],
         "tables": [
-            {"log": table.log, "match": table.match_id, "label": table.label}
+            {"log": table.log, "match": visible(table.match_id), "label": visible(table.label)}
             for table in data.tables
         ],
-        "logs": [log.path for log in data.logs],
+        "logs": [visible(log.path) for log in data.logs],
         "contracts": [contract.value for contract in Contract],
         "contract_words": {
             **{bid.value: bid.value for bid in Bid},

@@ -213,7 +213,7 @@
       ["faults", "num"]].filter((h) => h !== null).map(([h, cls]) => el("th", { class: cls, text: h })));
     const pageBox = el("input", { type: "number", id: "page-number", min: "1", max: String(pages),
       value: String(state.page + 1), "aria-label": "page",
-      onchange: (event) => { state.page = Number(event.target.value) - 1 || 0; drawList(); } });
+      onchange: (event) => { state.page = Math.floor(Number(event.target.value)) - 1 || 0; drawList(); } });
     const pager = el("div", { class: "pager" },
       el("button", { type: "button", id: "page-prev", disabled: state.page === 0,
         onclick: () => { state.page -= 1; drawList(); } }, "\u2039 previous"),
@@ -263,20 +263,31 @@
     const found = {};
     for (const part of location.hash.replace(/^#/, "").split("&")) {
       const at = part.indexOf("=");
-      if (at > 0) found[part.slice(0, at)] = decodeURIComponent(part.slice(at + 1));
+      if (at <= 0) continue;
+      try {
+        found[part.slice(0, at)] = decodeURIComponent(part.slice(at + 1));
+      } catch (error) { // a malformed %-escape: that part is left out
+      }
     }
     let index = found.deal === undefined ? undefined : BY_KEY.get(found.deal);
     if (index === undefined && /^[0-9]+$/.test(found.deal || "")) index = Number(found.deal) - 1;
     if (index === undefined || !(index >= 0 && index < D.deals.length)) {
       if (view.deal !== null) { view.deal = null; draw(); drawList(); }
+      const notice = document.getElementById("deal-notice");
+      notice.textContent = found.deal === undefined ? "" :
+        `No deal "${found.deal}" in this report: a link names a deal by its match and number, ` +
+        `or by its place here, 1 to ${D.deals.length}.`;
+      notice.hidden = found.deal === undefined;
+      if (found.deal !== undefined) notice.scrollIntoView({ block: "center" });
       return false;
     }
+    document.getElementById("deal-notice").hidden = true;
     const changed = index !== view.deal;
     view.deal = index;
     view.seat = ["0", "1", "2"].includes(found.seat) ? Number(found.seat) : "all";
     const step = Number(found.step || 0);
     view.step = Number.isInteger(step) ? Math.max(0, Math.min(step, lastStep(D.deals[index]))) : 0;
-    draw();
+    writeHash(false); // the address in its own form: the deal by match and number, the rest as shown
     if (changed) {
       drawList();
       document.getElementById("viewer").scrollIntoView({ block: "start" });
@@ -339,6 +350,9 @@
   function draw() {
     const box = document.getElementById("viewer");
     if (view.deal === null) { box.hidden = true; box.replaceChildren(); return; }
+    // The viewer is drawn anew: the control that had the focus gets it back.
+    const focused = box.contains(document.activeElement) ? document.activeElement : null;
+    const refocus = focused && (focused.id || (focused.name === "seat" ? "seat-" + focused.value : ""));
     const deal = D.deals[view.deal];
     const last = lastStep(deal);
     const tricks = tricksOf(deal);
@@ -362,7 +376,7 @@
 
     const seats = el("fieldset", { class: "seatpick", id: "seat-toggle" }, el("legend", { text: "as seen by" }),
       ["all", 0, 1, 2].map((seat) => el("label", {},
-        el("input", { type: "radio", name: "seat", value: String(seat), checked: view.seat === seat,
+        el("input", { type: "radio", name: "seat", id: "seat-" + seat, value: String(seat), checked: view.seat === seat,
           onchange: () => { view.seat = seat; writeHash(false); } }),
         seat === "all" ? " everyone (all cards open)" : ` seat ${seat}: ${botName(deal, seat)}`)));
 
@@ -422,7 +436,8 @@
           : count === trick.cards.length && trick.winner === null ? "the deal ended here" : "\u00a0"));
     } else {
       trickBox = el("div", { class: "trick", id: "trick" },
-        el("h4", { text: step === 0 ? "as dealt" : "after the bidding" }),
+        el("h4", { text: step === 0 ? "as dealt" : deal[F.contract] === null
+          ? "the bidding, cut off by a fault" : "after the bidding" }),
         el("p", { text: tricks.length ? "\u2192 to play the cards one by one" : "no cards were played" }));
     }
 
@@ -439,10 +454,10 @@
         el("td", { text: done ? botName(deal, trick.winner) : "" }),
         el("td", { class: "num", text: done ? String(trick.points) : "" }));
     });
-    const trickTable = tricks.length ? el("table", { class: "tricks", id: "tricks" },
+    const trickTable = tricks.length ? el("div", { class: "wide" }, el("table", { class: "tricks", id: "tricks" },
       el("thead", {}, el("tr", {}, [["#", "num"], ["cards (in order played)", ""], ["led", ""], ["won", ""], ["points", "num"]]
         .map(([h, cls]) => el("th", { class: cls, text: h })))),
-      el("tbody", {}, trickRows)) : null;
+      el("tbody", {}, trickRows))) : null;
 
     let end = null;
     if (step === last) {
@@ -452,8 +467,8 @@
       });
       end = el("div", { class: "end", id: "deal-end" },
         el("h4", { text: "result" }), el("p", { id: "result", text: resultText(deal) +
-          (deal[F.soloist_points] !== null && !deal[F.ended_early] ? ` (${deal[F.soloist_points]} points)` : "") }),
-        el("table", { class: "scores", id: "scores" },
+          soloistPoints(deal) }),
+        el("div", { class: "wide" }, el("table", { class: "scores", id: "scores" },
           el("thead", {}, el("tr", {}, [["seat", "num"], ["bot", ""], ["tricks", "num"], ["card points", "num"], ["score", "num"], ["total", "num"]]
             .map(([h, cls]) => el("th", { class: cls, text: h })))),
           el("tbody", {}, [0, 1, 2].map((seat) => el("tr", {},
@@ -461,7 +476,7 @@
             el("td", { class: "num", text: String(deal[F.tricks][seat]) }),
             el("td", { class: "num", text: String(deal[F.points][seat]) }),
             el("td", { class: "num", text: signed(deal[F.scores][seat]) }),
-            el("td", { class: "num", text: signed(deal[F.totals][seat]) }))))),
+            el("td", { class: "num", text: signed(deal[F.totals][seat]) })))))),
         deal[F.pule] ? el("p", { text: "pules: " + deal[F.pule] }) : null,
         deal[F.pules_before] || deal[F.pules_after]
           ? el("p", { id: "pules", text: `pules before the deal: ${puleText(deal, deal[F.pules_before])}; after: ${puleText(deal, deal[F.pules_after])}` })
@@ -478,7 +493,20 @@
     box.replaceChildren(...[title, nav, seats, controls, facts, hands, trickBox, end, trickTable]
       .filter((part) => part !== null));
     box.hidden = false;
+    if (refocus) {
+      const again = document.getElementById(refocus);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+    }
     performance.mark("zole-deal-drawn"); // for the benchmark: how long a deal takes to show
+  }
+  function soloistPoints(deal) {
+    // The soloist's points as scored, and what they hold besides the tricks (the buried
+    // cards after a take; the talon is the rules' to give).
+    const points = deal[F.soloist_points];
+    if (points === null || deal[F.ended_early]) return "";
+    const inTricks = deal[F.points][deal[F.soloist]];
+    return points === inTricks ? ` (${points} points)`
+      : ` (${points} points: ${inTricks} in tricks, ${points - inTricks} ${deal[F.contract] === "take" ? "buried" : "from the talon"})`;
   }
   function trickStep(deal, step, direction) {
     // The step that ends the trick after (or before) the one on the table.
