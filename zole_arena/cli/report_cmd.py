@@ -48,14 +48,15 @@ def report_command(
         ),
     ] = None,
     bootstrap: Annotated[
-        int, typer.Option(help="Bootstrap resamples for the ratings' intervals.")
+        int, typer.Option(help="Bootstrap resamples for the ratings' intervals (10 to 10,000).")
     ] = DEFAULT_BOOTSTRAP,
     title: Annotated[str | None, typer.Option(help="The page's title.")] = None,
 ) -> None:  # fmt: skip
     """A report of the logs as one self-contained HTML page: standings (sortable), head to
     head, ratings over time, each bot's think times, faults and identity, and a viewer of
-    every deal (hands, bids, talon, tricks step by step, as seen by any seat). The page needs
-    no network and no server: open it from disk in any browser."""
+    every deal (hands, bids, talon, tricks step by step, as seen by any seat). Each log is
+    verified first: a deal it finds wrong (an edited log) is left out and listed. The page
+    needs no network and no server: open it from disk in any browser (docs/report.md)."""
     if not MIN_BOOTSTRAP <= bootstrap <= MAX_BOOTSTRAP:
         fail(f"--bootstrap must be from {MIN_BOOTSTRAP} to {MAX_BOOTSTRAP:,}, not {bootstrap}")
     try:
