@@ -50,11 +50,8 @@ def _text(value: str) -> str:
 
 
 def _asset(name: str) -> str:
-    return (
-        importlib.resources.files("zole_arena.report")
-        .joinpath("assets", name)
-        .read_text(encoding="utf-8")
-    )
+    """The page's script or styles, kept beside this module as package data."""
+    return importlib.resources.files("zole_arena.report").joinpath(name).read_text("utf-8")
 
 
 def _cell(text: str, sort: float | str | None = None, cls: str = "") -> str:
