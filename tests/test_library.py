@@ -139,6 +139,10 @@ def test_the_library_page_examples_run_and_do_what_it_says(
     assert ns["report"].deals == 6 and not ns["report"].failed
     assert "6 deals: ok sha256:" in said
     assert {r.name for r in ns["ratings"].ratings} == {"Random", "RuleBot", "RuleBot#2"}
+    # The report of both logs: a page, and its figures.
+    assert (tmp_path / "report.html").read_text().startswith("<!DOCTYPE html>")
+    assert len(ns["data"].deals) == 12 and {bot.name for bot in ns["data"].bots} == {
+        "Random", "RuleBot", "RuleBot#2"}  # fmt: skip
     # The tournament: four tables of a duplicate block each.
     assert ns["standings"].deals == 4 * 6 and ns["standings"].stopped is None
     assert sorted(ns["standings"].ranking()) == ["alice", "bob", "carol", "dan"]
