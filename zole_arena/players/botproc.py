@@ -60,11 +60,11 @@ from zole_arena.players.limits import DEFAULT_LIMITS, Limits
 from zole_arena.players.proctree import (
     _CHILDREN_LOCK,
     _OWN_CHILDREN,
-    _become_subreaper,
     _child_setup,
     _kill_tree,
     _reap_orphans,
     _signals_held,
+    become_subreaper,
 )
 from zole_arena.players.stderrcap import StderrCopy
 
@@ -142,7 +142,7 @@ class BotProcess:
         self.limit_hit: str | None = None
         """Why the arena killed the bot for a limit of the whole bot, if it did."""
         self.stderr_path: str | None = str(stderr_path) if stderr_path is not None else None
-        _become_subreaper()
+        become_subreaper()
         where = os.fspath(cwd) if cwd is not None else os.getcwd()
         argv = self.argv
         run_env: dict[str, str] | None = dict(env) if env is not None else None

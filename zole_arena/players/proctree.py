@@ -16,6 +16,8 @@ from zole_arena.isolation.cgroups import BotCgroup
 from zole_arena.players.limits import Limits
 
 __all__ = [
+    "become_subreaper",
+    "children_of",
     "register_child",
 ]
 
@@ -29,8 +31,9 @@ _PR_SET_CHILD_SUBREAPER: Final = 36
 _subreaper_done = False
 
 
-def _become_subreaper() -> None:
-    """Ask Linux to hand us the orphans of our bots, so that we can reap them."""
+def become_subreaper() -> None:
+    """Ask Linux to hand this process the orphans of its descendants (a bot's, a browser's), so
+    that it can reap them; once."""
     global _subreaper_done
     if _subreaper_done:
         return
@@ -38,17 +41,6 @@ def _become_subreaper() -> None:
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
-
-def become_subreaper() -> None:
-    """Make this process the one Linux hands the orphans of its descendants to (so that it can
-    reap them), once."""
-    _become_subreaper()
-
-
-def children_of(pid: int) -> list[int]:
-    """The children of process ``pid``, from /proc."""
-    return _children(pid)
 
 
 _libc: ctypes.CDLL | None = None
@@ -132,7 +124,7 @@ def _children_by_scan(pid: int) -> list[int]:
     return found
 
 
-def _children(pid: int) -> list[int]:
+def children_of(pid: int) -> list[int]:
     """The children of process ``pid`` (every thread's), from /proc."""
     if not _HAS_CHILDREN_FILES:
         return _children_by_scan(pid)
@@ -153,12 +145,12 @@ def _children(pid: int) -> list[int]:
 def _descendants(pid: int) -> list[int]:
     """Every process below ``pid``, children first."""
     found: list[int] = []
-    todo = _children(pid)
+    todo = children_of(pid)
     while todo:
         child = todo.pop()
         if child not in found:
             found.append(child)
-            todo.extend(_children(child))
+            todo.extend(children_of(child))
     return found
 
 
@@ -201,7 +193,7 @@ def _reap_orphans() -> None:
         with _CHILDREN_LOCK:
             orphans = [
                 p
-                for p in _children(me)
+                for p in children_of(me)
                 if p not in _OWN_CHILDREN and _session(p) not in (mine, None)
             ]
         if not orphans:
