@@ -411,12 +411,16 @@ def verify_log(
     on_finding: Callable[[Finding], None] | None = None,
     *,
     digest: str | None = None,
+    on_entry: Callable[[LogEntry, bool], None] | None = None,
 ) -> VerifyReport:
     """Check a log a record at a time: what each problem is goes to ``on_finding`` as it is
     found; the counts come back in the report.
 
     :param digest: the log's digest as published (``sha256:<hex>``): checked against the hash
         of its last line, which (with the chain) pins the whole log.
+    :param on_entry: given each record's line once it is checked, and whether it is a deal
+        record found wrong: a reader that wants the checked records (the report) reads the log
+        only once.
     :raises RecordError: the file is not a zole-arena log.
     """
     report = VerifyReport(path)
@@ -436,10 +440,13 @@ def verify_log(
         if verifier.first_type is None:
             verifier.first_type = record.type
         verifier.chain(entry, record)
+        bad = report.bad
         if isinstance(record, DealRecord):
             verifier.deal(entry, record)
         elif isinstance(record, MatchHeader | TournamentHeader | InvalidHeader):
             verifier.header(entry, record)
+        if on_entry is not None:
+            on_entry(entry, report.bad > bad)
     report.digest = reader.digest
     if digest is not None and digest != reader.digest:
         report.digest_differs = True

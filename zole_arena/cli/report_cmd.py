@@ -10,6 +10,7 @@ import typer
 
 from zole_arena.cli.console import err, fail
 from zole_arena.errors import ZoleError
+from zole_arena.records.reader import RecordError, check_log_path
 from zole_arena.stats.ratings import DEFAULT_BOOTSTRAP, MIN_BOOTSTRAP
 
 #: More resamples than this add nothing a report shows (intervals to the Elo) but minutes.
@@ -19,14 +20,10 @@ MAX_BOOTSTRAP = 10_000
 def _target(logs: list[Path], output: Path | None) -> tuple[Path, str]:
     """The report's path, and why the command must refuse (empty: it need not)."""
     for log in logs:
-        if log.is_dir():
-            return log, f"{log}: is a folder, not a log"
-        if log.is_symlink() and not log.exists():
-            return log, f"{log}: a link to nothing (or a loop of links)"
-        if log.exists() and not log.is_file():
-            return log, f"{log}: not a regular file"
-        if not log.is_file():
-            return log, f"{log}: no such file"
+        try:
+            check_log_path(log)
+        except RecordError as exc:
+            return log, str(exc)
     target = output if output is not None else logs[0].with_suffix(".html")
     if target.suffix.lower() not in (".html", ".htm"):
         return target, f"{target}: name the report with .html"

@@ -219,7 +219,7 @@ def _bots_of_test(log: Path, form: str) -> None:
     the test's decision is in its --json and its text."""
     from zole_arena.report.collect import collect  # the report's reading, only when asked
 
-    data = collect([log], history_bootstrap=DEFAULT_BOOTSTRAP, points=1)
+    data = collect([log], points=0)  # no chart: the rating list is all it needs
     rated = {r.name: r.to_dict() for r in data.ratings.ratings} if data.ratings else {}
     entries = [{**bot.stats.to_dict(), **rated.get(bot.name, {})} for bot in data.bots]
     if form == "csv":

@@ -30,6 +30,7 @@ from zole_arena.records.model import ABSENT, FORMAT, Absent, Record
 from zole_arena.records.parse import from_json
 
 __all__ = [
+    "check_log_path",
     "MAX_LINE_BYTES",
     "LogEntry",
     "LogProblem",
@@ -183,6 +184,26 @@ def first_format_version(handle: IO[bytes]) -> object:
     """The ``format_version`` of the first line of a log open at its start (None if none)."""
     first = _decode(handle.readline(MAX_LINE_BYTES + 1))
     return first.get("format_version") if isinstance(first, dict) else None
+
+
+def check_log_path(path: str | os.PathLike[str]) -> None:
+    """Check that ``path`` names a file that can be read as a log.
+
+    :raises RecordError: a folder, a link to nothing, not a regular file, no such file, or a
+        path the system refuses (too long, say).
+    """
+    name, where = str(path), Path(path)
+    try:
+        if where.is_dir():
+            raise RecordError(f"{name}: is a folder, not a log")
+        if where.is_symlink() and not where.exists():
+            raise RecordError(f"{name}: a link to nothing (or a loop of links)")
+        if where.exists() and not where.is_file():
+            raise RecordError(f"{name}: not a regular file")
+        if not where.is_file():
+            raise RecordError(f"{name}: no such file")
+    except OSError as exc:
+        raise RecordError(f"{name}: cannot be read ({exc.strerror or exc})") from None
 
 
 def log_type(path: str | os.PathLike[str]) -> str | None:

@@ -14,9 +14,9 @@ from html import escape
 from typing import Final
 
 from zole_arena.report.payload import visible
-from zole_arena.stats.ratings import NOT_ESTIMATED, RatingList
+from zole_arena.stats.ratings import NOT_ESTIMATED, PlayerRating, RatingList
 
-__all__ = ["COLOURS", "ratings_chart"]
+__all__ = ["COLOURS", "elo_text", "interval_text", "ratings_chart"]
 
 #: Line colours, bot by bot (Okabe–Ito and Tableau hues, told apart by most colour-blind
 #: readers, none too dark for a dark page); past ten bots they repeat with dashes.
@@ -63,10 +63,17 @@ def _short(name: str) -> str:
     return f"{name[: keep - keep // 3]}…{name[-(keep // 3) :]}"
 
 
-def _fmt(value: float, signed: bool) -> str:
+def elo_text(value: float, signed: bool = True) -> str:
     """An Elo for people: whole, signed around an average of 0 (never ``-0``)."""
-    value = round(value) + 0.0  # -0.4 rounds to -0; adding 0.0 makes it 0
-    return f"{value:+.0f}" if signed and value else f"{value:.0f}"
+    whole = round(value)
+    return f"{whole:+d}" if signed and whole else f"{whole:d}"
+
+
+def interval_text(rating: PlayerRating, signed: bool = True) -> str:
+    """A rating's 95% interval for people, or n/a where it cannot be estimated."""
+    if rating.low is None or rating.high is None:
+        return NOT_ESTIMATED
+    return f"{elo_text(rating.low, signed)} … {elo_text(rating.high, signed)}"
 
 
 def ratings_chart(checkpoints: Sequence[RatingList]) -> str:
@@ -111,7 +118,7 @@ def ratings_chart(checkpoints: Sequence[RatingList]) -> str:
         parts.append(
             f'<line x1="{_LEFT}" x2="{_LEFT + plot_w}" y1="{ty:.1f}" y2="{ty:.1f}" class="grid"/>'
             f'<text x="{_LEFT - 6}" y="{ty + 4:.1f}" class="tick" text-anchor="end">'
-            f"{_fmt(tick, signed)}</text>"
+            f"{elo_text(tick, signed)}</text>"
         )
     for tick in _ticks(0, most, whole=True):
         tx = x(tick)
@@ -150,23 +157,18 @@ def ratings_chart(checkpoints: Sequence[RatingList]) -> str:
             f'<polyline points="{line}" stroke="{colour}"{dashed} class="line" fill="none"/>'
         )
         for deals, rating in points:
-            interval = NOT_ESTIMATED
-            if rating.low is not None and rating.high is not None:
-                interval = f"{_fmt(rating.low, signed)} … {_fmt(rating.high, signed)}"
+            interval = interval_text(rating, signed)
             group.append(
                 f'<circle cx="{x(deals):.1f}" cy="{y(rating.elo):.1f}" r="3" fill="{colour}">'
                 f"<title>{escape(visible(name))} after {deals:,} deals: "
-                f"{_fmt(rating.elo, signed)} ({interval})</title></circle>"
+                f"{elo_text(rating.elo, signed)} ({interval})</title></circle>"
             )
         group.append("</g>")
         parts.extend(group)
         final = next((r for r in last.ratings if r.name == name), None)
         text = escape(_short(visible(name)))
         if final is not None:
-            interval = NOT_ESTIMATED
-            if final.low is not None and final.high is not None:
-                interval = f"{_fmt(final.low, signed)} … {_fmt(final.high, signed)}"
-            text += f"  {_fmt(final.elo, signed)} ({interval})"
+            text += f"  {elo_text(final.elo, signed)} ({interval_text(final, signed)})"
         ly = _TOP + 8 + place * 20
         parts.append(
             f'<line x1="{legend_x}" x2="{legend_x + 22}" y1="{ly}" y2="{ly}" stroke="{colour}"'

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,9 +29,9 @@ from zole_arena.records.model import (
     TournamentHeader,
 )
 from zole_arena.records.reader import (
-    LogReader,
+    LogEntry,
     RecordError,
-    last_line_digest,
+    check_log_path,
     log_type,
 )
 from zole_arena.stats.ratings import (
@@ -75,10 +76,8 @@ class ThinkTime:
             return cls(0, None, None, None)
         ordered = sorted(times)
         count = len(ordered)
-        middle = count // 2
-        median = ordered[middle] if count % 2 else (ordered[middle - 1] + ordered[middle]) / 2
         p95 = ordered[max(0, math.ceil(0.95 * count) - 1)]
-        return cls(count, median, p95, ordered[-1])
+        return cls(count, statistics.median(ordered), p95, ordered[-1])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,9 +154,11 @@ class LogSummary:
     problems: tuple[str, ...]
     """Lines that could not be used, one message each."""
     rules: str
-    chain: str
-    """The hash chain: ``intact``, ``none`` (a format-1 log) or ``broken at line N`` (an
-    edited log: its digest vouches for nothing before that line; ``verify`` says more)."""
+    hash_chain: bool
+    """Whether the log has a hash chain (format 2; a format-1 log's edits cannot be found)."""
+    chain_break: int | None
+    """The first line whose ``prev`` is not the hash of the line before (an edited log: its
+    digest vouches for nothing), or None."""
     sprt: SprtResult | None = None
     """A head-to-head test's result, computed again from its log."""
     left_out: int = 0
@@ -205,7 +206,6 @@ class _Collector:
         self.identities: dict[str, list[BotIdentity]] = {}
         self.faults: dict[str, list[tuple[int, Fault]]] = {}
         self.records: list[Record] = []
-        self.repeated = 0
 
     def _bot(self, name: str) -> PlayerStats:
         if name not in self.stats:
@@ -248,8 +248,7 @@ class _Collector:
     def deal(self, record: DealRecord, log: int) -> None:
         key = (record.match_id, record.deal)
         if key in self.seen:
-            self.repeated += 1
-            return
+            return  # read twice (the rating units say so, in their warnings)
         self.seen.add(key)
         if record.match_id not in self.table_of:
             self.table_of[record.match_id] = len(self.tables)
@@ -294,75 +293,76 @@ def _count(pairs: dict[tuple[str, str], PairResult], first: str, second: str, sc
     pairs[first, second] = PairResult(old.score + score, old.games + 1)
 
 
-def _checked(path: str | os.PathLike[str]) -> tuple[set[int], list[str], str]:
-    """What ``verify`` finds in a log: the lines of the deals that disagree with the rules,
-    their header or the deals before them (left out of every figure), every finding as a
-    line for people, and the hash chain's state."""
-    findings: list[Finding] = []
-    report = verify_log(str(path), findings.append)
-    bad = {finding.line for finding in findings if finding.kind is Kind.DEAL}
-    problems = []
-    for finding in findings:
-        if finding.kind is Kind.NOTE:
-            continue
-        text = finding.describe(str(path))
-        if finding.kind is Kind.DEAL and finding.line in bad:
-            text += " (left out of the report's figures)"
-        problems.append(text)
-    breaks = [finding.line for finding in findings if finding.kind is Kind.CHAIN]
-    if report.format_version == 1:
-        chain = "none"
-    elif breaks:
-        chain = f"broken at line {breaks[0]}"
-    else:
-        chain = "intact"
-    return bad, problems, chain
+class _LogReading:
+    """One log as ``verify`` checks it, record by record, into the collector: the deals it
+    finds wrong are left out of every figure, what it finds becomes the log's problems."""
+
+    def __init__(self, collector: _Collector, number: int, path: str | os.PathLike[str]) -> None:
+        self.collector, self.number, self.name = collector, number, str(path)
+        self.file_name = Path(path).name
+        self.findings: list[Finding] = []
+        self.left_out: set[int] = set()
+        self.rules = ""
+        self.tests = 0
+        self.sprt = False
+        """Whether the log's first record is a test's match header."""
+        self.first = True
+
+    def entry(self, entry: LogEntry, wrong: bool) -> None:
+        record = entry.record
+        if wrong:
+            self.left_out.add(entry.line)
+            return
+        collector = self.collector
+        assert record is not None
+        collector.records.append(record)
+        if isinstance(record, MatchHeader):
+            self.sprt = self.sprt or (self.first and record.sprt is not None)
+            if record.sprt is not None:
+                self.tests += 1
+            self.rules = self.rules or _rules_name(record)
+            collector.header(record, self.number, _label(record, self.file_name, self.tests))
+        elif isinstance(record, TournamentHeader):
+            self.rules = self.rules or _rules_name(record)
+        elif isinstance(record, DealRecord):
+            collector.deal(record, self.number)
+        self.first = False
+
+    def problems(self) -> list[str]:
+        """What verify found, a line each (a note is not a problem)."""
+        problems = []
+        for finding in self.findings:
+            if finding.kind is Kind.NOTE:
+                continue
+            text = finding.describe(self.name)
+            if finding.kind is Kind.DEAL and finding.line in self.left_out:
+                text += " (left out of the report's figures)"
+            problems.append(text)
+        return problems
 
 
 def _read(collector: _Collector, number: int, path: str | os.PathLike[str]) -> LogSummary:
-    """Read one log into the collector (its deals that ``verify`` finds wrong left out)."""
+    """Read one log into the collector, as ``verify`` checks it (one pass over the file)."""
+    check_log_path(path)
     name = str(path)
-    try:
-        if Path(path).is_dir():
-            raise RecordError(f"{name}: is a folder, not a log")
-        if not Path(path).is_file():
-            raise RecordError(f"{name}: no such file")
-    except OSError as exc:
-        raise RecordError(f"{name}: cannot be read ({exc.strerror or exc})") from None
     kind = log_type(path)
     if kind not in ("match", "tournament"):
         raise RecordError(f"{name}: not a zole-arena log of a match or a tournament")
-    bad, problems, chain = _checked(path)
-    deals_before = len(collector.deals)
-    rules = ""
-    first = True
-    tests = 0
-    for entry in LogReader(path):
-        record = entry.record
-        if record is None or (isinstance(record, DealRecord) and entry.line in bad):
-            continue
-        collector.records.append(record)
-        if isinstance(record, MatchHeader):
-            if first and record.sprt is not None:
-                kind = "sprt"
-            if record.sprt is not None:
-                tests += 1
-            rules = rules or _rules_name(record)
-            collector.header(record, number, _label(record, Path(path).name, tests))
-        elif isinstance(record, TournamentHeader):
-            rules = rules or _rules_name(record)
-        elif isinstance(record, DealRecord):
-            collector.deal(record, number)
-        first = False
+    reading = _LogReading(collector, number, path)
+    before = len(collector.deals)
+    report = verify_log(name, reading.findings.append, on_entry=reading.entry)
+    problems = reading.problems()
+    breaks = [finding.line for finding in reading.findings if finding.kind is Kind.CHAIN]
     test = None
-    if kind == "sprt":
+    if reading.sprt:
+        kind = "sprt"
         try:
             test = result_from_log(Path(path))
         except ZoleError as exc:
             problems.append(f"{name}: no test result ({exc})")
     return LogSummary(
-        name, kind or "match", len(collector.deals) - deals_before, last_line_digest(path),
-        tuple(problems), rules, chain, test, len(bad),
+        name, kind, len(collector.deals) - before, report.digest, tuple(problems), reading.rules,
+        report.format_version != 1, breaks[0] if breaks else None, test, len(reading.left_out),
     )  # fmt: skip
 
 
@@ -377,7 +377,8 @@ def collect(
     """Read the logs and gather the report's figures.
 
     :param bootstrap: resamples for the rating list's intervals; ``history_bootstrap``: for
-        the bands of each checkpoint of the ratings-over-time chart (``points`` of them).
+        the bands of each checkpoint of the ratings-over-time chart (``points`` of them; 0:
+        no chart, the history is the rating list alone).
     :raises RecordError: a file is missing or is not a zole-arena log.
     """
     collector = _Collector()
@@ -390,9 +391,10 @@ def collect(
     if data.units:
         try:
             ratings = rate(data.units, bootstrap=bootstrap, seed=seed)
-            history = ratings_over_time(
-                data.units, points=points, bootstrap=history_bootstrap, seed=seed
-            )
+            if points:
+                history = ratings_over_time(
+                    data.units, points=points, bootstrap=history_bootstrap, seed=seed
+                )
             # The last checkpoint holds every unit: the rating list itself, so that the
             # chart's legend and the standings give the same intervals.
             history[-1:] = [ratings]

@@ -19,8 +19,8 @@ from zole_arena import __version__
 from zole_arena.events.sprt import SprtResult
 from zole_arena.game.actions import Contract
 from zole_arena.records.model import Fault
-from zole_arena.report.chart import ratings_chart
-from zole_arena.report.collect import SOLO_CONTRACTS, BotFigures, ReportData
+from zole_arena.report.chart import elo_text, interval_text, ratings_chart
+from zole_arena.report.collect import SOLO_CONTRACTS, BotFigures, LogSummary, ReportData
 from zole_arena.report.payload import payload, script_json, visible
 from zole_arena.stats.ratings import NOT_ESTIMATED, PlayerRating
 
@@ -65,16 +65,12 @@ def _cell(text: str, sort: float | str | None = None, cls: str = "") -> str:
 
 
 def _signed(value: float | None) -> str:
-    """An Elo for people: whole and signed (never ``-0``), or n/a."""
-    if value is None:
-        return NOT_ESTIMATED
-    return f"{round(value):+d}" if round(value) else "0"
+    """An Elo for people, or n/a."""
+    return NOT_ESTIMATED if value is None else elo_text(value)
 
 
 def _interval(rating: PlayerRating | None) -> str:
-    if rating is None or rating.low is None or rating.high is None:
-        return NOT_ESTIMATED
-    return f"{_signed(rating.low)} … {_signed(rating.high)}"
+    return NOT_ESTIMATED if rating is None else interval_text(rating)
 
 
 def _table(cls: str, headings: Iterable[tuple[str, str]], rows: Iterable[str]) -> str:
@@ -234,16 +230,16 @@ def _bot_card(data: ReportData, place: int, bot: BotFigures) -> str:
     )
 
 
-def _chain(state: str) -> str:
-    if state == "intact":
+def _chain(log: LogSummary) -> str:
+    if not log.hash_chain:
+        return "format 1: no hash chain (edits cannot be detected)"
+    line = log.chain_break
+    if line is None:
         return (
             '<span class="good" title="no line was changed, removed or inserted since the one '
             "before it was written; that the log is the one the run wrote, only its digest "
             'shows: compare it with the one the run printed">hash chain intact</span>'
         )
-    if state == "none":
-        return "format 1: no hash chain (edits cannot be detected)"
-    line = int(state.rsplit(" ", 1)[1])
     return (
         f'<span class="bad">hash chain broken: line {line - 1} was changed, or lines were '
         f"removed or inserted before line {line}; this digest vouches for nothing (run "
@@ -267,7 +263,7 @@ def _logs(data: ReportData) -> str:
     rows = [
         f"<tr><td>{_text(log.path)}</td><td>{log.kind}</td><td>{_text(log.rules)}</td>"
         f'<td class="num">{_deals_of_log(data, n)}</td><td><code>{_text(log.digest or "")}'
-        f"</code><br>{_chain(log.chain)}</td></tr>"
+        f"</code><br>{_chain(log)}</td></tr>"
         for n, log in enumerate(data.logs)
     ]
     headings = [("log", ""), ("kind", ""), ("rules", ""), ("deals", ""),

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from zole_arena.game.actions import Bid, Contract
 from zole_arena.game.cards import CARDS, Card
 from zole_arena.game.scoring import WINNING_BANDS, Band, Pules
-from zole_arena.records.model import DealRecord
+from zole_arena.records.model import DealRecord, Move
 from zole_arena.report.collect import ReportData
 
 __all__ = [
@@ -104,18 +104,36 @@ def cards_table() -> list[dict[str, Any]]:
     ]
 
 
+class _Moves(NamedTuple):
+    """A deal's moves by kind, each in the order made."""
+
+    bids: list[Move]
+    buries: list[Move]
+    plays: list[Move]
+
+    @classmethod
+    def of(cls, record: DealRecord) -> _Moves:
+        moves = cls([], [], [])
+        for move in record.moves:
+            if move.action in _BIDS:
+                moves.bids.append(move)
+            elif len(move.action) == 2:  # a card: ``TD``
+                moves.plays.append(move)
+            else:  # two cards: ``QC 9H``
+                moves.buries.append(move)
+        return moves
+
+
 def _deal(record: DealRecord, table: int, bots: dict[str, int], faults: list[int]) -> list[Any]:
     result = record.result
+    moves = _Moves.of(record)
     hands = [card for hand in record.hands for card in hand]
-    bids = [[move.seat, move.action] for move in record.moves if move.action in _BIDS]
+    bids = [[move.seat, move.action] for move in moves.bids]
     plays = [card for trick in record.tricks for card in trick.cards]
-    finished = len(plays)
     # Cards played after the last finished trick (a deal forfeited mid-trick): from the moves.
-    played = [move for move in record.moves if len(move.action) == 2]
-    for move in played[finished:]:
-        plays.append(Card.parse(move.action))
+    plays += [Card.parse(move.action) for move in moves.plays[len(plays) :]]
     leader = record.tricks[0].leader if record.tricks else (record.dealer + 1) % 3
-    auto = _auto(record)
+    auto = _auto(record, moves)
     return [
         table,
         record.deal,
@@ -151,28 +169,19 @@ def _pules(pules: Pules) -> list[Any] | None:
     return [pules.common, list(pules.personal)] if pules else None
 
 
-def _auto(record: DealRecord) -> dict[str, Any] | None:
+def _auto(record: DealRecord, moves: _Moves) -> dict[str, Any] | None:
     """What the arena played for a faulted bot (``--on-fault random``): a move answering no
     request, by a seat with a fault in the deal."""
     faulted = {fault.seat for fault in record.faults}
     if not faulted:
         return None
-    bids: list[int] = []
-    plays: list[int] = []
-    bury = False
-    bid_count = play_count = 0
-    for move in record.moves:
-        chosen = move.request_id is None and move.seat in faulted
-        if move.action in _BIDS:
-            if chosen:
-                bids.append(bid_count)
-            bid_count += 1
-        elif len(move.action) == 2:
-            if chosen:
-                plays.append(play_count)
-            play_count += 1
-        elif chosen:
-            bury = True
+
+    def chosen(move: Move) -> bool:
+        return move.request_id is None and move.seat in faulted
+
+    bids = [n for n, move in enumerate(moves.bids) if chosen(move)]
+    plays = [n for n, move in enumerate(moves.plays) if chosen(move)]
+    bury = any(chosen(move) for move in moves.buries)
     if not (bids or plays or bury):
         return None
     return {"bids": bids, "bury": bury, "plays": plays}
@@ -206,7 +215,7 @@ def payload(data: ReportData) -> dict[str, Any]:
             "pule": "pule",
         },
         "bands": {band.value: band.words for band in Band},
-        "won_bands": [band.value for band in WINNING_BANDS],
+        "won_bands": sorted(band.value for band in WINNING_BANDS),  # a set: one order always
         "faults": fault_rows,
         "deals": [
             _deal(record, data.deal_tables[n], bots, by_deal.get(n, []))
