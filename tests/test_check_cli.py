@@ -214,17 +214,22 @@ def _all_pass(name: str) -> Callable[[Run], None]:
         first = run.item(1, "start and handshake")
         assert first.text.startswith(f"start and handshake: {name!r}")
         # Every decision item plays its deal to the end, and so does every copy of the bot.
-        for number in range(4, len(items) - 2):
+        for number in range(4, len(items) - 3):
             assert "to the deal's end (" in items[number].text or (
                 "the deal ended (" in items[number].text
             ), items[number]
+        # The last deals are played under a game clock (go ... clock C inc I), not flagged.
+        clocked = items[len(items) - 1]
+        assert re.match(r"full wpt deals .*, under a game clock of [\d.]+\+[\d.]+ s: 3 deals",
+                        clocked.text), clocked  # fmt: skip
+        assert re.search(r"the least left on a clock \d+ ms$", clocked.text), clocked
         quit_item = run.item(len(items), "quit")
         assert re.search(r": \d+ copies of the bot, each within 1 s; .* code 0$", quit_item.text)
         if name == "Tracker":  # it notes its starts and quits: every copy was told to quit
             notes = list(reported(run))
             started = {pid for role, pid in notes if role == "bot"}
             assert started == {pid for role, pid in notes if role == "quit"}
-            assert len(started) >= 9 + 6  # its own copies, and two full deals' three each
+            assert len(started) >= 9 + 9  # its own copies, and three full deals' three each
 
     return expect
 

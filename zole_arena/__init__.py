@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from zole_arena.events.tournament import Tournament as Tournament
     from zole_arena.game.actions import Contract as Contract
     from zole_arena.game.cards import Card as Card
+    from zole_arena.game.clock import TimeControl as TimeControl
     from zole_arena.game.rules import Rules as Rules
     from zole_arena.game.rules import load_rules as load_rules
     from zole_arena.game.state import DealResult as DealResult
@@ -83,6 +84,7 @@ _NAMES: dict[str, str] = {
     "DealState": "zole_arena.game.state",
     "Rules": "zole_arena.game.rules",
     "SeatView": "zole_arena.game.state",
+    "TimeControl": "zole_arena.game.clock",
     "load_rules": "zole_arena.game.rules",
     # Bots: how to start one, its limits and sandbox; bots written in Python.
     "Bot": "zole_arena.players.bot",

@@ -31,6 +31,7 @@ from typing import Final
 from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, FaultPolicy, Referee
 from zole_arena.errors import BotError, IllegalActionError, NotationError
 from zole_arena.game.actions import Action, Bid
+from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import AllPass, Rules, load_rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import NO_PULES, Pules
@@ -270,6 +271,8 @@ class _Checker:
                 return
         for preset in ("wpt", "lzf"):
             self._full_deal(preset)
+        # A clock of ten times the time per decision: its fair shares are about that time.
+        self._full_deal("wpt", TimeControl(10 * self.time_ms, self.time_ms // 20))
         self._quit()
 
     def _options(self, session: BotSession) -> None:
@@ -423,8 +426,12 @@ class _Checker:
 
     # -- full deals and quit ----------------------------------------------------------------
 
-    def _full_deal(self, preset: str) -> None:
+    def _full_deal(self, preset: str, tc: TimeControl | None = None) -> None:
+        """Three deals between three copies of the bot (under ``tc``: with a game clock, whose
+        ``go`` lines end with ``clock C inc I``)."""
         name = f"full {preset} deals with three copies of the bot"
+        if tc is not None:
+            name += f", under a game clock of {tc} s"
         rules = load_rules(preset)
         referee = Referee(
             rules,
@@ -432,7 +439,9 @@ class _Checker:
             time_ms=self.time_ms,
             margin_ms=self.margin_ms,
             policy=FaultPolicy(max_faults=0),
+            tc=tc,
         )
+        lowest: int | None = None
         try:
             referee.start()
             sheet = ScoreSheet(rules, seed=20261129)
@@ -440,6 +449,8 @@ class _Checker:
             for _ in range(3):
                 outcome = referee.play_deal(sheet)
                 contracts.append(str(outcome.result.contract))
+                clocks = [m.clock_ms for m in outcome.moves if m.clock_ms is not None]
+                lowest = min([*clocks, *([] if lowest is None else [lowest])], default=None)
                 if outcome.faults:
                     fault = outcome.faults[0]
                     self.item(name, False, fault.describe(), fault.reply)
@@ -449,7 +460,8 @@ class _Checker:
             return
         finally:
             referee.close(grace_ms=int(QUIT_GRACE_S * 1000))
-        self.item(name, True, f"3 deals: {', '.join(contracts)}; totals {sheet.totals}")
+        low = "" if lowest is None else f"; the least left on a clock {lowest} ms"
+        self.item(name, True, f"3 deals: {', '.join(contracts)}; totals {sheet.totals}{low}")
 
     def _quit(self) -> None:
         """Send the last copy ``quit``, and judge every copy sent it: each must exit within

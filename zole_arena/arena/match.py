@@ -146,6 +146,7 @@ class Match:
             margin_ms=settings.margin_ms,
             policy=settings.policy,
             start_session=start_session,
+            tc=settings.tc,
         )
 
     # -- the header -------------------------------------------------------------------------
@@ -198,7 +199,9 @@ class Match:
 
     def _count(self, report: DealReport) -> None:
         for seat, player in enumerate(report.seating):
-            self.stats[player].add(seat, report.result, report.result.scores[seat])
+            stats = self.stats[player]
+            stats.add(seat, report.result, report.result.scores[seat])
+            stats.add_time(report.moves, seat)
 
     def replay_records(self, records: Sequence[DealRecord]) -> None:
         """Bring the sheets and figures up to date with deal records from a log (resume)."""
@@ -225,6 +228,7 @@ class Match:
                     result,
                     _by_player(seating, result.scores),
                     len(record.faults),
+                    record.moves,
                 )
             )
             for fault in record.faults:
@@ -381,7 +385,13 @@ class Match:
     ) -> DealReport:
         result = outcome.result
         report = DealReport(
-            number, block, seating, result, _by_player(seating, result.scores), len(outcome.faults)
+            number,
+            block,
+            seating,
+            result,
+            _by_player(seating, result.scores),
+            len(outcome.faults),
+            tuple(outcome.moves),
         )
         for fault in outcome.faults:
             self.stats[fault.player].faults += 1

@@ -21,6 +21,7 @@ from typing import Final, Literal
 from zole_arena.errors import (
     BotError,
     BotStartupError,
+    BotTimeoutError,
     FaultKind,
     IllegalActionError,
     NotationError,
@@ -28,6 +29,7 @@ from zole_arena.errors import (
 )
 from zole_arena.game.actions import Action, Bid, Bury
 from zole_arena.game.cards import Card
+from zole_arena.game.clock import TimeControl, clock_after, decisions_left
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.state import DealResult, DealState, Phase, forfeit_result, max_penalty
@@ -156,11 +158,16 @@ class Referee:
         policy: FaultPolicy = FaultPolicy(),
         on_fault: Callable[[Fault], None] | None = None,
         start_session: Callable[[BotConfig], PlayerSession] = BotSession,
+        tc: TimeControl | None = None,
     ) -> None:
         if len(configs) != 3:
             raise ValueError(f"a Zole table needs 3 bots, not {len(configs)}")
         self.rules = rules
         self.time_ms = time_ms
+        self.tc = tc
+        """The game clock (each seat's, per deal); None: ``time_ms`` for every decision."""
+        self._clocks = [0, 0, 0]
+        """Each seat's clock in the current deal, in milliseconds (under :attr:`tc`)."""
         self.margin_ms = margin_ms
         self.policy = policy
         self.penalty = policy.penalty if policy.penalty is not None else max_penalty(rules)
@@ -299,6 +306,8 @@ class Referee:
         self._used_ids.clear()
         self._rng = None
         self._rng_seed = f"{sheet.seed}/{deal_no}"
+        if self.tc is not None:
+            self._clocks = [self.tc.base_ms] * 3
         scores = tuple(sheet.totals)
         moves: list[Move] = []
         first_fault = len(self.faults)
@@ -339,6 +348,14 @@ class Referee:
         assert self._writer is not None
         line = answer = None  # the request and the reply as text, where there is text
         session = seat.session
+        tc = self.tc
+        clock: tuple[int, int] | None = None
+        if tc is None:
+            time_ms = limit = self.time_ms
+        else:  # a fair share of the clock is offered; the clock itself is the limit
+            limit = self._clocks[index]
+            time_ms = tc.share(limit, decisions_left(deal, index))
+            clock = (limit, tc.inc_ms)
         try:
             if session is None:  # restarted after a fault earlier in this deal: the new
                 session = self._start(seat)  # process hears the deal from its start
@@ -347,32 +364,40 @@ class Referee:
             if seat.in_process:  # a Python object: asked with the deal, answers with a value
                 assert isinstance(session, InProcessSession) and self._context is not None
                 action, elapsed = session.decide(
-                    self._context, index, request_id, self.time_ms, self.margin_ms
+                    self._context, index, request_id, time_ms, self.margin_ms, clock
                 )
                 phase = deal.phase  # another kind of action is garbage, as its text would be
                 kind = Card if phase is Phase.PLAYING else Bid if phase is Phase.BIDDING else Bury
                 if action.__class__ is not kind:
                     raise NotationError(f"decide returned {action!r}, not a {kind.__name__}")
             else:
-                line = self._writer.go(request_id, self.time_ms)
+                line = self._writer.go(request_id, time_ms, clock)
                 # The events this bot has not seen yet go in the same write as the request.
                 events = self._unsent(seat)
-                reply = session.request(line, request_id, self.time_ms, self.margin_ms, events)
+                reply = session.request(line, request_id, limit, self.margin_ms, events)
                 answer = reply.line
                 elapsed = reply.elapsed_ms
                 action = parse_answer(reply.words, deal.phase)
             deal.apply(action)
         except BotError as exc:
-            self._bot_fault(deal_no, seat, exc, request=line or self._go_text(request_id))
+            line = line or self._go_text(request_id, time_ms, clock)
+            if clock is not None and exc.kind is FaultKind.TIMEOUT:
+                exc = BotTimeoutError(f"its clock ran out: {exc}", line=exc.line)
+                self._clocks[index] = 0  # spent: a substitute's move then gains the increment
+            self._bot_fault(deal_no, seat, exc, request=line)
         except NotationError as exc:
-            line = line or self._go_text(request_id)
+            line = line or self._go_text(request_id, time_ms, clock)
             self._fault(deal_no, seat, "garbage", str(exc), line, answer)
         except IllegalActionError as exc:
-            line = line or self._go_text(request_id)
+            line = line or self._go_text(request_id, time_ms, clock)
             answer = answer or f"action {request_id} {answer_text(action)}"
             self._fault(deal_no, seat, "illegal", str(exc), line, answer)
         else:
-            moves.append(Move(index, answer_text(action), request_id, elapsed))
+            if tc is None:
+                moves.append(Move(index, answer_text(action), request_id, elapsed))
+            else:
+                left = self._clocks[index] = clock_after(limit, elapsed, tc.inc_ms)
+                moves.append(Move(index, answer_text(action), request_id, elapsed, left))
             if self._texts:
                 self._announce(deal, index, action)
             return
@@ -381,11 +406,11 @@ class Referee:
             seat_done, action_done = deal.history[-1]
             self._announce(deal, seat_done, action_done)
 
-    def _go_text(self, request_id: int) -> str:
+    def _go_text(self, request_id: int, time_ms: int, clock: tuple[int, int] | None) -> str:
         """The ``go`` line of the open request, as a process is sent it (for an in-process
         player, made only for the record of a fault)."""
         assert self._writer is not None
-        return self._writer.go(request_id, self.time_ms)
+        return self._writer.go(request_id, time_ms, clock)
 
     def _new_id(self) -> int:
         """A request id no other player can guess (so none can answer for the bot whose turn
@@ -410,7 +435,11 @@ class Referee:
         legal = deal.legal_actions()
         action = legal[self._rng.randrange(len(legal))]
         deal.apply(action)
-        moves.append(Move(seat.index, answer_text(action), None, 0.0))
+        if self.tc is None:
+            moves.append(Move(seat.index, answer_text(action), None, 0.0))
+        else:  # the arena's move costs the bot nothing but what it spent (all, if it flagged)
+            left = self._clocks[seat.index] = self._clocks[seat.index] + self.tc.inc_ms
+            moves.append(Move(seat.index, answer_text(action), None, 0.0, left))
 
     def _announce(self, deal: DealState, seat: int, action: Action) -> None:
         """Add the events of an action to the deal's events (each bot gets them with its next

@@ -10,6 +10,7 @@ from typing import Final
 
 from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, FaultPolicy
 from zole_arena.errors import ZoleError
+from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import Rules
 from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.limits import Limits, limits_in_force
@@ -66,6 +67,7 @@ class MatchSettings:
     """Deals of the seed to play (with ``duplicate``, each is played six times)."""
     duplicate: bool = False
     movetime_ms: int = MOVETIME_MS
+    """Each decision's time; not used under a game clock (:attr:`tc`)."""
     margin_ms: int = MARGIN_MS
     startup_ms: int = BotConfig.startup_ms
     ping_ms: int = BotConfig.ping_ms
@@ -78,6 +80,8 @@ class MatchSettings:
     (six of each bot), so that no bot process meets the same cards twice: one process that
     plays all six would know every hand of the block from its second deal on. None: yes when
     the bots are sandboxed (:attr:`separate_seatings`)."""
+    tc: TimeControl | None = None
+    """A game clock for each seat in each deal, instead of :attr:`movetime_ms`."""
 
     @property
     def separate_seatings(self) -> bool:
@@ -107,7 +111,15 @@ class MatchSettings:
             if sandbox is None
             else SandboxSettings(sandbox.tmp_mb, sandbox.readable, sandbox.hidden),
             process_per_seating=self.separate_seatings,
+            tc=self.tc,
         )
+
+    def time_text(self) -> str:
+        """How the bots' time is given, for people: ``clock 10+0.1 s per deal`` or
+        ``2000 ms per decision``."""
+        if self.tc is not None:
+            return f"clock {self.tc} s per seat and deal"
+        return f"{self.movetime_ms} ms per decision"
 
     def isolation(self) -> str:
         """One line for people and headers: whether the bots are sandboxed, and how the
@@ -147,6 +159,7 @@ class MatchSettings:
             if sandbox is None or sandbox is ABSENT
             else Sandbox(sandbox.tmp_mb, sandbox.readable, sandbox.hidden),
             process_per_seating=s.process_per_seating is True,
+            tc=s.tc,
         )
 
     @property

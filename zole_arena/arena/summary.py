@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from zole_arena.arena.stop import Stop
 from zole_arena.game.actions import Contract
 from zole_arena.game.state import DealResult
+from zole_arena.records.model import Move
 
 __all__ = [
     "DealReport",
@@ -28,6 +30,9 @@ class DealReport:
     scores: tuple[int, int, int]
     """Each player's change in this deal."""
     faults: int
+    moves: tuple[Move, ...] = ()
+    """The deal's moves (by seat: ``seating[move.seat]`` is whose), with their think times
+    and clocks."""
 
 
 @dataclasses.dataclass
@@ -48,6 +53,31 @@ class PlayerStats:
     forfeited: int = 0
     """Deals stopped by a fault (of any player): counted in points, not in the roles."""
     faults: int = 0
+    decisions: int = 0
+    """Decisions the bot made (answers to requests; not the moves played for it)."""
+    think_ms: float = 0.0
+    """Its think time over them, in milliseconds."""
+    think_max_ms: float = 0.0
+    clock_low_ms: int | None = None
+    """Under a game clock, the least it had left after a move; None: no clock."""
+
+    def add_time(self, moves: Sequence[Move], seat: int) -> None:
+        """Count the time ``seat``'s decisions took (and its clock) in a deal's moves."""
+        for move in moves:
+            if move.seat != seat or move.request_id is None:
+                continue
+            self.decisions += 1
+            think = round(move.think_ms or 0.0, 3)  # as the log keeps it: standings agree
+            self.think_ms += think
+            self.think_max_ms = max(self.think_max_ms, think)
+            if move.clock_ms is not None:
+                low = self.clock_low_ms
+                self.clock_low_ms = move.clock_ms if low is None else min(low, move.clock_ms)
+
+    @property
+    def think_mean_ms(self) -> float:
+        """Think time per decision, in milliseconds."""
+        return self.think_ms / self.decisions if self.decisions else 0.0
 
     def add(self, seat: int, result: DealResult, score: int) -> None:
         """Count one deal in which this player sat in ``seat`` and scored ``score``."""
@@ -99,6 +129,13 @@ class PlayerStats:
             "table_games": {"deals": self.table, "points": self.table_points},
             "forfeited_deals": self.forfeited,
             "faults": self.faults,
+            "time": {
+                "decisions": self.decisions,
+                "think_ms": round(self.think_ms, 3),
+                "mean_ms": round(self.think_mean_ms, 3),
+                "max_ms": round(self.think_max_ms, 3),
+                "clock_low_ms": self.clock_low_ms,
+            },
         }
 
 

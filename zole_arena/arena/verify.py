@@ -20,6 +20,7 @@ from typing import Final
 from zole_arena.arena.replay import replay_record
 from zole_arena.arena.settings import scheduled
 from zole_arena.errors import ZoleError
+from zole_arena.game.clock import clock_after
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import dealer_of, max_penalty
@@ -27,6 +28,7 @@ from zole_arena.records.checks import short
 from zole_arena.records.model import (
     ABSENT,
     DealRecord,
+    HeaderSettings,
     InvalidHeader,
     MatchHeader,
     Record,
@@ -345,6 +347,7 @@ def _against_header(record: DealRecord, header: MatchHeader) -> list[str]:
                 f"deal {number} of the match is block {block} in seating {list(seating)}, "
                 f"not block {record.block} in seating {list(record.seating)}"
             )
+    problems += _clock_problems(record, header.settings)
     forfeit = record.result.forfeit
     if forfeit is not None:
         try:
@@ -360,6 +363,36 @@ def _against_header(record: DealRecord, header: MatchHeader) -> list[str]:
                 f"penalty is {penalty}"
             )
     return problems
+
+
+def _clock_problems(record: DealRecord, settings: HeaderSettings) -> list[str]:
+    """Whether the moves' clocks are the match's: each seat's clock starts the deal at the
+    base, and after each decision is what its think time left (:func:`clock_after`); no
+    decision took longer than the clock and the margin allowed. A move the arena played for
+    a faulted bot may only have lost time."""
+    tc = settings.tc
+    if tc is None:
+        number = next((n for n, m in enumerate(record.moves, 1) if m.clock_ms is not None), 0)
+        return [f"clock: move {number} has a clock, its match none"] if number else []
+    clocks = [tc.base_ms] * 3
+    for number, move in enumerate(record.moves, start=1):
+        logged, before = move.clock_ms, clocks[move.seat]
+        if logged is None:
+            return [f"clock: move {number} has none, under its match's clock {tc}"]
+        if move.request_id is None:  # played for a faulted bot: what the arena left it
+            expected = logged if logged <= before + tc.inc_ms else before + tc.inc_ms
+        else:
+            think = move.think_ms or 0.0
+            if think > before + settings.margin_ms:
+                return [
+                    f"clock: move {number} took {think:g} ms, with {before} ms on its clock "
+                    f"(and a {settings.margin_ms} ms margin)"
+                ]
+            expected = clock_after(before, think, tc.inc_ms)
+        if logged != expected:
+            return [f"clock: move {number} leaves {logged} ms, its think time {expected} ms"]
+        clocks[move.seat] = logged
+    return []
 
 
 def _forfeit_problems(record: DealRecord) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +17,7 @@ from rich.table import Table
 
 from zole_arena.arena.match import Match, resume_match, stderr_path
 from zole_arena.arena.settings import unique_names
-from zole_arena.arena.summary import DealReport, Summary
+from zole_arena.arena.summary import DealReport, PlayerStats, Summary
 from zole_arena.cli.console import (
     check_new_log,
     err,
@@ -56,26 +56,20 @@ def _results_table(summary: Summary) -> Table:
 
 
 def _results(summary: Summary, shown: Mapping[str, str]) -> Table:
+    ranked = sorted(summary.players, key=lambda s: -s.points)
     table = Table(
         title=f"Results after {summary.deals} of {summary.planned} deals",
         caption="per deal: points per deal ±95%; solo: deals as soloist/won; pts: points as "
-        "soloist, as partner, and (with their number) in table games",
+        "soloist, as partner, and (with their number) in table games"
+        + _time_caption(ranked, shown),
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
     )
-    for column, justify in (
-        ("player", "left"),
-        ("points", "right"),
-        ("per deal", "right"),
-        ("solo", "right"),
-        ("solo pts", "right"),
-        ("partner pts", "right"),
-        ("table (pts)", "right"),
-        ("faults", "right"),
-    ):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for p in sorted(summary.players, key=lambda s: -s.points):
+    for column in ("player", "points", "per deal", "solo", "solo pts", "partner pts",
+                   "table (pts)", "faults"):  # fmt: skip
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for p in ranked:
         interval = "" if math.isinf(p.interval) else f"±{p.interval:.2f}"
         won = f"{p.soloist_won}" if p.soloist else "–"
         table.add_row(
@@ -89,6 +83,22 @@ def _results(summary: Summary, shown: Mapping[str, str]) -> Table:
             str(p.faults),
         )
     return table
+
+
+def _time_caption(ranked: Sequence[PlayerStats], shown: Mapping[str, str]) -> str:
+    """The time each bot used (beneath the table: a column would squeeze the names)."""
+    timed = [p for p in ranked if p.decisions]
+    if not timed:
+        return ""
+    text = "; ms per decision, mean/longest: " + ", ".join(
+        f"{escape(shown[p.name])} {p.think_mean_ms:.0f}/{p.think_max_ms:.0f}" for p in timed
+    )
+    clocked = [p for p in timed if p.clock_low_ms is not None]
+    if clocked:
+        text += "; the least left on a clock after a move: " + ", ".join(
+            f"{escape(shown[p.name])} {(p.clock_low_ms or 0) / 1000:.2f} s" for p in clocked
+        )
+    return text
 
 
 def _scores_text(summary: Summary) -> str:
@@ -184,8 +194,7 @@ def match_command(
         copies = " × 6 seatings" if settings.duplicate else ""
         out.print(
             f"{what}: {', '.join(names)} — {total} deal{'s' if total != 1 else ''}{copies} of "
-            f"{settings.rules.name}, "
-            f"seed {settings.seed}"
+            f"{settings.rules.name}, {settings.time_text()}, seed {settings.seed}"
             + (f", log {log}" if log else "")
             + (f"; arena and bots on CPU {cpu}" if cpu is not None else "")
         )

@@ -30,9 +30,31 @@ def _who(record: DealRecord, seat: int | None) -> str:
     return f"{_SEAT_NAMES[seat]} {record.players[seat].name}"
 
 
-def render_deal(record: DealRecord, seat: int | None, table: int | None = None) -> None:
+def _seconds(ms: float) -> str:
+    return f"{ms / 1000:.2f} s" if ms >= 1000 else f"{ms:.0f} ms" if ms >= 10 else f"{ms:.1f} ms"
+
+
+def time_text(record: DealRecord, seat: int) -> str | None:
+    """The time ``seat`` used in the deal: its think time over its decisions, the longest,
+    and under a clock what was left on it; None: the log does not say."""
+    decisions = [m for m in record.moves if m.seat == seat and m.request_id is not None]
+    thinks = [m.think_ms for m in decisions if m.think_ms is not None]
+    if not thinks:
+        return None
+    text = f"{_seconds(sum(thinks))} in {len(thinks)} decision{'s' if len(thinks) != 1 else ''}"
+    text += f" (longest {_seconds(max(thinks))})"
+    clocks = [m.clock_ms for m in record.moves if m.seat == seat and m.clock_ms is not None]
+    if clocks:
+        text += f", {_seconds(clocks[-1])} left on the clock"
+    return text
+
+
+def render_deal(
+    record: DealRecord, seat: int | None, table: int | None = None, times: bool = False
+) -> None:
     """Print one deal the way a person follows it (``seat``: only what that seat saw;
-    ``table``: the tournament table it was played at)."""
+    ``table``: the tournament table it was played at; ``times``: the time each seat used,
+    shown anyway under a game clock)."""
     replayed = replay_record(record)
     state = replayed.state
     result = record.result
@@ -114,6 +136,11 @@ def render_deal(record: DealRecord, seat: int | None, table: int | None = None) 
     out.print(f"  scores: {scores}   totals: {totals}")
     if result.pule_event:
         out.print(f"  pules: {result.pule_event}", markup=False)
+    if times or any(m.clock_ms is not None for m in record.moves):
+        used = [(s, time_text(record, s)) for s in range(3)]
+        shown = [f"{_SEAT_NAMES[s]} {text}" for s, text in used if text is not None]
+        if shown:
+            out.print("  time: " + "; ".join(shown), markup=False)
     if state is not None and replayed.problems:
         problems = escape("; ".join(replayed.problems))
         out.print(f"  [red]does not verify:[/] {problems}", highlight=False)
@@ -129,6 +156,12 @@ def replay_command(
     table: Annotated[
         int | None, typer.Option(help="In a tournament's log: show only this table's deals.")
     ] = None,
+    times: Annotated[
+        bool,
+        typer.Option(
+            "--times", help="Show the time each seat used (always shown under a game clock)."
+        ),
+    ] = False,
 ) -> None:
     """Show logged deals as a person follows them: hands, bids, talon, tricks, scores."""
     if seat is not None and seat not in (0, 1, 2):
@@ -171,7 +204,7 @@ def replay_command(
                   f"{header.rules.get('preset')}; seed {header.seed}",
                   markup=False)  # fmt: skip
     for record in deals:
-        render_deal(record, seat, tables.get(record.match_id))
+        render_deal(record, seat, tables.get(record.match_id), times)
 
 
 def _digest_option(text: str) -> str:

@@ -212,7 +212,8 @@ def sprt_command(
         out.print(
             f"sprt: {names[0]} (NEW) against {names[1]} (OLD), {layout}; "
             f"H0 Elo {settings.elo0:g}, H1 Elo {settings.elo1:g}, alpha {settings.alpha:g}, "
-            f"beta {settings.beta:g}; {match_settings.rules.name}, seed {match_settings.seed}"
+            f"beta {settings.beta:g}; {match_settings.rules.name}, {match_settings.time_text()}, "
+            f"seed {match_settings.seed}"
             + (f", log {log}" if log else "")
             + (f"; arena and bots on CPU {cpu}" if cpu is not None else ""),
             highlight=False,

@@ -325,7 +325,8 @@ def tournament_command(
         out.print(
             f"tournament ({what}): {', '.join(names)} — {tables} table(s) × {kind} = "
             f"{settings.total_deals} deals of {settings.match.rules.name}, "
-            f"seed {match_settings.seed}, {settings.concurrency} at a time"
+            f"{match_settings.time_text()}, seed {match_settings.seed}, "
+            f"{settings.concurrency} at a time"
             f"{_pinning(cpus, settings.concurrency)}; log {log_path}",
             highlight=False,
             markup=False,

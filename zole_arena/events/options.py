@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar, cast, get_args
 
@@ -28,6 +28,7 @@ from zole_arena.arena.referee import FaultPolicy, OnFault
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import ZoleError
 from zole_arena.events.schedule import FORMATS
+from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import PRESETS
 from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.players.limits import Limits
@@ -116,6 +117,8 @@ class Option(Generic[T_co]):
     helps: Mapping[Command, str] = dataclasses.field(default_factory=dict)
     """Commands whose help differs from :attr:`help`."""
     default_texts: Mapping[Command, str] = dataclasses.field(default_factory=dict)
+    check: Callable[[Any], str | None] | None = None
+    """A further check of a value (what is wrong, as :meth:`problem` says it; None: good)."""
 
     @property
     def flag(self) -> str:
@@ -167,6 +170,8 @@ class Option(Generic[T_co]):
                 return f"must be at most {self.most}, not {value}"
         if self.choices and not self.or_file and value not in self.choices:
             return f"must be {' or '.join(self.choices)}, not {value!r}"
+        if self.check is not None:
+            return self.check(value)
         return None
 
     def from_config(self, value: object, key: str) -> T_co:
@@ -245,6 +250,22 @@ DUPLICATE: Final = Option[bool](
 MOVETIME: Final = Option[int](
     "movetime", int, MatchSettings.movetime_ms, "Milliseconds per decision.", _EVERY,
     unit="MS", least=1,
+)  # fmt: skip
+
+
+def _tc_problem(value: object) -> str | None:
+    try:
+        TimeControl.parse(str(value))
+    except ValueError as exc:
+        return f"is {value!r}: {str(exc).partition(': ')[2]}"
+    return None
+
+
+TC: Final = Option[str | None](
+    "tc", str, None, "A game clock instead of --movetime: BASE+INC seconds, e.g. 10+0.1: each "
+    "bot's clock starts each deal at BASE, runs while it decides and gains INC after each "
+    "decision (docs/clocks.md).", frozenset({MATCH, SPRT, PLAY, TOURNAMENT}), unit="BASE+INC",
+    default_text="none: --movetime", check=_tc_problem,
 )  # fmt: skip
 TIMEMARGIN: Final = Option[int](
     "timemargin", int, MatchSettings.margin_ms,
@@ -353,7 +374,7 @@ AFFINITY: Final = Option[bool](
 
 #: Every declared option, in the order ``--help`` lists them.
 OPTIONS: Final[tuple[Option[Any], ...]] = (
-    SEED, RULES, DEALS, BLOCKS, DUPLICATE, MOVETIME, TIMEMARGIN, STARTUP_MS, PING_MS, ON_FAULT,
+    SEED, RULES, DEALS, BLOCKS, DUPLICATE, MOVETIME, TC, TIMEMARGIN, STARTUP_MS, PING_MS, ON_FAULT,
     FORFEIT_PENALTY, MAX_FAULTS, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB, SANDBOX,
     SANDBOX_READ, OPTION, LOG, CPU, FORMAT, GAUNTLET, CONCURRENCY, AFFINITY,
 )  # fmt: skip

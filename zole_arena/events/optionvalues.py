@@ -31,11 +31,13 @@ from zole_arena.events.options import (
     RULES,
     SEED,
     STARTUP_MS,
+    TC,
     TIMEMARGIN,
     Command,
     Option,
     OptionError,
 )
+from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import load_rules
 from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.isolation.sandbox import Sandbox
@@ -81,9 +83,10 @@ class OptionValues:
     def with_config(self, config: Mapping[Option[Any], object]) -> OptionValues:
         """These values over a config file's. An option given on the command line overrides
         the file's; giving one of ``--blocks`` and ``--deals`` drops both from the file (they
-        are one choice), and so does giving ``--format`` or ``--gauntlet``."""
+        are one choice), and so does giving ``--format`` or ``--gauntlet``, or ``--movetime``
+        or ``--tc``."""
         dropped = set(self._given)
-        for pair in ((BLOCKS, DEALS), (FORMAT, GAUNTLET)):
+        for pair in ((BLOCKS, DEALS), (FORMAT, GAUNTLET), (MOVETIME, TC)):
             if any(option in self._given for option in pair):
                 dropped.update(pair)
         kept = {option: value for option, value in config.items() if option not in dropped}
@@ -127,6 +130,21 @@ class OptionValues:
             penalty=self[FORFEIT_PENALTY],
             max_faults=self[MAX_FAULTS],
         )
+
+    def time_control(self) -> TimeControl | None:
+        """The game clock (``--tc``), or None: ``--movetime`` for each decision.
+
+        :raises OptionError: both given, on the command line or in a config file.
+        """
+        text = self[TC]
+        if text is None:
+            return None
+        if self.source(MOVETIME) is not Source.DEFAULT:
+            where = "in the config file" if self.source(TC) is Source.CONFIG else "together"
+            raise OptionError(
+                f"--tc and --movetime are two ways to give the time: give one, not both {where}"
+            )
+        return TimeControl.parse(text)
 
     def limits(self) -> Limits:
         """What each bot may use (0 on the command line: no limit)."""
@@ -172,6 +190,7 @@ class OptionValues:
             deals=deals,
             duplicate=duplicate,
             movetime_ms=self[MOVETIME],
+            tc=self.time_control(),
             margin_ms=self[TIMEMARGIN],
             startup_ms=self[STARTUP_MS],
             ping_ms=self[PING_MS],

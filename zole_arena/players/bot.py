@@ -80,6 +80,11 @@ class BotView(SeatView):
     """Milliseconds the bot has for this decision (the arena adds a margin for pipes)."""
     deadline: float
     """When the time is up, on the :func:`time.monotonic` clock."""
+    clock_ms: int | None = None
+    """Under a game clock, what is left on this seat's clock for the deal (the hard limit:
+    ``time_ms`` is then a fair share of it); None: no clock."""
+    inc_ms: int | None = None
+    """Under a game clock, what the clock gains after each decision; None: no clock."""
 
     def time_left(self) -> float:
         """Seconds left for this decision (0 once the time is up)."""

@@ -254,6 +254,8 @@ def parse_go(
             ruleset=ruleset if ruleset is not None else ruleset_of(rules),
             time_ms=time_ms,
             deadline=received + time_ms / 1000,
+            clock_ms=None if (clock := f.get("clock")) is None else int(clock),
+            inc_ms=None if clock is None else int(f.get("inc", "0")),
         )
     except (KeyError, ValueError, IndexError) as exc:
         raise NotationError(f"bad go request: {type(exc).__name__} {exc}") from None

@@ -101,12 +101,20 @@ class InProcessSession:
     # -- the referee's typed requests -------------------------------------------------------
 
     def decide(
-        self, deal: DealContext, seat: int, request_id: int, time_ms: int, margin_ms: int
+        self,
+        deal: DealContext,
+        seat: int,
+        request_id: int,
+        time_ms: int,
+        margin_ms: int,
+        clock: tuple[int, int] | None = None,
     ) -> Decision:
         """Ask the bot in ``seat`` to decide, after telling it what it has not heard yet.
 
+        :param clock: under a game clock, the seat's clock and increment (ms): the clock is
+            then the limit, ``time_ms`` a fair share of it.
         :raises BotCrashedError: the bot's code raised an exception.
-        :raises BotTimeoutError: it answered after ``time_ms + margin_ms``.
+        :raises BotTimeoutError: it answered after its time (the clock) + ``margin_ms``.
         """
         self.requests += 1
         start = time.monotonic()
@@ -120,15 +128,18 @@ class InProcessSession:
                 ruleset=deal.rules,
                 time_ms=time_ms,
                 deadline=start + time_ms / 1000,
+                clock_ms=None if clock is None else clock[0],
+                inc_ms=None if clock is None else clock[1],
             )
             view.__dict__["rules"] = deal.rules.preset  # the base preset, as a program is told
             action = bot.decide(view)
         except Exception as exc:
             raise BotCrashedError(self._crash("decide", exc)) from None
         elapsed = (time.monotonic() - start) * 1000
-        if elapsed > time_ms + margin_ms and bot.timed:
+        limit = time_ms if clock is None else clock[0]
+        if elapsed > limit + margin_ms and bot.timed:
             raise BotTimeoutError(
-                f"no answer to request {request_id} within {time_ms} ms (+{margin_ms} ms "
+                f"no answer to request {request_id} within {limit} ms (+{margin_ms} ms "
                 f"margin): decide took {elapsed:.0f} ms"
             )
         return Decision(action, elapsed)

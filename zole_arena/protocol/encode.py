@@ -145,8 +145,16 @@ class DealWriter:
         hand = names_of(state.initial_hands[seat])
         return f"newdeal {self._head[seat]}{hand}{self._standing} {_rules_text(state.rules)}"
 
-    def go(self, request_id: int, time_ms: int) -> str:
-        """The ``go`` line for the seat to move now: its whole view and its legal answers."""
+    def go(self, request_id: int, time_ms: int, clock: tuple[int, int] | None = None) -> str:
+        """The ``go`` line for the seat to move now: its whole view and its legal answers.
+
+        :param clock: under a game clock, the seat's clock and the increment in milliseconds:
+            written last, as ``clock C inc I``, so that the fields before keep their places.
+        """
+        line = self._go(request_id, time_ms)
+        return line if clock is None else f"{line} clock {clock[0]} inc {clock[1]}"
+
+    def _go(self, request_id: int, time_ms: int) -> str:
         state = self.state
         seat: int = state.turn  # type: ignore[assignment]
         phase = state.phase

@@ -24,6 +24,7 @@ from typing import Any, Final
 from zole_arena.errors import FaultKind, RulesError
 from zole_arena.game.actions import Contract
 from zole_arena.game.cards import CARDS
+from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoring import Band
 from zole_arena.game.shuffle import MAX_SEED
@@ -168,6 +169,7 @@ _MOVE: Final[Shape] = (
 _MOVE_LATER: Final[Shape] = (
     ("request_id", _optional(_whole), "null or a whole number"),
     ("think_ms", _optional(_number), "null or a number"),
+    ("clock_ms", _at_least(0), "a whole number of milliseconds from 0"),
 )
 _TRICK: Final[Shape] = (
     ("leader", _seat, "a seat (0, 1 or 2)"),
@@ -250,6 +252,8 @@ def _moves_fit(moves: list[Any]) -> bool:
         and type(move.get("action")) is str
         and ((request := move.get("request_id")) is None or type(request) is int)
         and ((ms := move.get("think_ms")) is None or type(ms) is float or type(ms) is int)
+        and type(clock := move.get("clock_ms", 0)) is int
+        and clock >= 0
         for move in moves
     )
 
@@ -352,7 +356,19 @@ def _sandbox(value: object) -> bool:
     )
 
 
+def _tc(value: object) -> bool:
+    """A header's ``tc`` setting: the game clock's base and increment in milliseconds."""
+    if not isinstance(value, dict) or set(value) != {"base_ms", "inc_ms"}:
+        return False
+    try:
+        TimeControl(value["base_ms"], value["inc_ms"])
+    except (TypeError, ValueError):
+        return False
+    return _whole(value["base_ms"]) and _whole(value["inc_ms"])
+
+
 _LATER_SETTINGS: Final[Shape] = (
+    ("tc", _tc, "the clock's base_ms (1 to 86400000) and inc_ms (0 to 86400000)"),
     ("processes", _optional(_at_least(1)), "null or a whole number from 1"),
     ("stderr_bytes", _optional(_at_least(1)), "null or a whole number of bytes from 1"),
     ("sandbox", _sandbox, "null or the sandbox's tmp_mb, readable and hidden paths"),

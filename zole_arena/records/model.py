@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Final, Literal, NamedTuple
 from zole_arena import __version__
 from zole_arena.errors import FaultKind
 from zole_arena.game.cards import CARDS, POINTS, Card, cards_of
+from zole_arena.game.clock import TimeControl
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealResult, DealState
 
@@ -142,6 +143,9 @@ class Move(NamedTuple):
     think_ms: float | None
     """From writing the request to reading the answer, in milliseconds (logs keep it to the
     microsecond; None: a log that does not say)."""
+    clock_ms: int | None = None
+    """Under a game clock, what the seat's clock shows after the move, its increment added
+    (:func:`~zole_arena.game.clock.clock_after`); None: no clock."""
 
 
 class LoggedTrick(NamedTuple):
@@ -312,6 +316,8 @@ class HeaderSettings:
     sandbox: SandboxSettings | Absent | None = ABSENT
     """None: the bots ran unsandboxed."""
     process_per_seating: bool | Absent = ABSENT
+    tc: TimeControl | None = None
+    """The game clock (then ``movetime_ms`` is not used); None: a fixed time per decision."""
 
 
 @dataclasses.dataclass(frozen=True)

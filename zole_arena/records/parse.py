@@ -18,6 +18,7 @@ from typing import Any, Final
 from zole_arena.errors import FaultKind
 from zole_arena.game.actions import Contract
 from zole_arena.game.cards import CARDS, Card
+from zole_arena.game.clock import TimeControl
 from zole_arena.game.scoring import Band, Pules
 from zole_arena.game.state import DealResult
 from zole_arena.records.checks import check_header, deal_shape_problem, short
@@ -157,7 +158,8 @@ def _deal(v: Mapping[str, Any]) -> DealRecord:
         hands=(_cards(a), _cards(b), _cards(c)),
         talon=_cards(v["talon"]),
         moves=tuple([
-            new(Move, (m["seat"], m["action"], m.get("request_id"), m.get("think_ms")))
+            new(Move, (m["seat"], m["action"], m.get("request_id"), m.get("think_ms"),
+                       m.get("clock_ms")))
             for m in v["moves"]
         ]),
         buried=_cards(v["buried"]),
@@ -200,6 +202,7 @@ def _settings(s: Mapping[str, Any]) -> HeaderSettings:
         stderr_bytes=s.get("stderr_bytes", ABSENT),
         sandbox=sandbox,
         process_per_seating=s.get("process_per_seating", ABSENT),
+        tc=None if (tc := s.get("tc")) is None else TimeControl(tc["base_ms"], tc["inc_ms"]),
     )
 
 

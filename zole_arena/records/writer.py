@@ -124,6 +124,7 @@ def _deal(record: DealRecord) -> dict[str, Any]:
         "hands": [[names[x] for x in a], [names[x] for x in b], [names[x] for x in c]],
         "talon": [names[x] for x in record.talon],
         # think_ms to the microsecond: finer digits are noise, and cost log space
+        # (clock_ms only under a game clock: logs without one stay as they were)
         "moves": [
             {
                 "seat": seat,
@@ -131,7 +132,15 @@ def _deal(record: DealRecord) -> dict[str, Any]:
                 "request_id": request,
                 "think_ms": None if ms is None else round(ms, 3),
             }
-            for seat, action, request, ms in record.moves
+            if clock is None
+            else {
+                "seat": seat,
+                "action": action,
+                "request_id": request,
+                "think_ms": None if ms is None else round(ms, 3),
+                "clock_ms": clock,
+            }
+            for seat, action, request, ms, clock in record.moves
         ],
         "buried": [names[x] for x in record.buried],
         "tricks": _tricks(record.tricks),
@@ -178,6 +187,8 @@ def _settings(settings: HeaderSettings) -> dict[str, Any]:
         }
     if settings.process_per_seating is not ABSENT:
         data["process_per_seating"] = settings.process_per_seating
+    if settings.tc is not None:
+        data["tc"] = {"base_ms": settings.tc.base_ms, "inc_ms": settings.tc.inc_ms}
     return data
 
 
