@@ -184,6 +184,18 @@ def test_logs_without_a_clock_have_no_clock_fields(tmp_path: Path) -> None:
     assert re.search(r"time: A [\d.]+ ms in \d+ decisions? \(longest", timed)
 
 
+def test_cpu_spent_thinking_in_its_turns_is_not_held_against_a_bot(tmp_path: Path) -> None:
+    """The CPU limit (1 s here) is on top of the time a bot is given: one that computes for
+    most of each decision's time, some 2 s of CPU in all, is never killed for it."""
+    log = tmp_path / "m.jsonl"
+    proc = ok(zole("match", clock_bot("burn"), "crandom", "crandom", "--movetime", "100",
+                   "--deals", "3", "--max-cpu-s", "1", "--seed", "3", "--log", str(log), "--json",
+                   cwd=tmp_path))  # fmt: skip
+    summary = json.loads(proc.stdout)
+    burner = summary["players"][0]
+    assert burner["faults"] == 0 and burner["time"]["think_ms"] > 1500, burner
+
+
 # -- records ---------------------------------------------------------------------------------
 
 

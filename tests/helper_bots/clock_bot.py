@@ -8,6 +8,7 @@ thinking (sleeping) for a time the mode chooses from the ``go`` line:
 * ``clock``: 60% of the clock it had at its first decision of the deal, far more than its
   share: the first decision is within the clock, the second is not (the clock, not the share,
   is the limit);
+* ``burn``: 80% of ``time``, computing (CPU time, not sleep);
 * ``instant``: no thinking at all.
 
 Each ``go``'s ``time``, ``clock`` and ``inc`` fields (``-`` when absent) are appended to FILE
@@ -45,6 +46,10 @@ def main() -> None:
                 notes.flush()
             if mode == "share":
                 time.sleep(0.8 * int(f["time"]) / 1000)
+            elif mode == "burn":
+                until = time.monotonic() + 0.8 * int(f["time"]) / 1000
+                while time.monotonic() < until:
+                    pass
             elif mode == "clock":
                 if first_clock is None:
                     first_clock = int(f.get("clock", f["time"]))

@@ -117,7 +117,8 @@ class Match:
         else:
             self._sink = log
             self.log_path = log.path
-        self.players = seal(list(players), settings.sandbox, self.log_path)
+        self.players = seal([_thinking(c, settings) for c in players], settings.sandbox,
+                            self.log_path)  # fmt: skip
         self.match_id = match_id or uuid.uuid4().hex[:12]
         self.part_of = part_of
         self.sheets = [ScoreSheet(settings.rules, settings.seed) for _ in range(6)]
@@ -449,6 +450,16 @@ def _by_player(seating: tuple[int, int, int], scores: Sequence[int]) -> tuple[in
     for seat, player in enumerate(seating):
         by_player[player] = scores[seat]
     return (by_player[0], by_player[1], by_player[2])
+
+
+def _thinking(config: BotConfig, settings: MatchSettings) -> BotConfig:
+    """The bot's configuration with the time the match may give it to decide, which its
+    per-process CPU limit allows on top (:attr:`Limits.thinking_s`)."""
+    limits = config.limits
+    if limits.cpu_seconds is None or config.bot is not None:
+        return config
+    thinking = dataclasses.replace(limits, thinking_s=settings.thinking_seconds())
+    return dataclasses.replace(config, limits=thinking)
 
 
 def stderr_path(log: Path | None, name: str) -> str | None:

@@ -114,6 +114,14 @@ class MatchSettings:
             tc=self.tc,
         )
 
+    def thinking_seconds(self) -> int:
+        """The most time the match may give one bot to decide, in all, in seconds: at most ten
+        decisions a deal (a bid, a bury, eight cards), each with its margin. The per-process
+        CPU limit of its bots allows this much on top of ``--max-cpu-s``."""
+        tc = self.tc
+        per_deal = tc.base_ms + 10 * tc.inc_ms if tc is not None else 10 * self.movetime_ms
+        return -(-(per_deal + 10 * self.margin_ms) * self.total_deals // 1000)
+
     def time_text(self) -> str:
         """How the bots' time is given, for people: ``clock 10+0.1 s per deal`` or
         ``2000 ms per decision``."""

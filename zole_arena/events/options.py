@@ -300,7 +300,8 @@ MAX_MEMORY_MB: Final = Option[int](
 )  # fmt: skip
 MAX_CPU_S: Final = Option[int](
     "max-cpu-s", int, Limits.cpu_seconds or 0,
-    "CPU-time limit, s: of each bot process, and sandboxed of the whole bot; 0: none.", _BOTS,
+    "CPU-time limit, s, beyond the time a bot spends deciding: of each bot process, and "
+    "sandboxed of the whole bot; 0: none.", _BOTS,
     unit="S", least=0,
 )  # fmt: skip
 MAX_PROCESSES: Final = Option[int](

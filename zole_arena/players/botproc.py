@@ -402,10 +402,10 @@ class BotProcess:
 
     # -- limits of the whole bot -----------------------------------------------------------
 
-    def check(self) -> None:
+    def check(self, thought_s: float = 0.0) -> None:
         """Between deals: make sure the whole bot is within its CPU-time limit (in a control
-        group, where the time of all its processes is counted together); a bot past it is
-        killed.
+        group, where the time of all its processes is counted together): ``cpu_seconds`` on
+        top of ``thought_s``, the wall time it has spent deciding. A bot past it is killed.
 
         :raises BotCrashedError: the bot is past its limit, or the kernel killed one of its
             processes for memory.
@@ -414,8 +414,11 @@ class BotProcess:
             return
         limit = self._limits.cpu_seconds
         used = self.cgroup.cpu_seconds()
-        if limit is not None and used is not None and used > limit:
-            self.limit_hit = f"the bot's processes used {used:.1f} s of CPU time, over {limit} s"
+        if limit is not None and used is not None and used > limit + thought_s:
+            self.limit_hit = (
+                f"the bot's processes used {used:.1f} s of CPU time, over {limit} s beyond the "
+                f"{thought_s:.1f} s it spent deciding"
+            )
             self.kill()
             raise BotCrashedError(f"killed: {self.limit_hit}")
 

@@ -29,8 +29,16 @@ class Limits:
     """Memory in MiB: the address space of each process (``RLIMIT_AS``), and in a control group
     the memory of the whole bot (its ``/tmp`` included)."""
     cpu_seconds: int | None = 600
-    """CPU time in seconds: of each process (``RLIMIT_CPU``, past it the kernel kills it), and
-    in a control group of the whole bot (checked between deals: :meth:`BotProcess.check`)."""
+    """CPU time in seconds on top of the time the bot thinks in its turns: in a control group,
+    of the whole bot, beyond the wall time it has spent deciding so far (checked between deals:
+    :meth:`BotProcess.check`); of each process (``RLIMIT_CPU``: past it the kernel kills it),
+    beyond all the time its match may give it (:attr:`thinking_s`). So a bot that thinks only
+    when asked is never stopped for it, and one that computes meanwhile — taking its rivals'
+    CPU — is."""
+    thinking_s: int = 0
+    """The most time the bot's match may give it to decide, in all, in seconds (a match sets
+    it: :meth:`~zole_arena.arena.settings.MatchSettings.thinking_seconds`): the per-process CPU
+    limit is :attr:`cpu_seconds` plus this."""
     processes: int | None = 128
     """Processes and threads of the whole bot at once (a control group's ``pids.max``);
     without a control group it does not hold."""

@@ -88,7 +88,8 @@ def _child_setup(limits: Limits, cgroup: BotCgroup | None, parent: int) -> None:
         size = limits.memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
     if limits.cpu_seconds is not None:
-        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
+        cpu = limits.cpu_seconds + limits.thinking_s
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
 
 
 #: The children this process started on purpose (bots, a tournament's workers): any other

@@ -174,6 +174,9 @@ class BotSession:
         self.notes: list[str] = []
         """``info`` lines and ignored lines, newest last (at most :data:`MAX_KEPT_NOTES`)."""
         self.requests = 0
+        self.thought_s = 0.0
+        """The wall time the bot has spent deciding (from each request to its answer, or the
+        end of its time): what its CPU time may exceed its limit by."""
         self._log: TextIO | None = None
         self._started = self._last_heard = time.monotonic()
         if config.log_path is not None:
@@ -402,13 +405,15 @@ class BotSession:
             raise BotTimeoutError(
                 f"no answer to request {request_id} within {time_ms} ms (+{margin_ms} ms margin)"
             ) from None
+        finally:
+            self.thought_s += time.monotonic() - start
 
     def check_limits(self) -> None:
         """Between deals: is the whole bot within its limits (:meth:`BotProcess.check`)?
 
         :raises BotCrashedError: it is not, and was killed.
         """
-        self.process.check()
+        self.process.check(self.thought_s)
 
     def quit(self, grace_ms: int = 1000) -> int | None:
         """Send ``quit``, give the bot ``grace_ms`` to exit, then kill whatever is left."""
