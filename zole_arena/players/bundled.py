@@ -1,10 +1,10 @@
 """The bundled bots and how a bot argument becomes a command.
 
 Every command that takes a bot accepts a bundled bot's short name (``random``, ``rulebot``,
-``cbot``, ``crandom``), a command line (split shell-style, never run by a shell), and optionally
-a display name in front: ``NAME=COMMAND``. The C bots are compiled on first use with the
-system's C compiler (``$CC``, else ``cc``) into the user's cache folder, keyed by the source's
-hash, so an edited source is rebuilt and a built one is reused.
+``cbot``, ``crandom``, ``searchbot``), a command line (split shell-style, never run by a
+shell), and optionally a display name in front: ``NAME=COMMAND``. The C bots are compiled on
+first use with the system's C compiler (``$CC``, else ``cc``) into the user's cache folder,
+keyed by the source's hash, so an edited source is rebuilt and a built one is reused.
 """
 
 from __future__ import annotations
@@ -50,7 +50,14 @@ BUNDLED: Final = (
     ),
     Bundled("cbot", "greedy rule-based bot written in C (built with cc on first use)", "C"),
     Bundled("crandom", "random legal actions, in 90 lines of C: the fastest bundled bot", "C"),
+    Bundled(
+        "searchbot",
+        "the strongest: samples the hidden cards, solves each sample with open cards",
+        "C",
+    ),
 )
+#: The C bots: short name → source file in the bots' ``c`` folder.
+_C_SOURCES: Final = {"cbot": "zolebot", "crandom": "crandom", "searchbot": "searchbot"}
 _NAMES: Final = {b.name: b for b in BUNDLED}
 _NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.#+-]+$")
 
@@ -132,9 +139,8 @@ def bundled_command(name: str) -> tuple[str, ...]:
         return (sys.executable, str(folder / "random_bot.py"))
     if name == "rulebot":
         return (sys.executable, str(folder / "rule_bot.py"))
-    if name == "crandom":
-        return (str(build_c_program(folder / "c" / "crandom.c", "crandom")),)
-    return (str(build_c_program(folder / "c" / "zolebot.c", "zolebot")),)
+    source = _C_SOURCES[name]
+    return (str(build_c_program(folder / "c" / f"{source}.c", source)),)
 
 
 def describe_command(name: str) -> str:
@@ -144,7 +150,7 @@ def describe_command(name: str) -> str:
         return f"{sys.executable} {folder / 'random_bot.py'}"
     if name == "rulebot":
         return f"{sys.executable} {folder / 'rule_bot.py'}"
-    source = "crandom" if name == "crandom" else "zolebot"
+    source = _C_SOURCES[name]
     return f"{cache_dir()}/{source}-<hash>  (built from {folder / 'c' / (source + '.c')})"
 
 
