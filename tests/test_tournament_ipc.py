@@ -267,11 +267,21 @@ def test_to_plain_names_a_field_it_cannot_carry() -> None:
     [
         (
             Limits,
-            {"memory_mb": "512", "cpu_seconds": None, "processes": 1, "stderr_bytes": 1},
+            {
+                "memory_mb": "512",
+                "cpu_seconds": None,
+                "thinking_s": 0,
+                "processes": 1,
+                "stderr_bytes": 1,
+            },
             "v.memory_mb: an int was due",
         ),
         (Limits, {"memory_mb": True, "cpu_seconds": None}, "memory_mb"),
-        (Limits, {"memory_mb": 1}, "the keys memory_mb, cpu_seconds, processes, stderr_bytes"),
+        (
+            Limits,
+            {"memory_mb": 1},
+            "the keys memory_mb, cpu_seconds, thinking_s, processes, stderr_bytes",
+        ),
         (Limits, {"memory_mb": 1, "cpu_seconds": 1, "run": "rm -rf /"}, "were due"),
         (FaultPolicy, {"on_fault": "explode", "penalty": None, "max_faults": 3}, "not one of"),
         (tuple[str, ...], ["a", 1], "[1]: a str was due"),
