@@ -257,7 +257,9 @@ static long opt_seed = 0;        /* 0: from time and pid */
 static int opt_max_samples = 50;
 static int opt_time_use = 80;    /* percent of `time` */
 static int opt_bid_margin = -40;     /* wpt: percent of the contract's ordinary win */
-static int opt_bid_margin_lzf = -20; /* lzf (any rules whose preset is lzf) */
+static int opt_bid_margin_lzf = -50; /* lzf (any rules whose preset is lzf) */
+static int opt_zole_bonus = 10;      /* card points credited to our zole when bidding */
+static int opt_refine = 10;          /* percent: in-band tie-break in play (take, zole) */
 static int debug = 0;
 
 enum { CT_NONE, CT_TAKE, CT_ZOLE, CT_SMALL, CT_TABLE, CT_OTHER };
@@ -1196,7 +1198,7 @@ static double soft_weight(const Spec *s, const Deal *d)
             if (st < thr - 150) w *= 0.15;
             else if (st < thr - 50) w *= 0.4;
         } else if (s->soft_solo[i] == 2) {
-            if (!zole_hand(h)) w *= strength100(h) >= 1050 ? 0.5 : 0.15;
+            if (!zole_hand(h)) w *= strength100(h) >= 1100 ? 0.1 : 0.02;
         }
     }
     if (s->soft_pile && (d->pile & CATMASK[TRUMP])) w *= 0.1;
@@ -1387,6 +1389,17 @@ static int play_sample(void *vctx, Rng *r, double *vals)
             int band = solve_band(base, all, none, c->mv[i]);
             if (band < 0) return 0;
             vals[i] = solo_payoff(p->contract, Ssol, band);
+            if (opt_refine > 0 && band >= 2 && band <= 4) {
+                /* Inside the band: is the soloist in its upper half?  Real
+                 * opponents err, so the upper half is nearer the better band
+                 * and the lower half nearer the worse one. */
+                static const int MID[5] = {0, 0, 76, 46, 15};
+                int up = test_pts(MID[band] - base, c->mv[i]);
+                double q = opt_refine / 100.0;
+                if (aborted) return 0;
+                if (up) vals[i] += q * (solo_payoff(p->contract, Ssol, band - 1) - vals[i]);
+                else vals[i] -= q * (vals[i] - solo_payoff(p->contract, Ssol, band + 1));
+            }
         }
     }
     return 1;
@@ -1454,7 +1467,11 @@ static int decide_play(const Go *g, Rng *r, RunStats *st)
     if (c.nm == 1) {
         best = 0;
     } else {
+        /* A zole is worth five times a take: twice the samples. */
+        int save = opt_max_samples;
+        if (g->contract == CT_ZOLE) opt_max_samples = save > 50000 ? save : 2 * save;
         best = run_samples(c.nm, play_sample, &c, r, 16, st);
+        opt_max_samples = save;
         if (best < 0) return 0;
     }
     for (i = 0; i < nl; i++)
@@ -1586,7 +1603,7 @@ static int bid_sample(void *vctx, Rng *r, double *vals)
             int band;
             SH[c->me] = c->hand;
             Sinplay = SH[0] | SH[1] | SH[2];
-            band = solve_band(0, 1, 1, -1);
+            band = solve_band(opt_zole_bonus, 1, 1, -1);
             if (band < 0) return 0;
             v = solo_payoff(CT_ZOLE, c->me, band);
         } else if (b == BID_SMALL) {
@@ -1807,6 +1824,8 @@ static void set_option(int ntok)
     else if (strcmp(name, "TimeUse") == 0) opt_time_use = (int)CLAMP(v, 1, 100);
     else if (strcmp(name, "BidMargin") == 0) opt_bid_margin = (int)CLAMP(v, -200, 200);
     else if (strcmp(name, "BidMarginLzf") == 0) opt_bid_margin_lzf = (int)CLAMP(v, -200, 200);
+    else if (strcmp(name, "ZoleBonus") == 0) opt_zole_bonus = (int)CLAMP(v, 0, 60);
+    else if (strcmp(name, "Refine") == 0) opt_refine = (int)CLAMP(v, 0, 50);
 }
 
 static int read_line(void)
@@ -1857,6 +1876,12 @@ int main(void)
             out(buf);
             snprintf(buf, sizeof buf, "option name BidMarginLzf type spin default %d min -200 max 200",
                      opt_bid_margin_lzf);
+            out(buf);
+            snprintf(buf, sizeof buf, "option name ZoleBonus type spin default %d min 0 max 60",
+                     opt_zole_bonus);
+            out(buf);
+            snprintf(buf, sizeof buf, "option name Refine type spin default %d min 0 max 50",
+                     opt_refine);
             out(buf);
             out("zoleok 1");
         } else if (strcmp(tok[0], "isready") == 0) {
