@@ -84,6 +84,11 @@ def test_tc_and_movetime_are_one_choice(tmp_path: Path) -> None:
     one_line_error(zole("tournament", "--config", str(config), cwd=tmp_path), "tc")
 
 
+def test_check_clocks_a_huge_movetime_at_the_longest_clock(tmp_path: Path) -> None:
+    proc = ok(zole("check", "crandom", "--movetime", "100000000", cwd=tmp_path))
+    assert "under a game clock of 86400+5000 s" in proc.stdout
+
+
 def test_a_tournament_config_sets_the_clock(tmp_path: Path) -> None:
     config = tmp_path / "clock.toml"
     bots = '[[bots]]\ncommand = "crandom"\n' * 3

@@ -31,7 +31,7 @@ from typing import Final
 from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, FaultPolicy, Referee
 from zole_arena.errors import BotError, IllegalActionError, NotationError
 from zole_arena.game.actions import Action, Bid
-from zole_arena.game.clock import TimeControl
+from zole_arena.game.clock import MAX_CLOCK_MS, TimeControl
 from zole_arena.game.rules import AllPass, Rules, load_rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import NO_PULES, Pules
@@ -271,8 +271,10 @@ class _Checker:
                 return
         for preset in ("wpt", "lzf"):
             self._full_deal(preset)
-        # A clock of ten times the time per decision: its fair shares are about that time.
-        self._full_deal("wpt", TimeControl(10 * self.time_ms, self.time_ms // 20))
+        # A clock of ten times the time per decision: its fair shares are about that time
+        # (at most the longest clock there is).
+        base, inc = (min(ms, MAX_CLOCK_MS) for ms in (10 * self.time_ms, self.time_ms // 20))
+        self._full_deal("wpt", TimeControl(base, inc))
         self._quit()
 
     def _options(self, session: BotSession) -> None:

@@ -22,6 +22,7 @@ from zole_arena.game.state import DealState
 from zole_arena.game.values import Phase
 
 __all__ = [
+    "MAX_CLOCK_MS",
     "TimeControl",
     "clock_after",
     "decisions_left",
@@ -30,7 +31,7 @@ __all__ = [
 
 _TC_RE: Final = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*$")
 #: Bounds of a time control, in milliseconds: at least a millisecond to start, at most a day.
-_MAX_MS: Final = 86_400_000
+MAX_CLOCK_MS: Final = 86_400_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,7 +43,7 @@ class TimeControl:
     inc_ms: int = 0
 
     def __post_init__(self) -> None:
-        if not 1 <= self.base_ms <= _MAX_MS or not 0 <= self.inc_ms <= _MAX_MS:
+        if not 1 <= self.base_ms <= MAX_CLOCK_MS or not 0 <= self.inc_ms <= MAX_CLOCK_MS:
             raise ValueError(f"a time control from 0.001+0 to 86400+86400 s, not {self}")
 
     @classmethod
@@ -58,7 +59,7 @@ class TimeControl:
         inc = _ms(match[2]) if match[2] else 0
         if base < 1:
             raise ValueError(f"bad time control {text!r}: the base time must be at least 0.001 s")
-        if base > _MAX_MS or inc > _MAX_MS:
+        if base > MAX_CLOCK_MS or inc > MAX_CLOCK_MS:
             raise ValueError(f"bad time control {text!r}: at most 86400 s (a day) each")
         return cls(base, inc)
 
