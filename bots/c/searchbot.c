@@ -710,6 +710,36 @@ static int gen_moves(int p, int *mv, int mode_tricks_only, int table_mode, int t
     return n;
 }
 
+/* After move c of a node searched to value v: the node's best value and move
+ * so far and its window (the soloist, or this seat in the table game, is the
+ * maximising side).  1 when the window has closed: a cutoff, for which c earns
+ * history credit (more, the more cards are left). */
+static int note_move(int maxnode, int v, int c, int *best, int *bestmv, int *alpha, int *beta)
+{
+    if (maxnode ? v > *best : v < *best) {
+        *best = v;
+        *bestmv = c;
+        if (maxnode && v > *alpha) *alpha = v;
+        if (!maxnode && v < *beta) *beta = v;
+    }
+    if (*alpha < *beta) return 0;
+    hist[c] += popc(Sinplay) * popc(Sinplay);
+    return 1;
+}
+
+/* A transposition entry's bounds [lo, hi] narrowed by a fail-soft search of
+ * the window (alpha0, beta0) that returned best. */
+static void tt_bounds(int best, int alpha0, int beta0, int *lo, int *hi)
+{
+    if (best <= alpha0) {
+        if (best < *hi) *hi = best;
+    } else if (best >= beta0) {
+        if (best > *lo) *lo = best;
+    } else {
+        *lo = *hi = best;
+    }
+}
+
 /* Fail-soft alpha-beta for the soloist's contracts.  Returns, from this
  * node on, the soloist's card points (M_PTS), or 1/0 for "wins every
  * trick" (M_ALL) or "wins some trick" (M_ANY).  The soloist maximises.
@@ -800,24 +830,7 @@ static int ab(int mode, int alpha, int beta, int force)
         Stn--;
         SH[p] |= BIT(c);
         if (aborted) return 0;
-        if (maxnode) {
-            if (v > best) {
-                best = v;
-                bestmv = c;
-                if (v > alpha) alpha = v;
-            }
-        } else {
-            if (v < best) {
-                best = v;
-                bestmv = c;
-                if (v < beta) beta = v;
-            }
-        }
-        if (alpha >= beta) {
-            int d = popc(Sinplay);
-            hist[c] += d * d;
-            break;
-        }
+        if (note_move(maxnode, v, c, &best, &bestmv, &alpha, &beta)) break;
     }
     if (e) {
         int lo = 0, hi = mode == M_PTS ? 120 : mode == M_TRK ? 8 : 1;
@@ -825,13 +838,7 @@ static int ab(int mode, int alpha, int beta, int force)
             lo = e->lo;
             hi = e->hi;
         }
-        if (best <= alpha0) {
-            if (best < hi) hi = best;
-        } else if (best >= beta0) {
-            if (best > lo) lo = best;
-        } else {
-            lo = hi = best;
-        }
+        tt_bounds(best, alpha0, beta0, &lo, &hi);
         e->key = key;
         e->gen = tt_gen;
         e->lo = (uint8_t)lo;
@@ -937,24 +944,7 @@ static int ab_tab(int alpha, int beta, int force)
         Stn--;
         SH[p] |= BIT(c);
         if (aborted) return 0;
-        if (maxnode) {
-            if (v > best) {
-                best = v;
-                bestmv = c;
-                if (v > alpha) alpha = v;
-            }
-        } else {
-            if (v < best) {
-                best = v;
-                bestmv = c;
-                if (v < beta) beta = v;
-            }
-        }
-        if (alpha >= beta) {
-            int d = popc(Sinplay);
-            hist[c] += d * d;
-            break;
-        }
+        if (note_move(maxnode, v, c, &best, &bestmv, &alpha, &beta)) break;
     }
     if (e) {
         int lo = -2, hi = 2;
@@ -962,13 +952,7 @@ static int ab_tab(int alpha, int beta, int force)
             lo = e->lo;
             hi = e->hi;
         }
-        if (best <= alpha0) {
-            if (best < hi) hi = best;
-        } else if (best >= beta0) {
-            if (best > lo) lo = best;
-        } else {
-            lo = hi = best;
-        }
+        tt_bounds(best, alpha0, beta0, &lo, &hi);
         e->key = key;
         e->gen = tt_gen;
         e->lo = (int8_t)lo;
