@@ -443,7 +443,7 @@ class _Checker:
             policy=FaultPolicy(max_faults=0),
             tc=tc,
         )
-        lowest: int | None = None
+        clocks: list[int] = []
         try:
             referee.start()
             sheet = ScoreSheet(rules, seed=20261129)
@@ -451,8 +451,7 @@ class _Checker:
             for _ in range(3):
                 outcome = referee.play_deal(sheet)
                 contracts.append(str(outcome.result.contract))
-                clocks = [m.clock_ms for m in outcome.moves if m.clock_ms is not None]
-                lowest = min([*clocks, *([] if lowest is None else [lowest])], default=None)
+                clocks += [m.clock_ms for m in outcome.moves if m.clock_ms is not None]
                 if outcome.faults:
                     fault = outcome.faults[0]
                     self.item(name, False, fault.describe(), fault.reply)
@@ -462,7 +461,7 @@ class _Checker:
             return
         finally:
             referee.close(grace_ms=int(QUIT_GRACE_S * 1000))
-        low = "" if lowest is None else f"; the least left on a clock {lowest} ms"
+        low = f"; the least left on a clock {min(clocks)} ms" if clocks else ""
         self.item(name, True, f"3 deals: {', '.join(contracts)}; totals {sheet.totals}{low}")
 
     def _quit(self) -> None:

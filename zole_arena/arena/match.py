@@ -199,10 +199,11 @@ class Match:
     # -- playing ----------------------------------------------------------------------------
 
     def _count(self, report: DealReport) -> None:
-        for seat, player in enumerate(report.seating):
-            stats = self.stats[player]
-            stats.add(seat, report.result, report.result.scores[seat])
-            stats.add_time(report.moves, seat)
+        stats, seating = self.stats, report.seating
+        for seat, player in enumerate(seating):
+            stats[player].add(seat, report.result, report.result.scores[seat])
+        for move in report.moves:
+            stats[seating[move.seat]].add_move(move)
 
     def replay_records(self, records: Sequence[DealRecord]) -> None:
         """Bring the sheets and figures up to date with deal records from a log (resume)."""

@@ -393,11 +393,10 @@ class Referee:
             answer = answer or f"action {request_id} {answer_text(action)}"
             self._fault(deal_no, seat, "illegal", str(exc), line, answer)
         else:
-            if tc is None:
-                moves.append(Move(index, answer_text(action), request_id, elapsed))
-            else:
+            left = None
+            if tc is not None:
                 left = self._clocks[index] = clock_after(limit, elapsed, tc.inc_ms)
-                moves.append(Move(index, answer_text(action), request_id, elapsed, left))
+            moves.append(Move(index, answer_text(action), request_id, elapsed, left))
             if self._texts:
                 self._announce(deal, index, action)
             return
@@ -435,11 +434,10 @@ class Referee:
         legal = deal.legal_actions()
         action = legal[self._rng.randrange(len(legal))]
         deal.apply(action)
-        if self.tc is None:
-            moves.append(Move(seat.index, answer_text(action), None, 0.0))
-        else:  # the arena's move costs the bot nothing but what it spent (all, if it flagged)
+        left = None
+        if self.tc is not None:  # the arena's move costs the bot nothing but what it spent
             left = self._clocks[seat.index] = self._clocks[seat.index] + self.tc.inc_ms
-            moves.append(Move(seat.index, answer_text(action), None, 0.0, left))
+        moves.append(Move(seat.index, answer_text(action), None, 0.0, left))
 
     def _announce(self, deal: DealState, seat: int, action: Action) -> None:
         """Add the events of an action to the deal's events (each bot gets them with its next

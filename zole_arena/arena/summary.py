@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
 from typing import Any
 
 from zole_arena.arena.stop import Stop
@@ -61,18 +60,18 @@ class PlayerStats:
     clock_low_ms: int | None = None
     """Under a game clock, the least it had left after a move; None: no clock."""
 
-    def add_time(self, moves: Sequence[Move], seat: int) -> None:
-        """Count the time ``seat``'s decisions took (and its clock) in a deal's moves."""
-        for move in moves:
-            if move.seat != seat or move.request_id is None:
-                continue
-            self.decisions += 1
-            think = round(move.think_ms or 0.0, 3)  # as the log keeps it: standings agree
-            self.think_ms += think
-            self.think_max_ms = max(self.think_max_ms, think)
-            if move.clock_ms is not None:
-                low = self.clock_low_ms
-                self.clock_low_ms = move.clock_ms if low is None else min(low, move.clock_ms)
+    def add_move(self, move: Move) -> None:
+        """Count the time one of this player's moves took (and its clock): a decision, unless
+        the arena played it for the bot."""
+        if move.request_id is None:
+            return
+        self.decisions += 1
+        think = round(move.think_ms or 0.0, 3)  # as the log keeps it: standings agree
+        self.think_ms += think
+        self.think_max_ms = max(self.think_max_ms, think)
+        if move.clock_ms is not None:
+            low = self.clock_low_ms
+            self.clock_low_ms = move.clock_ms if low is None else min(low, move.clock_ms)
 
     @property
     def think_mean_ms(self) -> float:

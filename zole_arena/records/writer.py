@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -34,6 +34,7 @@ from zole_arena.records.model import (
     HeaderSettings,
     LoggedTrick,
     MatchHeader,
+    Move,
     PlayerInfo,
     TournamentHeader,
 )
@@ -123,25 +124,7 @@ def _deal(record: DealRecord) -> dict[str, Any]:
         "pules_before": record.pules_before.to_dict(),
         "hands": [[names[x] for x in a], [names[x] for x in b], [names[x] for x in c]],
         "talon": [names[x] for x in record.talon],
-        # think_ms to the microsecond: finer digits are noise, and cost log space
-        # (clock_ms only under a game clock: logs without one stay as they were)
-        "moves": [
-            {
-                "seat": seat,
-                "action": action,
-                "request_id": request,
-                "think_ms": None if ms is None else round(ms, 3),
-            }
-            if clock is None
-            else {
-                "seat": seat,
-                "action": action,
-                "request_id": request,
-                "think_ms": None if ms is None else round(ms, 3),
-                "clock_ms": clock,
-            }
-            for seat, action, request, ms, clock in record.moves
-        ],
+        "moves": _moves(record.moves),
         "buried": [names[x] for x in record.buried],
         "tricks": _tricks(record.tricks),
         "result": _result(record.result),
@@ -155,6 +138,24 @@ def _deal(record: DealRecord) -> dict[str, Any]:
         ],
         "finished": _time(record.finished),
     }
+
+
+def _moves(moves: Sequence[Move]) -> list[dict[str, Any]]:
+    # think_ms to the microsecond: finer digits are noise, and cost log space
+    written = [
+        {
+            "seat": seat,
+            "action": action,
+            "request_id": request,
+            "think_ms": None if ms is None else round(ms, 3),
+        }
+        for seat, action, request, ms, _ in moves
+    ]
+    # clock_ms only under a game clock (then every move has one): logs without stay as they were
+    if moves and moves[0].clock_ms is not None:
+        for move, logged in zip(written, moves, strict=True):
+            move["clock_ms"] = logged.clock_ms
+    return written
 
 
 def _settings(settings: HeaderSettings) -> dict[str, Any]:
