@@ -100,6 +100,15 @@ def test_a_tournament_config_sets_the_clock(tmp_path: Path) -> None:
     assert header_of(log)["settings"]["tc"] == {"base_ms": 500, "inc_ms": 10}
     deals = deals_of(log)
     assert len(deals) == 6 and all("clock_ms" in m for d in deals for m in d["moves"])
+    assert re.search(r"ms per decision, mean/longest: (\S+ \d+/\d+, ){2}\S+ \d+/\d+", proc.stdout)
+    assert re.search(r"the least left on a clock after a move: \S+ [\d.]+ s", proc.stdout)
+    # The standings count each bot's decisions and least clock, from the log as live.
+    standings = json.loads(ok(zole("standings", "t.jsonl", "--json", cwd=tmp_path)).stdout)
+    for entry in standings["standings"]:
+        decided = [m for d in deals for m in d["moves"] if m.get("request_id") is not None
+                   and d["players"][m["seat"]]["name"] == entry["name"]]  # fmt: skip
+        assert entry["time"]["decisions"] == len(decided) > 0
+        assert entry["time"]["clock_low_ms"] == min(m["clock_ms"] for m in decided)
 
 
 # -- real bots under a clock -----------------------------------------------------------------

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console, RenderableType
 from rich.markup import escape
 
+from zole_arena.arena.summary import PlayerStats
 from zole_arena.records.reader import log_type
 from zole_arena.records.writer import check_log_path
 
@@ -196,3 +197,20 @@ def check_new_log(path: Path) -> None:
         hint = f", or continue that {kind} with 'zole-arena {kind} --resume {path}'" if kind else ""
         fail(f"{path} exists: give a new --log file{hint}")
     check_log_path(path)
+
+
+def time_caption(ranked: Sequence[PlayerStats], shown: Mapping[str, str]) -> str:
+    """The time each bot used, as a caption's tail (beneath the table: a column would squeeze
+    the names); empty when no bot made a decision."""
+    timed = [p for p in ranked if p.decisions]
+    if not timed:
+        return ""
+    text = "; ms per decision, mean/longest: " + ", ".join(
+        f"{escape(shown[p.name])} {p.think_mean_ms:.0f}/{p.think_max_ms:.0f}" for p in timed
+    )
+    clocked = [p for p in timed if p.clock_low_ms is not None]
+    if clocked:
+        text += "; the least left on a clock after a move: " + ", ".join(
+            f"{escape(shown[p.name])} {(p.clock_low_ms or 0) / 1000:.2f} s" for p in clocked
+        )
+    return text

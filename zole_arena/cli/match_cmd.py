@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +17,7 @@ from rich.table import Table
 
 from zole_arena.arena.match import Match, resume_match, stderr_path
 from zole_arena.arena.settings import unique_names
-from zole_arena.arena.summary import DealReport, PlayerStats, Summary
+from zole_arena.arena.summary import DealReport, Summary
 from zole_arena.cli.console import (
     check_new_log,
     err,
@@ -26,6 +26,7 @@ from zole_arena.cli.console import (
     out,
     print_json,
     stop_on_signals,
+    time_caption,
 )
 from zole_arena.cli.options import sandbox_setting, takes_options
 from zole_arena.events.options import (
@@ -60,8 +61,7 @@ def _results(summary: Summary, shown: Mapping[str, str]) -> Table:
     table = Table(
         title=f"Results after {summary.deals} of {summary.planned} deals",
         caption="per deal: points per deal ±95%; solo: deals as soloist/won; pts: points as "
-        "soloist, as partner, and (with their number) in table games"
-        + _time_caption(ranked, shown),
+        "soloist, as partner, and (with their number) in table games" + time_caption(ranked, shown),
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
@@ -83,22 +83,6 @@ def _results(summary: Summary, shown: Mapping[str, str]) -> Table:
             str(p.faults),
         )
     return table
-
-
-def _time_caption(ranked: Sequence[PlayerStats], shown: Mapping[str, str]) -> str:
-    """The time each bot used (beneath the table: a column would squeeze the names)."""
-    timed = [p for p in ranked if p.decisions]
-    if not timed:
-        return ""
-    text = "; ms per decision, mean/longest: " + ", ".join(
-        f"{escape(shown[p.name])} {p.think_mean_ms:.0f}/{p.think_max_ms:.0f}" for p in timed
-    )
-    clocked = [p for p in timed if p.clock_low_ms is not None]
-    if clocked:
-        text += "; the least left on a clock after a move: " + ", ".join(
-            f"{escape(shown[p.name])} {(p.clock_low_ms or 0) / 1000:.2f} s" for p in clocked
-        )
-    return text
 
 
 def _scores_text(summary: Summary) -> str:

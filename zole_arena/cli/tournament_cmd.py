@@ -30,6 +30,7 @@ from zole_arena.cli.console import (
     out,
     print_json,
     stop_on_signals,
+    time_caption,
 )
 from zole_arena.cli.options import sandbox_setting, takes_options
 from zole_arena.cli.ratings_cmd import interval_text, los_text, not_estimated_note
@@ -115,7 +116,9 @@ def _standings(
         note = not_estimated_note(summary.ratings) if summary.ratings else None
         table.caption = (
             "95%: the Elo interval; LOS: likelihood of superiority over the next bot; per deal: "
-            "points per deal ±95%; solo: deals as soloist/won" + (f"; {note}" if note else "")
+            "points per deal ±95%; solo: deals as soloist/won"
+            + time_caption([summary.standings.players[n] for n in summary.ranking()], shown)
+            + (f"; {note}" if note else "")
         )
     return table
 

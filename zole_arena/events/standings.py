@@ -26,10 +26,11 @@ __all__ = [
 class Standings:
     """The tournament's figures so far, counted deal by deal (live, or from a log).
 
-    Points and per-role figures per bot as in a match, faults, and the rating data (each table
-    is a duplicate match; its deals become pairwise games and its blocks bootstrap units; see
-    :mod:`zole_arena.stats.ratings`), kept by a :class:`~zole_arena.stats.tally.ResultTally`
-    so that a redraw after every deal costs no more late in a long tournament than early.
+    Points, per-role and time figures per bot as in a match, faults, and the rating data
+    (each table is a duplicate match; its deals become pairwise games and its blocks bootstrap
+    units; see :mod:`zole_arena.stats.ratings`), kept by a
+    :class:`~zole_arena.stats.tally.ResultTally` so that a redraw after every deal costs no
+    more late in a long tournament than early.
     """
 
     names: Sequence[str]
@@ -52,6 +53,8 @@ class Standings:
         names = record.names
         for seat, name in enumerate(names):
             self._player(name).add(seat, result, result.scores[seat])
+        for move in record.moves:
+            self._player(names[move.seat]).add_move(move)
         for fault in record.faults:
             self._player(names[fault.seat]).faults += 1
         self.tally.add(
