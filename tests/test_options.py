@@ -160,7 +160,7 @@ def test_one_bounds_check_words_every_bad_value() -> None:
     assert on_fault.problem("maybe") == "must be forfeit or random, not 'maybe'"
     with pytest.raises(TournamentError, match="concurrency must be at least 1, not 0"):
         TournamentSettings((), MatchSettings(load_rules(), 1, 1), concurrency=0)
-    with pytest.raises(TournamentError, match="format must be round-robin or gauntlet"):
+    with pytest.raises(TournamentError, match="format must be round-robin, gauntlet or balanced"):
         TournamentSettings((), MatchSettings(load_rules(), 1, 1), format="swiss")  # type: ignore[arg-type]
 
 
@@ -178,7 +178,7 @@ def test_one_bounds_check_words_every_bad_value() -> None:
         (("check", "random", "--max-memory-mb", "-1"), "--max-memory-mb must be at least 0"),
         (("match", "random", "random", "random", "--max-stderr-mb", "-1"), "--max-stderr-mb"),
         (("tournament", "random", "random", "rulebot", "--format", "swiss"),
-         "--format must be round-robin or gauntlet, not 'swiss'"),
+         "--format must be round-robin, gauntlet or balanced, not 'swiss'"),
         (("tournament", "random", "random", "rulebot", "--concurrency", "0"),
          "--concurrency must be at least 1, not 0"),
         (("sprt", "rulebot", "random", "--on-fault", "x"), "--on-fault must be forfeit or random"),

@@ -523,7 +523,7 @@ def test_bad_arguments_get_one_line(tmp_path: Path, args: tuple[str, ...], needl
         (
             'format = "swiss"\n[[bots]]\ncommand = "rulebot"\n[[bots]]\ncommand = "random"\n'
             '[[bots]]\ncommand = "cbot"\n',
-            ("config t.toml: format must be round-robin or gauntlet, not 'swiss'",),
+            ("config t.toml: format must be round-robin, gauntlet or balanced, not 'swiss'",),
         ),
         ('[[bots]]\nname = "x"\n', ("bot 1 needs a command",)),
         ('[[bots]]\ncommand = "rulebot"\nspeed = 2\n', ("unknown key(s) speed",)),

@@ -8,8 +8,10 @@ the players, each trick's points and the rules' fields against the legal bids; a
 every ``go`` against all it kept (hand, bids, played cards, winners, the deal's fields) and
 every ``result`` against the tricks and the standing (``totals`` = ``newdeal``'s ``scores`` plus
 this deal's; and, from one deal to the next of a process, the next deal's ``scores`` are these
-``totals``: this bot is for plain matches). On any mismatch it writes what it found to stderr
-and exits with code 2, which the arena sees as a crash. It answers with a random legal action.
+``totals``: this bot is for plain matches; a ``newdeal`` of deal 1 begins a new match in the
+same process, as at a tournament's next table when bots are kept). On any mismatch it writes
+what it found to stderr and exits with code 2, which the arena sees as a crash. It answers
+with a random legal action.
 
 Usage: ``tracker_bot.py [--crash-at N MARKER]``: exit with code 3 at its Nth ``go`` instead of
 answering, once (a file MARKER is made then; a copy started while it exists plays on). With
@@ -62,6 +64,8 @@ class Tracker:
     def newdeal(self, fields: dict[str, str]) -> None:
         expect(self.deal is None, "newdeal while a deal is open (no result for the last one)")
         number = int(fields["deal"])
+        if number == 1:  # a new match (a tournament's next table): a new standing
+            self.last_totals = None
         if self.last_totals is not None:
             last, totals = self.last_totals
             expect(number > last, f"deal {number} after deal {last}")

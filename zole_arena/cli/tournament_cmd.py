@@ -35,24 +35,31 @@ from zole_arena.cli.console import (
 from zole_arena.cli.options import sandbox_setting, takes_options
 from zole_arena.cli.ratings_cmd import interval_text, los_text, not_estimated_note
 from zole_arena.events.config import ConfigBot, read_config
+from zole_arena.events.designs import balance
 from zole_arena.events.entrants import check_entrants
 from zole_arena.events.options import (
     AFFINITY,
+    BACKEND,
     BLOCKS,
     CONCURRENCY,
     DEALS,
     DUPLICATE,
     FORMAT,
     GAUNTLET,
+    KEEP_BOTS,
     LOG,
+    MEETINGS,
     OPTION,
+    RAY_ADDRESS,
     SANDBOX,
     SANDBOX_READ,
+    TABLES,
     TOURNAMENT,
 )
 from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
+from zole_arena.events.ray_backend import RAY_MISSING, ray_available
 from zole_arena.events.resume import resume_tournament
-from zole_arena.events.schedule import Entrant
+from zole_arena.events.schedule import FORMATS, Entrant
 from zole_arena.events.settings import TournamentSettings
 from zole_arena.events.standings import TournamentSummary
 from zole_arena.events.tournament import Event, Tournament
@@ -66,6 +73,36 @@ from zole_arena.players.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.players.command import program_name, split_command
 
 _BUNDLED_NAMES = {bot.name for bot in BUNDLED}
+
+#: What a resumed tournament may be told anew: how it runs, not what it plays.
+_RESUME_OPTIONS = (CONCURRENCY, AFFINITY, KEEP_BOTS, BACKEND, RAY_ADDRESS)
+
+
+def _ray_address(values: OptionValues) -> str | None:
+    """Where the tables play: None on this machine; else the Ray cluster's address."""
+    if values[BACKEND] != "ray":
+        if values[RAY_ADDRESS] is not None:
+            fail("--ray-address is for --backend ray")
+        return None
+    if values[AFFINITY]:
+        fail("--affinity is for the local backend (Ray places the tables)")
+    if not ray_available():
+        fail(RAY_MISSING)
+    return values[RAY_ADDRESS] or os.environ.get("RAY_ADDRESS") or "auto"
+
+
+def _balance_text(settings: TournamentSettings) -> str:
+    """How even a balanced schedule is: tables per bot, meetings per pair."""
+    got = balance([t.players for t in settings.tables], len(settings.entrants))
+
+    def spread(low: int, high: int) -> str:
+        return str(low) if low == high else f"{low}-{high}"
+
+    return (
+        f"{spread(got.appearances_min, got.appearances_max)} tables per bot, each pair "
+        f"meets {spread(got.meetings_min, got.meetings_max)} times"
+        + (" (an exact design)" if got.exact else "")
+    )
 
 
 def _standings_table(summary: TournamentSummary, title: str, final: bool) -> Table:
@@ -224,15 +261,17 @@ def tournament_command(
         fail(f"--bootstrap must be at least 10, not {bootstrap}")
     if resume is not None:
         given = [name for name, value in (("bots", bots), ("--config", config)) if value]
-        given += [o.flag for o in values.given if o not in (CONCURRENCY, AFFINITY)]
+        given += [o.flag for o in values.given if o not in _RESUME_OPTIONS]
         if given:
             fail(
-                f"--resume takes everything from the log (except --concurrency and "
-                f"--affinity): give no {', '.join(given)}"
+                f"--resume takes everything from the log (except "
+                f"{', '.join(o.flag for o in _RESUME_OPTIONS)}): give no {', '.join(given)}"
             )
         more = values[CONCURRENCY] if values.source(CONCURRENCY) is Source.COMMAND_LINE else None
         tournament = resume_tournament(resume, more)
         tournament.cpus = allowed_cpus() if values[AFFINITY] else None
+        tournament.settings = dataclasses.replace(tournament.settings, keep_bots=values[KEEP_BOTS])
+        tournament.ray_address = _ray_address(values)
         concurrency_now = tournament.settings.concurrency
         check_entrants(tournament.settings.entrants, tournament.settings.match)
         unfinished = [t for t in tournament.tables if not t.finished]
@@ -246,6 +285,7 @@ def tournament_command(
                 f"{tournament.settings.total_deals} deals already played, "
                 f"{len(unfinished)} of {len(tournament.tables)} tables to go, "
                 f"{concurrency_now} at a time{_pinning(tournament.cpus, concurrency_now)}"
+                f"{_where(tournament.ray_address)}"
             )
         _run(tournament, bootstrap, json_output)
         return
@@ -287,8 +327,8 @@ def tournament_command(
         chosen_format = "gauntlet"  # --gauntlet NAME alone implies it
     if chosen_format == "gauntlet" and chosen_gauntlet is None:
         chosen_gauntlet = entrants[0].name
-    if chosen_format == "round-robin" and chosen_gauntlet is not None:
-        fail("--gauntlet is for --format gauntlet, not round-robin")
+    if chosen_format != "gauntlet" and chosen_gauntlet is not None:
+        fail(f"--gauntlet is for --format gauntlet, not {chosen_format}")
     is_duplicate = values[DUPLICATE]
     chosen_deals = values[DEALS]
     if values.source(BLOCKS) is not Source.DEFAULT:
@@ -309,28 +349,37 @@ def tournament_command(
     settings = TournamentSettings(
         entrants=tuple(entrants),
         match=match_settings,
-        format="gauntlet" if chosen_format == "gauntlet" else "round-robin",
+        format=next(f for f in FORMATS if f == chosen_format),
         gauntlet=chosen_gauntlet,
         concurrency=values[CONCURRENCY],
+        tables_wanted=values[TABLES],
+        meetings=values[MEETINGS],
+        keep_bots=values[KEEP_BOTS],
     )
     if not json_output:
         out.print(f"bots: {match_settings.isolation()}", highlight=False, markup=False)
         out.print(f"checking that the {len(entrants)} bots start …", highlight=False)
     check_entrants(entrants, match_settings)
     cpus = allowed_cpus() if values[AFFINITY] else None
-    tournament = Tournament(settings, log_path, tournament_id=tournament_id, cpus=cpus)
+    address = _ray_address(values)
+    tournament = Tournament(
+        settings, log_path, tournament_id=tournament_id, cpus=cpus, ray_address=address
+    )
     if not json_output:
         tables = len(tournament.tables)
         kind = (
             f"{per_table} duplicate block(s) of 6 deals" if is_duplicate else f"{per_table} deals"
         )
-        what = f"gauntlet of {chosen_gauntlet}" if chosen_format == "gauntlet" else "round-robin"
+        what = {
+            "gauntlet": f"gauntlet of {chosen_gauntlet}",
+            "balanced": f"balanced: {_balance_text(settings)}",
+        }.get(chosen_format, chosen_format)
         out.print(
             f"tournament ({what}): {', '.join(names)} — {tables} table(s) × {kind} = "
             f"{settings.total_deals} deals of {settings.match.rules.name}, "
             f"{match_settings.time_text()}, seed {match_settings.seed}, "
             f"{settings.concurrency} at a time"
-            f"{_pinning(cpus, settings.concurrency)}; log {log_path}",
+            f"{_pinning(cpus, settings.concurrency)}{_where(address)}; log {log_path}",
             highlight=False,
             markup=False,
         )
@@ -353,6 +402,15 @@ def _isolation(wanted: bool, readable: tuple[str, ...], config: Path | None) -> 
     given = sandbox_setting(True, readable)
     assert given is not None
     return Sandbox(readable=given.readable, hidden=hidden)
+
+
+def _where(address: str | None) -> str:
+    """Where the tables play, for the header line ("" on this machine)."""
+    if address is None:
+        return ""
+    return (
+        " on this machine's Ray cluster" if address == "auto" else f" on the Ray cluster {address}"
+    )
 
 
 def _pinning(cpus: Sequence[int] | None, concurrency: int) -> str:

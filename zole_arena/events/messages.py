@@ -237,6 +237,9 @@ class Task:
     """Its match header is in the log already."""
     records: tuple[DealRecord, ...]
     """Its deal records in the log, to resume from (on the wire as their JSON objects)."""
+    keep_bots: bool = False
+    """Play it with the worker's kept bots, and keep them for its next table
+    (:mod:`zole_arena.players.pool`)."""
 
     KIND: ClassVar[str] = "task"
 
@@ -251,12 +254,13 @@ class Task:
             "part_of": to_plain(self.part_of),
             "started": self.started,
             "records": [record_json(record) for record in self.records],
+            "keep_bots": self.keep_bots,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Task:
         """:raises MessageError: the data is not this message."""
-        names = ("table", "match_id", "configs", "settings", "part_of", "started")
+        names = ("table", "match_id", "configs", "settings", "part_of", "started", "keep_bots")
         _keys(data, cls.KIND, *names, "records")
         hints = _hints(cls)
         values = {name: from_plain(hints[name], data[name], name) for name in names}

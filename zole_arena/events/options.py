@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Generic, TypeVar, cast, get_args
 
@@ -169,7 +169,7 @@ class Option(Generic[T_co]):
             if self.most is not None and value > self.most:
                 return f"must be at most {self.most}, not {value}"
         if self.choices and not self.or_file and value not in self.choices:
-            return f"must be {' or '.join(self.choices)}, not {value!r}"
+            return f"must be {either(self.choices)}, not {value!r}"
         if self.check is not None:
             return self.check(value)
         return None
@@ -201,6 +201,11 @@ class Option(Generic[T_co]):
         if problem is not None:
             raise OptionError(f"{key} {problem}")
         return cast(T_co, checked)
+
+
+def either(choices: Sequence[str]) -> str:
+    """``a or b``; ``a, b or c``."""
+    return " or ".join([", ".join(choices[:-1]), choices[-1]] if len(choices) > 2 else choices)
 
 
 def _shown(value: object) -> str:
@@ -355,8 +360,24 @@ CPU: Final = Option[int | None](
 )  # fmt: skip
 FORMAT: Final = Option[str](
     "format", str, FORMATS[0], "round-robin: a table for every 3 bots; gauntlet: the "
-    "gauntlet's bot against every pair of the others (--gauntlet alone implies it).",
-    frozenset({TOURNAMENT}), choices=FORMATS,
+    "gauntlet's bot against every pair of the others (--gauntlet alone implies it); balanced: "
+    "fewer tables, every bot at about as many and every pair meeting about as often (--tables "
+    "or --meetings).", frozenset({TOURNAMENT}), choices=FORMATS,
+)  # fmt: skip
+TABLES: Final = Option[int | None](
+    "tables", int, None, "A balanced schedule of this many tables.", frozenset({TOURNAMENT}),
+    unit="N", least=1, default_text="from --meetings",
+)  # fmt: skip
+MEETINGS: Final = Option[int | None](
+    "meetings", int, None, "A balanced schedule in which every pair of bots meets this often "
+    "(exactly, where such a design exists: with 1, for 7, 9, 13, 15, … bots).",
+    frozenset({TOURNAMENT}), unit="N", least=1, default_text="1, unless --tables",
+)  # fmt: skip
+KEEP_BOTS: Final = Option[bool](
+    "keep-bots", bool, True, "Keep each bot running from one table to the next its worker "
+    "plays (restarted after a fault, or when its CPU time nears --max-cpu-s). Unsandboxed "
+    "bots only: a sandboxed process never meets the same cards twice, and every table plays "
+    "the same deals.", frozenset({TOURNAMENT}),
 )  # fmt: skip
 GAUNTLET: Final = Option[str | None](
     "gauntlet", str, None, "The gauntlet's bot (implies --format gauntlet).",
@@ -373,11 +394,24 @@ AFFINITY: Final = Option[bool](
     "several threads lose by it.", frozenset({TOURNAMENT}),
 )  # fmt: skip
 
+BACKEND: Final = Option[str](
+    "backend", str, "local", "local: the tables' worker processes run on this machine; ray: "
+    "each table is a task on a Ray cluster (pip install 'zole-arena[ray]'; "
+    "docs/distributed.md), --concurrency of them at once.", frozenset({TOURNAMENT}),
+    choices=("local", "ray"),
+)  # fmt: skip
+RAY_ADDRESS: Final = Option[str | None](
+    "ray-address", str, None, "The Ray cluster's address (HOST:PORT of its head) for --backend "
+    "ray.", frozenset({TOURNAMENT}), unit="ADDRESS",
+    default_text="$RAY_ADDRESS, else the cluster this machine is part of",
+)  # fmt: skip
+
 #: Every declared option, in the order ``--help`` lists them.
 OPTIONS: Final[tuple[Option[Any], ...]] = (
     SEED, RULES, DEALS, BLOCKS, DUPLICATE, MOVETIME, TC, TIMEMARGIN, STARTUP_MS, PING_MS, ON_FAULT,
     FORFEIT_PENALTY, MAX_FAULTS, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB, SANDBOX,
-    SANDBOX_READ, OPTION, LOG, CPU, FORMAT, GAUNTLET, CONCURRENCY, AFFINITY,
+    SANDBOX_READ, OPTION, LOG, CPU, FORMAT, GAUNTLET, TABLES, MEETINGS, CONCURRENCY, AFFINITY,
+    KEEP_BOTS, BACKEND, RAY_ADDRESS,
 )  # fmt: skip
 
 

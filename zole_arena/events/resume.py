@@ -53,6 +53,7 @@ def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> T
             format=header.tournament_format,
             gauntlet=header.gauntlet,
             concurrency=concurrency or header.concurrency,
+            schedule=header.tables if header.tournament_format == "balanced" else None,
         )
     except (TypeError, ValueError) as exc:
         raise TournamentError(f"{log_path}: the tournament header is incomplete ({exc})") from None

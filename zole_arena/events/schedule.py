@@ -21,11 +21,11 @@ __all__ = [
 ]
 
 
-Format = Literal["round-robin", "gauntlet"]
+Format = Literal["round-robin", "gauntlet", "balanced"]
 
 
 #: The tournament formats.
-FORMATS: Final[tuple[Format, ...]] = ("round-robin", "gauntlet")
+FORMATS: Final[tuple[Format, ...]] = ("round-robin", "gauntlet", "balanced")
 
 
 class TournamentError(ZoleError):
@@ -75,7 +75,11 @@ def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:
     is the one whose players have sat at the fewest tables so far (ties in lexical order), so
     that the standings are balanced while the tournament runs.
 
-    :raises TournamentError: fewer than three entrants, or a gauntlet bot out of range.
+    A balanced schedule is not made here but chosen once and kept in the tournament's
+    settings and header (:mod:`zole_arena.events.designs`).
+
+    :raises TournamentError: fewer than three entrants, a gauntlet bot out of range, or the
+        balanced format.
 
     >>> [t.players for t in tables_for("round-robin", 4)]
     [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]
@@ -84,6 +88,8 @@ def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:
     """
     if entrants < 3:
         raise TournamentError(f"a tournament needs at least 3 bots, not {entrants}")
+    if format == "balanced":
+        raise TournamentError("a balanced schedule's tables come with its settings")
     if format == "gauntlet":
         if not 0 <= gauntlet < entrants:
             raise TournamentError(f"no entrant {gauntlet} to run the gauntlet")

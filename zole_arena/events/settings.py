@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 from zole_arena.arena.settings import MatchSettings
-from zole_arena.events.options import CONCURRENCY
+from zole_arena.events.designs import DesignError, balanced_tables
+from zole_arena.events.options import CONCURRENCY, KEEP_BOTS, MEETINGS, TABLES
 from zole_arena.events.options import FORMAT as FORMAT_OPTION
 from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, TournamentError, tables_for
 from zole_arena.records.model import (
@@ -31,24 +32,62 @@ class TournamentSettings:
     gauntlet: str | None = None
     """The gauntlet's bot (a gauntlet only; default: the first entrant)."""
     concurrency: int = CONCURRENCY.default
+    tables_wanted: int | None = None
+    """A balanced schedule's number of tables (or give :attr:`meetings`)."""
+    meetings: int | None = None
+    """How often each pair of bots meets in a balanced schedule (default 1)."""
+    schedule: tuple[tuple[int, int, int], ...] | None = None
+    """A balanced schedule's tables in playing order (entrant indices): made from
+    :attr:`tables_wanted` or :attr:`meetings` and the seed when not given (a resumed
+    tournament takes them from its header)."""
+    keep_bots: bool = KEEP_BOTS.default
+    """Keep each unsandboxed bot running from one table to its worker's next
+    (:mod:`zole_arena.players.pool`)."""
 
     def __post_init__(self) -> None:
         names = [entrant.name for entrant in self.entrants]
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
             raise TournamentError(f"two bots are named {twice[0]!r}: give each a name of its own")
-        for option, value in ((FORMAT_OPTION, self.format), (CONCURRENCY, self.concurrency)):
+        for option, value in (
+            (FORMAT_OPTION, self.format),
+            (CONCURRENCY, self.concurrency),
+            (TABLES, self.tables_wanted),
+            (MEETINGS, self.meetings),
+        ):
             problem = option.problem(value)
             if problem is not None:
-                raise TournamentError(f"{option.name} {problem}")
+                raise TournamentError(f"{option.flag} {problem}")
         if self.gauntlet is not None and self.gauntlet not in names:
             raise TournamentError(
                 f"--gauntlet {self.gauntlet!r} is not one of the bots ({', '.join(names)})"
             )
+        if self.format != "balanced":
+            given = (TABLES, self.tables_wanted), (MEETINGS, self.meetings)
+            for option, value in given:
+                if value is not None:
+                    raise TournamentError(f"{option.flag} is for --format balanced")
+            return
+        if self.tables_wanted is not None and self.meetings is not None:
+            raise TournamentError("give --tables or --meetings, not both")
+        if self.schedule is None:
+            meetings = self.meetings if self.tables_wanted is None else None
+            try:
+                schedule = balanced_tables(
+                    len(self.entrants),
+                    tables=self.tables_wanted,
+                    meetings=meetings or (1 if self.tables_wanted is None else None),
+                    seed=self.match.seed or 0,
+                )
+            except DesignError as exc:
+                raise TournamentError(str(exc)) from None
+            object.__setattr__(self, "schedule", tuple(schedule))
 
     @property
     def tables(self) -> list[Table]:
         """The tables, in playing order."""
+        if self.format == "balanced":
+            return [Table(n, players) for n, players in enumerate(self.schedule or (), start=1)]
         names = [entrant.name for entrant in self.entrants]
         gauntlet = names.index(self.gauntlet) if self.gauntlet is not None else 0
         return tables_for(self.format, len(self.entrants), gauntlet)

@@ -58,7 +58,7 @@ from zole_arena.events.settings import TournamentSettings, tournament_header
 from zole_arena.events.signals import _SignalGate
 from zole_arena.events.standings import Standings, TableState, TournamentSummary
 from zole_arena.events.table_checks import check_deal, check_header, check_stop
-from zole_arena.events.workers import _start_worker, _Worker
+from zole_arena.events.workers import LOCAL_WORKER, _start_worker, _Worker
 from zole_arena.isolation.affinity import pin
 from zole_arena.isolation.sandbox import readable_paths
 from zole_arena.records.model import (
@@ -95,9 +95,14 @@ class Tournament:
         *,
         tournament_id: str | None = None,
         cpus: Sequence[int] | None = None,
+        ray_address: str | None = None,
     ) -> None:
         """:param cpus: pin worker ``k`` and its bots to ``cpus[k % len(cpus)]``
-        (:mod:`zole_arena.isolation.affinity`); None: the operating system places them."""
+        (:mod:`zole_arena.isolation.affinity`); None: the operating system places them.
+        :param ray_address: play the tables on this Ray cluster (``auto``: the one this
+            machine is part of; :mod:`zole_arena.events.ray_backend`); None: on this machine.
+        """
+        self.ray_address = ray_address
         self.log_path = Path(log_path)
         self.settings = dataclasses.replace(settings, match=self._match_settings(settings))
         self.cpus = list(cpus) if cpus else None
@@ -200,6 +205,9 @@ class Tournament:
             part_of=self._part(table),
             started=table.started,
             records=tuple(self._deals[table.match_id]),
+            keep_bots=self.settings.keep_bots
+            and match.sandbox is None
+            and not match.separate_seatings,
         )
 
     def summary(self) -> TournamentSummary:
@@ -236,8 +244,11 @@ class Tournament:
         workers: list[_Worker] = []
         self._gate.install()
         try:
+            program: tuple[str, ...] = LOCAL_WORKER
+            if self.ray_address is not None:
+                program = ("zole_arena.events.ray_backend", self.ray_address)
             for index in range(min(self.settings.concurrency, len(self._pending))):
-                worker = _start_worker()
+                worker = _start_worker(program)
                 workers.append(worker)
                 if self.cpus:  # before its first table: the bots it starts inherit it
                     pin(self.cpus[index % len(self.cpus)], worker.process.pid)

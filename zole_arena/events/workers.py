@@ -11,9 +11,11 @@ import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Final
 
-from zole_arena.arena.match import Match
+from zole_arena.arena.match import Match, RecordSink
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.errors import ZoleError
 from zole_arena.events.messages import (
@@ -32,10 +34,14 @@ from zole_arena.events.messages import (
     send,
 )
 from zole_arena.events.standings import TableState
+from zole_arena.players.pool import SessionPool
+from zole_arena.players.session import BotSession
 from zole_arena.records.model import DealRecord, MatchHeader
 
 __all__ = [
+    "play_table",
     "serve_tables",
+    "table_messages",
 ]
 
 
@@ -80,6 +86,7 @@ def serve_tables(fd: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _raise_interrupt)
     reader = LineReader(fd, MAX_TASK_BYTES)
+    pool = SessionPool()
     try:
         while True:
             send(fd, Ready())
@@ -89,38 +96,99 @@ def serve_tables(fd: int) -> None:
             task = decode_parent_message(line)
             if isinstance(task, NoMoreTables):
                 break
-            if not _play_table(fd, task):
+            if not play_table(task, _RecordSink(fd, task.table), pool, lambda m: send(fd, m)):
                 break
     except (KeyboardInterrupt, BrokenPipeError, ConnectionResetError):
         pass
     finally:
+        with contextlib.suppress(KeyboardInterrupt):
+            pool.close()
         with contextlib.suppress(OSError):
             send(fd, WorkerExit())
         os.close(fd)
 
 
-def _play_table(fd: int, task: Task) -> bool:
-    """Play a task's table and tell the parent how it ended; whether to ask for another table
-    (not after a stop request)."""
-    match = Match(
+def _match(task: Task, sink: RecordSink, pool: SessionPool) -> Match:
+    """A task's table as a match, its records into ``sink``; with ``task.keep_bots`` its bots
+    come from ``pool`` and go back to it."""
+    return Match(
         list(task.configs),
         task.settings,
-        _RecordSink(fd, task.table),
+        sink,
         match_id=task.match_id,
         part_of=task.part_of,
+        start_session=pool.start if task.keep_bots else BotSession,
     )
+
+
+def play_table(
+    task: Task,
+    sink: RecordSink,
+    pool: SessionPool,
+    tell: Callable[[TableDone | TableFailed], None],
+) -> bool:
+    """Play a task's table, its records into ``sink``, and ``tell`` how it ended; whether to
+    go on with another table (not after a stop request). With ``task.keep_bots`` the bots
+    come from ``pool`` and go back to it."""
+    match = _match(task, sink, pool)
     try:
         if task.started:
             match.replay_records(task.records)
         summary = match.run()
     except KeyboardInterrupt:  # SIGTERM: the bots are stopped, every finished deal was sent
-        send(fd, TableDone(task.table, Stop(StopReason.INTERRUPTED)))
+        tell(TableDone(task.table, Stop(StopReason.INTERRUPTED)))
         return False
     except ZoleError as exc:
-        send(fd, TableFailed(task.table, str(exc)))
+        tell(TableFailed(task.table, str(exc)))
         return True
-    send(fd, TableDone(task.table, summary.stopped))
+    tell(TableDone(task.table, summary.stopped))
     return True
+
+
+class _Gathered:
+    """A record sink that keeps a table's records until they are taken (:func:`table_messages`)."""
+
+    path = None
+
+    def __init__(self) -> None:
+        self.records: list[MatchHeader | DealRecord] = []
+
+    def write(self, record: MatchHeader | DealRecord) -> None:
+        self.records.append(record)
+
+    def take(self, table: int) -> list[RecordMessage]:
+        taken = [RecordMessage(table, record) for record in self.records]
+        self.records.clear()
+        return taken
+
+
+def table_messages(
+    task: Task, pool: SessionPool
+) -> Iterator[RecordMessage | TableDone | TableFailed]:
+    """Play a task's table deal by deal, as the messages a worker sends: the records of each
+    deal as it ends (the match header with the first), then how the table ended. For a worker
+    elsewhere (:mod:`zole_arena.events.ray_backend`), which yields each deal's messages as they
+    come; a stop (``KeyboardInterrupt`` while a deal is played) ends the table as interrupted,
+    with the bots stopped and every finished deal's records given."""
+    gathered = _Gathered()
+    match = _match(task, gathered, pool)
+    try:
+        if task.started:
+            match.replay_records(task.records)
+        for _ in match:
+            yield from gathered.take(task.table)
+    except KeyboardInterrupt:
+        yield from gathered.take(task.table)
+        yield TableDone(task.table, Stop(StopReason.INTERRUPTED))
+        return
+    except ZoleError as exc:
+        yield from gathered.take(task.table)
+        yield TableFailed(task.table, str(exc))
+        return
+    finally:
+        match.close()  # also when the generator is dropped: no bot is left playing
+    yield from gathered.take(task.table)
+    yield TableDone(task.table, match.stopped)
 
 
 @dataclasses.dataclass(eq=False)
@@ -158,9 +226,14 @@ class _Worker:
         return f"table {self.table.table.number} ({', '.join(self.table.names)})"
 
 
-def _start_worker() -> _Worker:
+#: The module a local worker process runs.
+LOCAL_WORKER: Final = ("zole_arena.events.worker",)
+
+
+def _start_worker(program: Sequence[str] = LOCAL_WORKER) -> _Worker:
     """Start a worker process with one end of a new socket pair (see
-    :mod:`zole_arena.events.messages` for why a socket, not a pipe)."""
+    :mod:`zole_arena.events.messages` for why a socket, not a pipe): ``python -P -m
+    program[0] FD program[1:]…``."""
     parent_end, worker_end = socket.socketpair()
     try:
         with worker_end:
@@ -168,7 +241,7 @@ def _start_worker() -> _Worker:
             process = subprocess.Popen(
                 # -P: the current folder does not go first on the worker's path, so a
                 # zole_arena folder there (a clone) never shadows the arena's own copy.
-                [sys.executable, "-P", "-m", "zole_arena.events.worker", str(fd)],
+                [sys.executable, "-P", "-m", program[0], str(fd), *program[1:]],
                 pass_fds=[fd],
                 stdin=subprocess.DEVNULL,
                 env=_worker_env(),

@@ -468,7 +468,7 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
         if header.get("tournament_format") not in TOURNAMENT_FORMATS:
             problems.append(
                 f"tournament_format is {short(header.get('tournament_format'))}, not "
-                f"{' or '.join(TOURNAMENT_FORMATS)}"
+                f"{', '.join(TOURNAMENT_FORMATS[:-1])} or {TOURNAMENT_FORMATS[-1]}"
             )
         entrants = _bots(header.get("entrants"), "entrants", 3, None, problems)
         gauntlet = header.get("gauntlet")

@@ -70,9 +70,9 @@ FORMAT_VERSION: Final = 2
 #: The versions readers accept (1: before the hash chain).
 READABLE_VERSIONS: Final = (1, 2)
 #: The ``tournament_format`` values of a tournament header.
-TOURNAMENT_FORMATS: Final = ("round-robin", "gauntlet")
+TOURNAMENT_FORMATS: Final = ("round-robin", "gauntlet", "balanced")
 
-TournamentFormat = Literal["round-robin", "gauntlet"]
+TournamentFormat = Literal["round-robin", "gauntlet", "balanced"]
 OnFault = Literal["forfeit", "random"]
 #: The resolved rules as records keep them: what :meth:`~zole_arena.game.rules.Rules.to_dict`
 #: gives (``Rules.from_dict`` reads them). Kept as data, not as :class:`Rules`, so that a

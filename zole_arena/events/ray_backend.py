@@ -1,0 +1,294 @@
+"""Tournament tables on a Ray cluster: ``tournament --backend ray [--ray-address ADDRESS]``.
+
+The tournament itself does not change: its parent process hands tables to workers and writes
+every record they send to the one log, checking each against what the table must send next
+(:mod:`zole_arena.events.tournament`). With the Ray backend each worker is this module's
+process, ``python -P -m zole_arena.events.ray_backend FD ADDRESS``: a Ray driver that plays
+each table it is given as a Ray task somewhere on the cluster and passes the task's messages
+on, unchanged, as they come.
+
+The task (:func:`_table_task`) is a *streaming generator*: it plays the table deal by deal
+(:func:`~zole_arena.events.workers.table_messages`) and yields each deal's records as the deal
+ends, so that the parent logs deals while the table plays, as with local workers. When the
+task's worker process or its node dies, the records it yielded are already here; the table
+is submitted again with them (as a resumed table: its next deal is played next, elsewhere if
+need be), so a lost node costs only its unfinished deals. Ray's own retries are off: a retry
+would play the table again from its first deal.
+
+Each Ray worker process keeps the unsandboxed bots it started for the next table it plays
+(:class:`~zole_arena.players.pool.SessionPool`), as local workers do; its bots end with it
+(they read the end of their input). The bots' programs must be at the same path on every
+node (a shared folder, or the same installation), and zole-arena importable there: the
+driver sends its own copy of the package with every task (Ray's ``py_modules``), so the
+nodes need only Ray and Python (see docs/distributed.md).
+
+Stopping: SIGTERM from the tournament cancels the running task (Ray raises
+``KeyboardInterrupt`` in it, which stops a table as Ctrl-C stops a match); its last records
+and its end come back, and the worker exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+from typing import Any, Final
+
+from zole_arena.arena.stop import Stop, StopReason
+from zole_arena.events.messages import (
+    MAX_TASK_BYTES,
+    LineReader,
+    NoMoreTables,
+    Ready,
+    RecordMessage,
+    TableDone,
+    TableFailed,
+    Task,
+    WorkerExit,
+    decode_parent_message,
+    decode_worker_message,
+    encode,
+    one_line,
+    send,
+)
+from zole_arena.events.plain import MessageError
+from zole_arena.events.workers import table_messages
+from zole_arena.players.pool import SessionPool
+from zole_arena.records.model import DealRecord
+
+__all__ = [
+    "RAY_MISSING",
+    "main",
+    "ray_available",
+]
+
+#: What to say when Ray is not installed.
+RAY_MISSING: Final = "the Ray backend needs Ray: pip install 'zole-arena[ray]'"
+
+#: Times a table is submitted again after its task was lost (a worker or node that died).
+MAX_LOSSES: Final = 3
+
+#: After a stop request, how long the cancelled task may take to send its last records.
+_CANCEL_GRACE_S: Final = 10.0
+
+#: How often the worker looks for a stop request while it waits for the next message.
+_POLL_S: Final = 0.2
+
+_POOL: SessionPool | None = None
+"""The bots kept by this Ray worker process (the remote side)."""
+
+
+def ray_available() -> bool:
+    """Whether Ray can be imported here."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# -- the remote side ------------------------------------------------------------------------
+
+
+def _table_task(task_line: bytes) -> Iterator[bytes]:
+    """The Ray task: play one table, yielding each worker message's line as it comes."""
+    global _POOL
+    task = decode_parent_message(task_line.rstrip(b"\n"))
+    if not isinstance(task, Task):
+        raise MessageError(f"a {task.KIND} message instead of a table")
+    if _POOL is None:
+        _POOL = SessionPool()
+    for message in table_messages(task, _POOL):
+        yield encode(message)
+
+
+# -- the driver side (the tournament's worker process) --------------------------------------
+
+
+class _StopRequested(Exception):
+    pass
+
+
+@dataclasses.dataclass
+class _Driver:
+    """The tournament's worker on a Ray cluster: it connects, then plays tables as tasks."""
+
+    fd: int
+    address: str
+    remote: Any = None
+    """The table task as Ray knows it (once connected)."""
+    stop_asked: bool = False
+    sent: list[DealRecord] = dataclasses.field(default_factory=list)
+    """The current table's deal records passed on so far (with those it was given)."""
+    header_sent: bool = False
+    """The current table's match header is passed on (or was in the log)."""
+
+    def connect(self) -> str | None:
+        """Connect to the cluster; what went wrong, or None."""
+        try:
+            import ray
+        except ImportError:
+            return RAY_MISSING
+        package = str(Path(__file__).resolve().parents[1])
+        try:
+            ray.init(
+                address=self.address,
+                runtime_env={"py_modules": [package]},
+                logging_level=logging.ERROR,
+                log_to_driver=False,
+                configure_logging=True,
+            )
+        except Exception as exc:  # ray raises ConnectionError, RuntimeError, ValueError, …
+            return (
+                f"cannot reach a Ray cluster at {self.address!r} ({one_line(str(exc), 160)}); "
+                "start one with 'ray start --head' or give --ray-address"
+            )
+        self.remote = ray.remote(num_cpus=1, max_retries=0)(_table_task)
+        return None
+
+    def play(self, task: Task) -> bool:
+        """Play a table on the cluster, passing its messages on; whether to ask for another
+        (not after a stop request)."""
+        import ray
+        from ray.exceptions import RayTaskError, TaskCancelledError
+
+        losses = 0
+        current = task
+        while True:
+            generator = self.remote.remote(encode(current))
+            try:
+                end = self._relay(generator, current)
+            except TaskCancelledError:
+                send(self.fd, TableDone(task.table, Stop(StopReason.INTERRUPTED)))
+                return False
+            except RayTaskError as exc:  # our own code failed there: say so, do not retry
+                cause = exc.cause if exc.cause is not None else exc
+                send(self.fd, TableFailed(task.table, f"on the Ray cluster: {cause}"))
+                return True
+            except ray.exceptions.RayError as exc:  # the worker or its node died
+                losses += 1
+                if losses > MAX_LOSSES:
+                    message = f"its Ray task was lost {losses} times ({one_line(str(exc), 200)})"
+                    send(self.fd, TableFailed(task.table, message))
+                    return True
+                current = self._resumed(current)
+                continue
+            if end is None:  # the task ended without its end message: lost
+                losses += 1
+                current = self._resumed(current)
+                if losses > MAX_LOSSES:
+                    send(self.fd, TableFailed(task.table, "its Ray task ended early"))
+                    return True
+                continue
+            return not (isinstance(end, TableDone) and end.stopped and end.stopped.interrupted)
+
+    def _relay(self, generator: Any, task: Task) -> TableDone | TableFailed | None:
+        """Pass the task's messages on as they come; its end message, or None if it ended
+        without one. Records are also kept on the task given (to submit it again with them).
+
+        :raises ray.exceptions.RayError: the task failed, was lost or was cancelled.
+        """
+        import ray
+
+        self.sent = list(task.records)
+        self.header_sent = task.started
+        cancelled_at: float | None = None
+        while True:
+            if self.stop_asked and cancelled_at is None:
+                ray.cancel(generator)
+                cancelled_at = time.monotonic()
+            if cancelled_at is not None and time.monotonic() - cancelled_at > _CANCEL_GRACE_S:
+                from ray.exceptions import TaskCancelledError
+
+                raise TaskCancelledError(None)
+            ready, _ = ray.wait([generator], timeout=_POLL_S)
+            if not ready:
+                continue
+            try:
+                reference = next(generator)
+            except StopIteration:
+                return None
+            line: bytes = ray.get(reference)
+            message = decode_worker_message(line.rstrip(b"\n"))
+            send(self.fd, message)
+            if isinstance(message, RecordMessage):
+                if isinstance(message.record, DealRecord):
+                    self.sent.append(message.record)
+                else:
+                    self.header_sent = True
+            elif isinstance(message, TableDone | TableFailed):
+                return message
+
+    def _resumed(self, task: Task) -> Task:
+        """The task again, from the records already passed on."""
+        return dataclasses.replace(task, started=self.header_sent, records=tuple(self.sent))
+
+
+def serve(fd: int, address: str) -> None:
+    """The worker's life: connect, then ask for tables and play them until told there are
+    no more (see :mod:`zole_arena.events.workers` for the local worker's)."""
+    driver = _Driver(fd, address)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        driver.stop_asked = True
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, stop)
+    reader = LineReader(fd, MAX_TASK_BYTES)
+    problem = driver.connect()
+    try:
+        while not driver.stop_asked:
+            send(fd, Ready())
+            line = reader.next_line()
+            if line is None:
+                break
+            task = decode_parent_message(line)
+            if isinstance(task, NoMoreTables):
+                break
+            if problem is not None:
+                send(fd, TableFailed(task.table, problem))
+                break
+            if not driver.play(task):
+                break
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            send(fd, WorkerExit())
+        os.close(fd)
+        if problem is None:
+            import ray
+
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+
+
+def main(argv: list[str]) -> int:
+    """``python -m zole_arena.events.ray_backend FD ADDRESS`` (started by a tournament)."""
+    if len(argv) != 2 or not argv[0].isdigit():
+        print("usage: python -m zole_arena.events.ray_backend FD ADDRESS (started by a "
+              "tournament)", file=sys.stderr)  # fmt: skip
+        return 2
+    fd = int(argv[0])
+    try:
+        os.set_inheritable(fd, False)
+    except OSError:
+        print("zole-arena ray worker: no socket on that descriptor", file=sys.stderr)
+        return 2
+    try:
+        serve(fd, argv[1])
+    except MessageError as exc:
+        print(f"zole-arena ray worker: the tournament sent {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
