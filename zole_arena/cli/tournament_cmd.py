@@ -57,7 +57,7 @@ from zole_arena.events.options import (
     TOURNAMENT,
 )
 from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
-from zole_arena.events.ray_backend import RAY_MISSING, ray_available
+from zole_arena.events.ray_backend import RAY_MISSING, ray_available, unreachable
 from zole_arena.events.resume import resume_tournament
 from zole_arena.events.schedule import FORMATS, Entrant
 from zole_arena.events.settings import TournamentSettings
@@ -88,7 +88,11 @@ def _ray_address(values: OptionValues) -> str | None:
         fail("--affinity is for the local backend (Ray places the tables)")
     if not ray_available():
         fail(RAY_MISSING)
-    return values[RAY_ADDRESS] or os.environ.get("RAY_ADDRESS") or "auto"
+    address = values[RAY_ADDRESS] or os.environ.get("RAY_ADDRESS") or "auto"
+    problem = unreachable(address)
+    if problem is not None:
+        fail(problem)
+    return address
 
 
 def _balance_text(settings: TournamentSettings) -> str:

@@ -34,6 +34,7 @@ import dataclasses
 import logging
 import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import Iterator
@@ -67,6 +68,7 @@ __all__ = [
     "RAY_MISSING",
     "main",
     "ray_available",
+    "unreachable",
 ]
 
 #: What to say when Ray is not installed.
@@ -83,6 +85,25 @@ _POLL_S: Final = 0.2
 
 _POOL: SessionPool | None = None
 """The bots kept by this Ray worker process (the remote side)."""
+
+
+def unreachable(address: str, timeout_s: float = 5.0) -> str | None:
+    """Why a cluster's head cannot be reached at ``HOST:PORT`` (its port does not answer),
+    or None: it answers, or the address is ``auto`` (Ray finds this machine's cluster).
+    Ray itself waits minutes for a head that is not there."""
+    if address == "auto":
+        return None
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        return f"--ray-address {address!r} is not HOST:PORT"
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s):
+            return None
+    except OSError as exc:
+        return (
+            f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one with "
+            "'ray start --head' (docs/distributed.md)"
+        )
 
 
 def ray_available() -> bool:
@@ -136,6 +157,9 @@ class _Driver:
             import ray
         except ImportError:
             return RAY_MISSING
+        problem = unreachable(self.address)
+        if problem is not None:
+            return problem
         package = str(Path(__file__).resolve().parents[1])
         try:
             ray.init(
@@ -179,6 +203,8 @@ class _Driver:
                     send(self.fd, TableFailed(task.table, message))
                     return True
                 current = self._resumed(current)
+                _say(f"table {task.table}: its Ray task was lost ({type(exc).__name__}); it "
+                     f"goes on from deal {len(current.records) + 1} in a new task")  # fmt: skip
                 continue
             if end is None:  # the task ended without its end message: lost
                 losses += 1
@@ -231,6 +257,11 @@ class _Driver:
         return dataclasses.replace(task, started=self.header_sent, records=tuple(self.sent))
 
 
+def _say(text: str) -> None:
+    """A line for the person running the tournament (the worker's stderr is the arena's)."""
+    print(f"zole-arena: {text}", file=sys.stderr, flush=True)
+
+
 def serve(fd: int, address: str) -> None:
     """The worker's life: connect, then ask for tables and play them until told there are
     no more (see :mod:`zole_arena.events.workers` for the local worker's)."""
@@ -243,6 +274,8 @@ def serve(fd: int, address: str) -> None:
     signal.signal(signal.SIGTERM, stop)
     reader = LineReader(fd, MAX_TASK_BYTES)
     problem = driver.connect()
+    signal.signal(signal.SIGTERM, stop)  # Ray's own handler (set on connecting) would exit
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         while not driver.stop_asked:
             send(fd, Ready())

@@ -1,0 +1,217 @@
+"""The Ray backend (``tournament --backend ray``) on a real Ray cluster that these tests start
+on this machine: a head and one more node (``ray start``), each with one CPU, so that two
+tables play at once, one on each node. No mock: the tables are Ray tasks, the bots real
+processes started by Ray's worker processes, and a test kills one of those mid-table."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clihelp import ok, one_line_error, zole
+from hostilehelp import wait_for
+from prochelp import marked_processes
+
+TESTS = Path(__file__).resolve().parent
+CLOCK_BOT = TESTS / "helper_bots" / "clock_bot.py"
+PY = sys.executable
+RAY = str(Path(sys.executable).with_name("ray"))
+
+
+@dataclass(frozen=True)
+class Cluster:
+    address: str
+    mark: str
+    """Every process of the cluster (and each bot its workers start) has ZOLE_TEST_RUN=mark."""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _kill_marked(mark: str) -> None:
+    for pid in marked_processes(mark):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    wait_for(lambda: not marked_processes(mark), 30, "the cluster's processes to end")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    mark = uuid.uuid4().hex
+    port = _free_port()
+    # Short temporary folders: Ray's socket paths inside them must stay under 108 bytes.
+    head, node = (tempfile.mkdtemp(prefix="zr", dir="/tmp") for _ in range(2))
+    env = {**os.environ, "ZOLE_TEST_RUN": mark, "RAY_USAGE_STATS_ENABLED": "0"}
+    common = ["--num-cpus=1", "--disable-usage-stats", f"--object-store-memory={200 << 20}"]
+    try:
+        subprocess.run([RAY, "start", "--head", f"--port={port}", "--include-dashboard=false",
+                        f"--temp-dir={head}", *common], env=env, check=True,
+                       capture_output=True, timeout=120)  # fmt: skip
+        subprocess.run([RAY, "start", f"--address=127.0.0.1:{port}", f"--temp-dir={node}",
+                        *common], env=env, check=True, capture_output=True,
+                       timeout=120)  # fmt: skip
+        address = f"127.0.0.1:{port}"
+        alive = subprocess.run(
+            [PY, "-c", "import ray, sys; ray.init(address=sys.argv[1], logging_level='ERROR'); "
+             "print(sum(n['Alive'] for n in ray.nodes()))", address],
+            env=env, check=True, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert alive.stdout.split()[-1] == "2", alive  # a head and one more node
+        yield Cluster(address, mark)
+    finally:
+        _kill_marked(mark)  # this cluster only: 'ray stop' would stop every cluster here
+
+
+def records(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def by_table(log: Path) -> dict[tuple[int, int], dict[str, Any]]:
+    """Each deal's cards, bids and plays by (table, deal): what must not depend on where or
+    in which order the tables were played."""
+    lines = records(log)
+    tables = {r["match_id"]: r["tournament"]["table"] for r in lines if r["type"] == "match"}
+    return {
+        (tables[r["match_id"]], r["deal"]): {
+            "hands": r["hands"],
+            "talon": r["talon"],
+            "seating": r["seating"],
+            "moves": [m["action"] for m in r["moves"]],
+            "scores": r["result"]["scores"],
+        }
+        for r in lines
+        if r["type"] == "deal"
+    }
+
+
+def thinkers(count: int) -> list[str]:
+    """Deterministic bots that spend 80% of each decision's time: a table lasts seconds."""
+    return [f"c{i}={PY} {CLOCK_BOT} share" for i in range(count)]
+
+
+SLOW = ("--movetime", "40", "--blocks", "2", "--seed", "11", "--no-sandbox")
+
+
+def ray_table_tasks(mark: str) -> list[int]:
+    """The cluster's worker processes that are playing a table now."""
+    found = []
+    for pid in marked_processes(mark):
+        try:
+            title = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if title.startswith(b"ray::_table_task"):
+            found.append(pid)
+    return found
+
+
+def test_a_ray_tournament_plays_the_deals_of_a_local_one(tmp_path: Path, cluster: Cluster) -> None:
+    # Deterministic bots, whichever process plays which table.
+    bots = ["rulebot", "cbot", "r2=rulebot", "c2=cbot", "r3=rulebot"]
+    args = ["--blocks", "1", "--seed", "7", "--no-sandbox", "--concurrency", "2",
+            "--option", "r2:Aggression=20", "--option", "r3:Aggression=80"]  # fmt: skip
+    local = ok(zole("tournament", *bots, *args, "--log", "local.jsonl", cwd=tmp_path))
+    remote = ok(zole("tournament", *bots, *args, "--backend", "ray", "--ray-address",
+                     cluster.address, "--log", "ray.jsonl", cwd=tmp_path))  # fmt: skip
+    assert f"on the Ray cluster {cluster.address}" in remote.stdout
+    assert "on the Ray cluster" not in local.stdout
+    assert len(by_table(tmp_path / "ray.jsonl")) == 10 * 6
+    assert by_table(tmp_path / "ray.jsonl") == by_table(tmp_path / "local.jsonl")
+    assert "60 of 60 deals verify" in ok(zole("verify", "ray.jsonl", cwd=tmp_path)).stdout
+    # The log is an ordinary tournament log: standings, ratings, report.
+    rated = json.loads(ok(zole("ratings", "ray.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert len(rated["ratings"]) == 5
+
+
+def test_a_killed_ray_worker_loses_no_deal(tmp_path: Path, cluster: Cluster) -> None:
+    ok(zole("tournament", *thinkers(4), *SLOW, "--concurrency", "2", "--log", "local.jsonl",
+            cwd=tmp_path))  # fmt: skip
+    log = tmp_path / "ray.jsonl"
+    proc = subprocess.Popen(
+        [PY, "-m", "zole_arena", "tournament", *thinkers(4), *SLOW, "--concurrency", "2",
+         "--backend", "ray", "--ray-address", cluster.address, "--log", str(log)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # "deal N/48, ..." once deal N is in the log
+            if line.startswith("deal ") and int(line.split()[1].split("/")[0]) >= 6:
+                break
+        victims = wait_for(lambda: ray_table_tasks(cluster.mark), 30, "a table's Ray task")
+        os.kill(victims[0], signal.SIGKILL)  # mid-table: each table lasts some 8 s
+        _, stderr = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, stderr
+    assert re.search(r"table \d: its Ray task was lost \(\w+\); it goes on from deal \d+", stderr)
+    played = by_table(log)
+    assert len(played) == 4 * 12
+    assert played == by_table(tmp_path / "local.jsonl")  # the lost deals were played again
+    assert "48 of 48 deals verify" in ok(zole("verify", log.name, cwd=tmp_path)).stdout
+    # The killed worker's bots read the end of their input and went.
+    wait_for(lambda: not [p for p in marked_processes(cluster.mark)
+                          if b"clock_bot" in Path(f"/proc/{p}/cmdline").read_bytes()],
+             60, "the bots of the cluster's workers to end")  # fmt: skip
+
+
+def test_a_stopped_ray_tournament_resumes_on_the_local_backend(
+    tmp_path: Path, cluster: Cluster
+) -> None:
+    log = tmp_path / "cut.jsonl"
+    proc = subprocess.Popen(
+        [PY, "-m", "zole_arena", "tournament", *thinkers(4), *SLOW, "--concurrency", "2",
+         "--backend", "ray", "--ray-address", cluster.address, "--log", str(log)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("deal ") and int(line.split()[1].split("/")[0]) >= 4:
+                break
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, stderr
+    assert "Traceback" not in stderr and f"--resume {log}" in stderr
+    played = len([r for r in records(log) if r["type"] == "deal"])
+    assert 4 <= played < 48
+    ok(zole("tournament", "--resume", log.name, cwd=tmp_path))  # on this machine
+    ok(zole("tournament", *thinkers(4), *SLOW, "--log", "whole.jsonl", "--concurrency", "2",
+            cwd=tmp_path))  # fmt: skip
+    assert by_table(log) == by_table(tmp_path / "whole.jsonl")
+    ok(zole("verify", log.name, cwd=tmp_path))
+
+
+def test_ray_backend_errors_are_one_line(tmp_path: Path) -> None:
+    bots = ["rulebot", "cbot", "crandom"]
+    port = _free_port()  # nothing listens there
+    one_line_error(zole("tournament", *bots, "--backend", "ray", "--ray-address",
+                        f"127.0.0.1:{port}", cwd=tmp_path), "no Ray cluster answers")  # fmt: skip
+    one_line_error(zole("tournament", *bots, "--ray-address", "127.0.0.1:6379", cwd=tmp_path),
+                   "--ray-address is for --backend ray")  # fmt: skip
+    one_line_error(zole("tournament", *bots, "--backend", "ray", "--affinity", cwd=tmp_path),
+                   "--affinity is for the local backend")  # fmt: skip
+    one_line_error(zole("tournament", *bots, "--backend", "spark", cwd=tmp_path),
+                   "--backend must be local or ray")  # fmt: skip
