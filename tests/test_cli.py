@@ -154,6 +154,18 @@ def test_bench_modes_exclude_each_other() -> None:
 
 def test_bench_rejects_bad_counts() -> None:
     assert_one_line_error(run("bench", "--deals", "0"), "--deals must be at least 1")
+    assert_one_line_error(run("bench", "--fields", "--bots", "4"), "--bots must be from 5 to 20")
+
+
+def test_bench_fields_compares_a_balanced_field_with_a_round_robin() -> None:
+    proc = run("bench", "--fields", "--bots", "5", "--json")
+    assert proc.returncode == 0, proc.stderr
+    fresh, kept = json.loads(proc.stdout)["runs"]
+    assert (fresh["tables"], fresh["deals"]) == (10, 60)  # every table of 5 bots, a block each
+    assert kept["tables"] < fresh["tables"] and abs(kept["deals"] - fresh["deals"]) <= 12
+    for run_ in (fresh, kept):
+        assert -1 <= run_["kendall"] <= 1 and -1 <= run_["spearman"] <= 1
+        assert run_["deals_per_second"] > 0 and run_["interval"] > 0
 
 
 def test_usage_error_exits_2() -> None:

@@ -140,6 +140,18 @@ def test_a_ray_tournament_plays_the_deals_of_a_local_one(tmp_path: Path, cluster
     assert len(rated["ratings"]) == 5
 
 
+def test_sandboxed_bots_play_on_the_nodes(tmp_path: Path, cluster: Cluster) -> None:
+    log = tmp_path / "sandboxed.jsonl"
+    ok(zole("tournament", "rulebot", "cbot", "crandom", "--blocks", "1", "--seed", "2",
+            "--backend", "ray", "--ray-address", cluster.address, "--log", log.name,
+            cwd=tmp_path))  # fmt: skip
+    header = records(log)[0]
+    assert header["isolation"].startswith("sandboxed (bubblewrap)")
+    deals = [r for r in records(log) if r["type"] == "deal"]
+    assert len(deals) == 6 and not any(d["faults"] for d in deals)
+    assert "6 of 6 deals verify" in ok(zole("verify", log.name, cwd=tmp_path)).stdout
+
+
 def test_a_killed_ray_worker_loses_no_deal(tmp_path: Path, cluster: Cluster) -> None:
     ok(zole("tournament", *thinkers(4), *SLOW, "--concurrency", "2", "--log", "local.jsonl",
             cwd=tmp_path))  # fmt: skip
@@ -215,3 +227,11 @@ def test_ray_backend_errors_are_one_line(tmp_path: Path) -> None:
                    "--affinity is for the local backend")  # fmt: skip
     one_line_error(zole("tournament", *bots, "--backend", "spark", cwd=tmp_path),
                    "--backend must be local or ray")  # fmt: skip
+
+
+def test_a_node_with_another_arena_version_refuses_the_table() -> None:
+    from zole_arena.events.ray_backend import _table_task
+    from zole_arena.events.schedule import TournamentError
+
+    with pytest.raises(TournamentError, match="install the same version on every node"):
+        next(_table_task(b"{}", "0.0.0-other"))

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from zole_arena.bench.engine import run_bench, run_protocol_bench
+from zole_arena.bench.fields import run_fields_bench
 from zole_arena.bench.match import MATCH_TARGET_SHARE, run_match_bench
 from zole_arena.bench.sandbox import run_sandbox_bench
 from zole_arena.bench.tournament import run_tournament_bench
@@ -72,7 +73,27 @@ def bench_command(
             "open it and show a deal in a headless browser.",
         ),
     ] = False,
-    concurrency: Annotated[int, typer.Option(help="With --tournament: the parallel setting.")] = 2,
+    fields: Annotated[
+        bool,
+        typer.Option(
+            "--fields",
+            help="Instead: on a field of --bots rulebots of known strength order (5% more "
+            "random moves each), a round-robin with fresh bots against a balanced "
+            "tournament with kept bots at equal deals: deals per second and how well each "
+            "one's ratings find the order (with --ray-address, the balanced one on Ray too).",
+        ),
+    ] = False,
+    bots: Annotated[int, typer.Option(help="With --fields: the field's size, 5 to 20.")] = 20,
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="With --fields: also play the balanced tournament on this Ray cluster."),
+    ] = None,
+    concurrency: Annotated[
+        int,
+        typer.Option(
+            help="With --tournament: the parallel setting; with --fields: tables at once."
+        ),
+    ] = 2,
     blocks: Annotated[
         int, typer.Option(help="With --tournament: duplicate blocks per table.")
     ] = 10,
@@ -84,12 +105,15 @@ def bench_command(
     --concurrency. See docs/performance.md.
     """
     modes = [flag for flag, on in (("--protocol", protocol), ("--match", match),
-             ("--tournament", tournament), ("--sandbox", sandbox), ("--report", report))
-             if on]  # fmt: skip
+             ("--tournament", tournament), ("--sandbox", sandbox), ("--report", report),
+             ("--fields", fields)) if on]  # fmt: skip
     if len(modes) > 1:
         fail(f"give one of {', '.join(modes)}, not {len(modes)} of them")
     if report:
         _report_bench(deals if deals != 50_000 else 10_000, json_output)
+        return
+    if fields:
+        _fields_bench(bots, concurrency, ray_address, json_output)
         return
     if sandbox:
         _sandbox_bench(decisions if decisions != 3000 else 1000, json_output)
@@ -117,6 +141,49 @@ def bench_command(
         f"{result.deals:,} random {result.rules} deals, "
         f"{result.actions_per_deal:.1f} actions per deal, {result.seconds:.1f} s"
     )
+
+
+def _fields_bench(bots: int, concurrency: int, address: str | None, json_output: bool) -> None:
+    if not 5 <= bots <= 20:
+        fail(f"--bots must be from 5 to 20, not {bots}")
+    if concurrency < 1:
+        fail(f"--concurrency must be at least 1, not {concurrency}")
+    if address is not None:
+        from zole_arena.events.ray_backend import RAY_MISSING, ray_available, unreachable
+
+        problem = RAY_MISSING if not ray_available() else unreachable(address)
+        if problem is not None:
+            fail(problem)
+    if not json_output:
+        out.print(
+            f"{bots} rulebots, Epsilon 0% to {5 * (bots - 1)}% (the true order), "
+            f"{concurrency} tables at a time, unsandboxed: a round-robin with fresh bots, then "
+            "a balanced tournament with kept bots at about the same deals"
+            + (f", then that on the Ray cluster {address}" if address else "")
+            + " …"
+        )
+    result = run_fields_bench(bots, concurrency=concurrency, ray_address=address)
+    if json_output:
+        print_json(result.to_dict())
+        return
+    for run in result.runs:
+        out.print(
+            f"  {run.label}: {run.tables:,} tables, {run.deals:,} deals in {run.seconds:,.1f} s "
+            f"= {run.deals_per_second:,.1f} deals/s; ratings against the true order: Spearman "
+            f"{run.spearman:.3f}, Kendall {run.kendall:.3f}, 95% intervals {run.interval:.0f} "
+            "Elo wide on average"
+        )
+    fresh, kept, *ray = result.runs
+    out.print(f"  balanced with kept bots: {kept.deals_per_second / fresh.deals_per_second:.2f}× "
+              "the round-robin's deals per second")  # fmt: skip
+    if ray:
+        on_ray = ray[0]
+        extra = (on_ray.seconds - kept.seconds) * result.concurrency / on_ray.tables
+        out.print(
+            f"  on Ray: {on_ray.deals_per_second / kept.deals_per_second:.2f}× the local "
+            f"backend's deals per second; {extra * 1000:+,.0f} ms per table (a table's "
+            f"slot-time over the local run's)"
+        )
 
 
 def _report_bench(deals: int, json_output: bool) -> None:

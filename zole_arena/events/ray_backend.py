@@ -17,10 +17,11 @@ would play the table again from its first deal.
 
 Each Ray worker process keeps the unsandboxed bots it started for the next table it plays
 (:class:`~zole_arena.players.pool.SessionPool`), as local workers do; its bots end with it
-(they read the end of their input). The bots' programs must be at the same path on every
-node (a shared folder, or the same installation), and zole-arena importable there: the
-driver sends its own copy of the package with every task (Ray's ``py_modules``), so the
-nodes need only Ray and Python (see docs/distributed.md).
+(they read the end of their input). Every node needs zole-arena of the driver's version (a
+task on a node with another refuses to play), and the bots' programs at the same paths (a
+shared folder, or the same installation): see docs/distributed.md. The arena is not sent
+with the tasks (Ray's ``py_modules``): a sandboxed Python bot imports the arena from where
+the node has it installed, as on one machine.
 
 Stopping: SIGTERM from the tournament cancels the running task (Ray raises
 ``KeyboardInterrupt`` in it, which stops a table as Ctrl-C stops a match); its last records
@@ -38,10 +39,10 @@ import socket
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from types import FrameType
 from typing import Any, Final
 
+from zole_arena import __version__
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.events.messages import (
     MAX_TASK_BYTES,
@@ -60,6 +61,7 @@ from zole_arena.events.messages import (
     send,
 )
 from zole_arena.events.plain import MessageError
+from zole_arena.events.schedule import TournamentError
 from zole_arena.events.workers import table_messages
 from zole_arena.players.pool import SessionPool
 from zole_arena.records.model import DealRecord
@@ -118,9 +120,17 @@ def ray_available() -> bool:
 # -- the remote side ------------------------------------------------------------------------
 
 
-def _table_task(task_line: bytes) -> Iterator[bytes]:
-    """The Ray task: play one table, yielding each worker message's line as it comes."""
+def _table_task(task_line: bytes, version: str) -> Iterator[bytes]:
+    """The Ray task: play one table, yielding each worker message's line as it comes.
+
+    :raises TournamentError: the node's zole-arena is not the driver's ``version``.
+    """
     global _POOL
+    if version != __version__:
+        raise TournamentError(
+            f"node {socket.gethostname()} has zole-arena {__version__}, the tournament "
+            f"{version}: install the same version on every node"
+        )
     task = decode_parent_message(task_line.rstrip(b"\n"))
     if not isinstance(task, Task):
         raise MessageError(f"a {task.KIND} message instead of a table")
@@ -160,11 +170,9 @@ class _Driver:
         problem = unreachable(self.address)
         if problem is not None:
             return problem
-        package = str(Path(__file__).resolve().parents[1])
         try:
             ray.init(
                 address=self.address,
-                runtime_env={"py_modules": [package]},
                 logging_level=logging.ERROR,
                 log_to_driver=False,
                 configure_logging=True,
@@ -186,7 +194,7 @@ class _Driver:
         losses = 0
         current = task
         while True:
-            generator = self.remote.remote(encode(current))
+            generator = self.remote.remote(encode(current), __version__)
             try:
                 end = self._relay(generator, current)
             except TaskCancelledError:
