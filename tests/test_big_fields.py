@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from clihelp import ok, one_line_error, zole
 
 from zole_arena.arena.settings import MatchSettings
@@ -19,6 +20,9 @@ from zole_arena.events.settings import TournamentSettings
 from zole_arena.events.tournament import Tournament
 from zole_arena.game.rules import load_rules
 from zole_arena.isolation.sandbox import Sandbox
+from zole_arena.players.limits import Limits
+from zole_arena.players.pool import SessionPool
+from zole_arena.players.session import BotConfig
 
 TESTS = Path(__file__).resolve().parent
 TRACKER = TESTS / "helper_bots" / "tracker_bot.py"
@@ -151,3 +155,33 @@ def test_sandboxed_tables_never_keep_a_bot() -> None:
         settings = TournamentSettings(entrants=entrants, match=match, keep_bots=True)
         tournament = Tournament(settings, "/dev/null")
         assert tournament._task(tournament.tables[0]).keep_bots is kept
+
+
+BUSY_START = """
+import sys, time
+while time.process_time() < 1.2:  # CPU time spent before the handshake
+    pass
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "zole":
+        print("id name Busy\\nzoleok 1", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "quit":
+        break
+"""
+
+
+@pytest.mark.parametrize(("cpu_limit", "reused"), [(1, 0), (None, 1)])
+def test_a_kept_bot_near_its_cpu_limit_is_started_afresh(
+    cpu_limit: int | None, reused: int
+) -> None:
+    # As at a table: the process may use --max-cpu-s beyond the table's thinking time.
+    limits = Limits(cpu_seconds=cpu_limit, thinking_s=10)
+    config = BotConfig(command=(PY, "-c", BUSY_START), limits=limits)
+    with SessionPool() as pool:
+        first = pool.start(config)
+        first.send_quit()  # the match is done with it: back to the pool
+        second = pool.start(config)
+        assert (pool.started, pool.reused) == (2 - reused, reused)
+        second.send_quit()
