@@ -53,7 +53,7 @@ def test_a_balanced_tournament_of_seven_plays_a_steiner_triple_system(tmp_path: 
     bots = [f"b{i}=crandom" for i in range(7)]
     proc = ok(zole("tournament", *bots, "--format", "balanced", "--blocks", "1", "--seed", "4",
                    "--no-sandbox", "--log", "t.jsonl", cwd=tmp_path))  # fmt: skip
-    assert "balanced: 3 tables per bot, each pair meets 1 times (an exact design)" in proc.stdout
+    assert "balanced: 3 tables per bot, each pair meets once (an exact design)" in proc.stdout
     log = records(tmp_path / "t.jsonl")
     header = log[0]
     assert header["tournament_format"] == "balanced"

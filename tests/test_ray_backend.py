@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -36,6 +37,8 @@ class Cluster:
     address: str
     mark: str
     """Every process of the cluster (and each bot its workers start) has ZOLE_TEST_RUN=mark."""
+    folders: tuple[str, str]
+    """The head's and the other node's temporary folders."""
 
 
 def _free_port() -> int:
@@ -45,11 +48,35 @@ def _free_port() -> int:
         return port
 
 
-def _kill_marked(mark: str) -> None:
-    for pid in marked_processes(mark):
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _cluster_processes(mark: str, folders: tuple[str, ...]) -> list[int]:
+    """The cluster's live processes: those with its mark, and those holding a file in its
+    folders (Ray's agents run with an environment of their own)."""
+    found = set(marked_processes(mark))
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        with contextlib.suppress(OSError):
+            links = [
+                os.readlink(f"/proc/{entry}/fd/{fd}") for fd in os.listdir(f"/proc/{entry}/fd")
+            ]
+            if any(link.startswith(folders) for link in links):
+                found.add(int(entry))
+    return sorted(pid for pid in found if _alive(pid))
+
+
+def _stop(mark: str, folders: tuple[str, ...]) -> None:
+    """Kill this cluster's processes ('ray stop' would stop every cluster on the machine)."""
+    for pid in _cluster_processes(mark, folders):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-    wait_for(lambda: not marked_processes(mark), 30, "the cluster's processes to end")
+    wait_for(lambda: not _cluster_processes(mark, folders), 30, "the cluster's processes to end")
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +101,11 @@ def cluster() -> Iterator[Cluster]:
             env=env, check=True, capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert alive.stdout.split()[-1] == "2", alive  # a head and one more node
-        yield Cluster(address, mark)
+        yield Cluster(address, mark, (head, node))
     finally:
-        _kill_marked(mark)  # this cluster only: 'ray stop' would stop every cluster here
+        _stop(mark, (head, node))
+        for folder in (head, node):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def records(log: Path) -> list[dict[str, Any]]:
@@ -106,7 +135,16 @@ def thinkers(count: int) -> list[str]:
     return [f"c{i}={PY} {CLOCK_BOT} share" for i in range(count)]
 
 
-SLOW = ("--movetime", "40", "--blocks", "2", "--seed", "11", "--no-sandbox")
+SLOW = ("--movetime", "25", "--blocks", "2", "--seed", "11", "--no-sandbox")
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[int, int], dict[str, Any]]:
+    """The slow tournament's deals played on this machine (local workers), to compare with."""
+    folder = tmp_path_factory.mktemp("local")
+    ok(zole("tournament", *thinkers(4), *SLOW, "--concurrency", "2", "--log", "local.jsonl",
+            cwd=folder))  # fmt: skip
+    return by_table(folder / "local.jsonl")
 
 
 def ray_table_tasks(mark: str) -> list[int]:
@@ -152,9 +190,9 @@ def test_sandboxed_bots_play_on_the_nodes(tmp_path: Path, cluster: Cluster) -> N
     assert "6 of 6 deals verify" in ok(zole("verify", log.name, cwd=tmp_path)).stdout
 
 
-def test_a_killed_ray_worker_loses_no_deal(tmp_path: Path, cluster: Cluster) -> None:
-    ok(zole("tournament", *thinkers(4), *SLOW, "--concurrency", "2", "--log", "local.jsonl",
-            cwd=tmp_path))  # fmt: skip
+def test_a_killed_ray_worker_loses_no_deal(
+    tmp_path: Path, cluster: Cluster, reference: dict[tuple[int, int], dict[str, Any]]
+) -> None:
     log = tmp_path / "ray.jsonl"
     proc = subprocess.Popen(
         [PY, "-m", "zole_arena", "tournament", *thinkers(4), *SLOW, "--concurrency", "2",
@@ -167,7 +205,7 @@ def test_a_killed_ray_worker_loses_no_deal(tmp_path: Path, cluster: Cluster) -> 
             if line.startswith("deal ") and int(line.split()[1].split("/")[0]) >= 6:
                 break
         victims = wait_for(lambda: ray_table_tasks(cluster.mark), 30, "a table's Ray task")
-        os.kill(victims[0], signal.SIGKILL)  # mid-table: each table lasts some 8 s
+        os.kill(victims[0], signal.SIGKILL)  # mid-table: each table lasts some 5 s
         _, stderr = proc.communicate(timeout=300)
     finally:
         if proc.poll() is None:
@@ -177,7 +215,7 @@ def test_a_killed_ray_worker_loses_no_deal(tmp_path: Path, cluster: Cluster) -> 
     assert re.search(r"table \d: its Ray task was lost \(\w+\); it goes on from deal \d+", stderr)
     played = by_table(log)
     assert len(played) == 4 * 12
-    assert played == by_table(tmp_path / "local.jsonl")  # the lost deals were played again
+    assert played == reference  # the lost deals were played again
     assert "48 of 48 deals verify" in ok(zole("verify", log.name, cwd=tmp_path)).stdout
     # The killed worker's bots read the end of their input and went.
     wait_for(lambda: not [p for p in marked_processes(cluster.mark)
@@ -186,7 +224,7 @@ def test_a_killed_ray_worker_loses_no_deal(tmp_path: Path, cluster: Cluster) -> 
 
 
 def test_a_stopped_ray_tournament_resumes_on_the_local_backend(
-    tmp_path: Path, cluster: Cluster
+    tmp_path: Path, cluster: Cluster, reference: dict[tuple[int, int], dict[str, Any]]
 ) -> None:
     log = tmp_path / "cut.jsonl"
     proc = subprocess.Popen(
@@ -210,10 +248,47 @@ def test_a_stopped_ray_tournament_resumes_on_the_local_backend(
     played = len([r for r in records(log) if r["type"] == "deal"])
     assert 4 <= played < 48
     ok(zole("tournament", "--resume", log.name, cwd=tmp_path))  # on this machine
-    ok(zole("tournament", *thinkers(4), *SLOW, "--log", "whole.jsonl", "--concurrency", "2",
-            cwd=tmp_path))  # fmt: skip
-    assert by_table(log) == by_table(tmp_path / "whole.jsonl")
+    assert by_table(log) == reference
     ok(zole("verify", log.name, cwd=tmp_path))
+
+
+def test_a_node_that_dies_loses_no_deal(
+    tmp_path: Path, cluster: Cluster, reference: dict[tuple[int, int], dict[str, Any]]
+) -> None:
+    """The last test on the cluster: it leaves the head alone."""
+    node = cluster.folders[1]
+
+    def raylet() -> list[int]:
+        """The other node's raylet (its command line names the node's folder)."""
+        found = []
+        for pid in marked_processes(cluster.mark):
+            with contextlib.suppress(OSError):
+                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                if argv[0].endswith(b"raylet") and any(node.encode() in a for a in argv):
+                    found.append(pid)
+        return found
+
+    log = tmp_path / "ray.jsonl"
+    proc = subprocess.Popen(
+        [PY, "-m", "zole_arena", "tournament", *thinkers(4), *SLOW, "--concurrency", "2",
+         "--backend", "ray", "--ray-address", cluster.address, "--log", str(log)],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:  # two tables play at once: one of them on the other node
+            if line.startswith("deal ") and int(line.split()[1].split("/")[0]) >= 6:
+                break
+        os.kill(wait_for(raylet, 10, "the other node's raylet")[0], signal.SIGKILL)
+        _, stderr = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, stderr
+    assert "its Ray task was lost (NodeDiedError)" in stderr
+    assert by_table(log) == reference
+    assert "48 of 48 deals verify" in ok(zole("verify", log.name, cwd=tmp_path)).stdout
 
 
 def test_ray_backend_errors_are_one_line(tmp_path: Path) -> None:

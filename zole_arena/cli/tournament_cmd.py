@@ -102,9 +102,10 @@ def _balance_text(settings: TournamentSettings) -> str:
     def spread(low: int, high: int) -> str:
         return str(low) if low == high else f"{low}-{high}"
 
+    meets = spread(got.meetings_min, got.meetings_max)
     return (
         f"{spread(got.appearances_min, got.appearances_max)} tables per bot, each pair "
-        f"meets {spread(got.meetings_min, got.meetings_max)} times"
+        f"meets {'once' if meets == '1' else meets + ' times'}"
         + (" (an exact design)" if got.exact else "")
     )
 
