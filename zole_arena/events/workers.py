@@ -39,7 +39,6 @@ from zole_arena.players.session import BotSession
 from zole_arena.records.model import DealRecord, MatchHeader
 
 __all__ = [
-    "play_table",
     "serve_tables",
     "table_messages",
 ]
@@ -96,7 +95,7 @@ def serve_tables(fd: int) -> None:
             task = decode_parent_message(line)
             if isinstance(task, NoMoreTables):
                 break
-            if not play_table(task, _RecordSink(fd, task.table), pool, lambda m: send(fd, m)):
+            if not _play_table(task, _RecordSink(fd, task.table), pool, lambda m: send(fd, m)):
                 break
     except (KeyboardInterrupt, BrokenPipeError, ConnectionResetError):
         pass
@@ -121,7 +120,7 @@ def _match(task: Task, sink: RecordSink, pool: SessionPool) -> Match:
     )
 
 
-def play_table(
+def _play_table(
     task: Task,
     sink: RecordSink,
     pool: SessionPool,
