@@ -155,6 +155,7 @@ def test_bench_modes_exclude_each_other() -> None:
 def test_bench_rejects_bad_counts() -> None:
     assert_one_line_error(run("bench", "--deals", "0"), "--deals must be at least 1")
     assert_one_line_error(run("bench", "--fields", "--bots", "4"), "--bots must be from 5 to 20")
+    assert_one_line_error(run("bench", "--bots", "8"), "--bots and --ray-address are for --fields")
 
 
 def test_bench_fields_compares_a_balanced_field_with_a_round_robin() -> None:

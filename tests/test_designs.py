@@ -109,7 +109,7 @@ def test_a_hundred_bots_meeting_once() -> None:
 
 @pytest.mark.parametrize(
     "bots, count",
-    [(3, 1), (4, 2), (5, 3), (8, 9), (11, 18), (30, 7), (30, 145), (40, 100), (60, 590)],
+    [(3, 1), (4, 2), (5, 3), (8, 9), (11, 18), (30, 10), (30, 145), (40, 100), (60, 590)],
 )
 def test_any_number_of_tables_seats_every_bot_within_one(bots: int, count: int) -> None:
     tables = balanced_tables(bots, tables=count, seed=bots)
@@ -163,8 +163,15 @@ def test_the_same_arguments_give_the_same_schedule() -> None:
         (10, None, 0, "--meetings must be at least 1, not 0"),
         (10, 5, 1, "give --tables or --meetings, not both"),
         (10, None, None, "give --tables or --meetings"),
-        (5, 11, None, "5 bots have 10 different tables, not 11: play a round-robin"),
-        (6, None, 5, "6 bots have 20 different tables, not 25: play a round-robin"),
+        (5, 11, None, "5 bots have 10 different tables, not --tables 11: play a round-robin"),
+        (
+            6,
+            None,
+            5,
+            "6 bots have 20 different tables, not --meetings 5 (25 tables): play a round-robin",
+        ),
+        (9, 1, None, "1 table seats only 3 of 9 bots: every bot needs a table (give at least 3)"),
+        (10, 3, None, "3 tables seat only 9 of 10 bots: every bot needs a table (give at least 4)"),
     ],
 )
 def test_bad_arguments_say_what_is_wrong(

@@ -88,11 +88,12 @@ def cluster() -> Iterator[Cluster]:
     env = {**os.environ, "ZOLE_TEST_RUN": mark, "RAY_USAGE_STATS_ENABLED": "0"}
     common = ["--num-cpus=1", "--disable-usage-stats", f"--object-store-memory={200 << 20}"]
     try:
+        # Started in their own folders: a task's worker runs there, not in the tests' folder.
         subprocess.run([RAY, "start", "--head", f"--port={port}", "--include-dashboard=false",
-                        f"--temp-dir={head}", *common], env=env, check=True,
+                        f"--temp-dir={head}", *common], env=env, check=True, cwd=head,
                        capture_output=True, timeout=120)  # fmt: skip
         subprocess.run([RAY, "start", f"--address=127.0.0.1:{port}", f"--temp-dir={node}",
-                        *common], env=env, check=True, capture_output=True,
+                        *common], env=env, check=True, capture_output=True, cwd=node,
                        timeout=120)  # fmt: skip
         address = f"127.0.0.1:{port}"
         alive = subprocess.run(
@@ -169,7 +170,13 @@ def test_a_ray_tournament_plays_the_deals_of_a_local_one(tmp_path: Path, cluster
     remote = ok(zole("tournament", *bots, *args, "--backend", "ray", "--ray-address",
                      cluster.address, "--log", "ray.jsonl", cwd=tmp_path))  # fmt: skip
     assert f"on the Ray cluster {cluster.address}" in remote.stdout
-    assert "on the Ray cluster" not in local.stdout
+    assert f"the Ray cluster {cluster.address}: 2 nodes, 2 CPUs" in remote.stdout
+    assert "Ray cluster" not in local.stdout
+    # The bots' stderr files are beside the log, not in the folders the nodes run in (a kept
+    # bot's stays in the file of the first table it played).
+    written = {p.name.split(".")[1] for p in (tmp_path / "ray.jsonl.stderr").glob("table-*")}
+    assert written == {"rulebot", "cbot", "r2", "c2", "r3"}
+    assert not [p for f in cluster.folders for p in Path(f).glob("*.stderr")]
     assert len(by_table(tmp_path / "ray.jsonl")) == 10 * 6
     assert by_table(tmp_path / "ray.jsonl") == by_table(tmp_path / "local.jsonl")
     assert "60 of 60 deals verify" in ok(zole("verify", "ray.jsonl", cwd=tmp_path)).stdout
@@ -302,6 +309,16 @@ def test_ray_backend_errors_are_one_line(tmp_path: Path) -> None:
                    "--affinity is for the local backend")  # fmt: skip
     one_line_error(zole("tournament", *bots, "--backend", "spark", cwd=tmp_path),
                    "--backend must be local or ray")  # fmt: skip
+    one_line_error(zole("tournament", *bots, "--backend", "ray", "--ray-address", "nowhere",
+                        cwd=tmp_path), "is not HOST:PORT")  # fmt: skip
+    # Without Ray installed (an import of it fails): what to install.
+    shadow = tmp_path / "shadow" / "ray"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('no Ray here')\n")
+    env = {**os.environ, "PYTHONPATH": str(shadow.parent)}
+    one_line_error(zole("tournament", *bots, "--backend", "ray", cwd=tmp_path, env=env),
+                   "the Ray backend needs Ray: pip install ray")  # fmt: skip
+    assert not list(tmp_path.glob("*.jsonl"))  # nothing was logged
 
 
 def test_a_node_with_another_arena_version_refuses_the_table() -> None:

@@ -115,6 +115,8 @@ def bench_command(
     if fields:
         _fields_bench(bots, concurrency, ray_address, json_output)
         return
+    if bots != 20 or ray_address is not None:
+        fail("--bots and --ray-address are for --fields")
     if sandbox:
         _sandbox_bench(decisions if decisions != 3000 else 1000, json_output)
         return
@@ -149,9 +151,9 @@ def _fields_bench(bots: int, concurrency: int, address: str | None, json_output:
     if concurrency < 1:
         fail(f"--concurrency must be at least 1, not {concurrency}")
     if address is not None:
-        from zole_arena.events.ray_backend import RAY_MISSING, ray_available, unreachable
+        from zole_arena.events.ray_backend import RAY_MISSING, cluster_problem, ray_available
 
-        problem = RAY_MISSING if not ray_available() else unreachable(address)
+        problem = RAY_MISSING if not ray_available() else cluster_problem(address)[0]
         if problem is not None:
             fail(problem)
     if not json_output:

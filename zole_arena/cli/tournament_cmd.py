@@ -57,7 +57,7 @@ from zole_arena.events.options import (
     TOURNAMENT,
 )
 from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
-from zole_arena.events.ray_backend import RAY_MISSING, ray_available, unreachable
+from zole_arena.events.ray_backend import RAY_MISSING, cluster_problem, ray_available
 from zole_arena.events.resume import resume_tournament
 from zole_arena.events.schedule import FORMATS, Entrant
 from zole_arena.events.settings import TournamentSettings
@@ -88,11 +88,19 @@ def _ray_address(values: OptionValues) -> str | None:
         fail("--affinity is for the local backend (Ray places the tables)")
     if not ray_available():
         fail(RAY_MISSING)
-    address = values[RAY_ADDRESS] or os.environ.get("RAY_ADDRESS") or "auto"
-    problem = unreachable(address)
+    return values[RAY_ADDRESS] or os.environ.get("RAY_ADDRESS") or "auto"
+
+
+def _check_cluster(address: str | None, quiet: bool) -> None:
+    """Connect to the Ray cluster once before anything is logged; say what it is."""
+    if address is None:
+        return
+    problem, cluster = cluster_problem(address)
     if problem is not None:
         fail(problem)
-    return address
+    if not quiet:
+        where = "this machine's Ray cluster" if address == "auto" else f"the Ray cluster {address}"
+        out.print(f"{where}: {cluster}", highlight=False, markup=False)
 
 
 def _balance_text(settings: TournamentSettings) -> str:
@@ -102,9 +110,10 @@ def _balance_text(settings: TournamentSettings) -> str:
     def spread(low: int, high: int) -> str:
         return str(low) if low == high else f"{low}-{high}"
 
+    seats = spread(got.appearances_min, got.appearances_max)
     meets = spread(got.meetings_min, got.meetings_max)
     return (
-        f"{spread(got.appearances_min, got.appearances_max)} tables per bot, each pair "
+        f"{seats} table{'' if seats == '1' else 's'} per bot, each pair "
         f"meets {'once' if meets == '1' else meets + ' times'}"
         + (" (an exact design)" if got.exact else "")
     )
@@ -273,11 +282,13 @@ def tournament_command(
                 f"{', '.join(o.flag for o in _RESUME_OPTIONS)}): give no {', '.join(given)}"
             )
         more = values[CONCURRENCY] if values.source(CONCURRENCY) is Source.COMMAND_LINE else None
+        address = _ray_address(values)
         tournament = resume_tournament(resume, more)
         tournament.cpus = allowed_cpus() if values[AFFINITY] else None
         tournament.settings = dataclasses.replace(tournament.settings, keep_bots=values[KEEP_BOTS])
-        tournament.ray_address = _ray_address(values)
+        tournament.ray_address = address
         concurrency_now = tournament.settings.concurrency
+        _check_cluster(address, json_output)
         check_entrants(tournament.settings.entrants, tournament.settings.match)
         unfinished = [t for t in tournament.tables if not t.finished]
         if not unfinished:
@@ -326,6 +337,7 @@ def tournament_command(
         for e, o in zip(entrants, extra, strict=True)
     ]
 
+    address = _ray_address(values)  # its mistakes before any bot starts
     chosen_gauntlet = values[GAUNTLET]
     chosen_format = values[FORMAT]
     if values.source(FORMAT) is Source.DEFAULT and chosen_gauntlet is not None:
@@ -361,12 +373,12 @@ def tournament_command(
         meetings=values[MEETINGS],
         keep_bots=values[KEEP_BOTS],
     )
+    _check_cluster(address, json_output)
     if not json_output:
         out.print(f"bots: {match_settings.isolation()}", highlight=False, markup=False)
         out.print(f"checking that the {len(entrants)} bots start …", highlight=False)
     check_entrants(entrants, match_settings)
     cpus = allowed_cpus() if values[AFFINITY] else None
-    address = _ray_address(values)
     tournament = Tournament(
         settings, log_path, tournament_id=tournament_id, cpus=cpus, ray_address=address
     )

@@ -91,7 +91,8 @@ def balanced_tables(
     depends only on the arguments: ``seed`` picks among equally good schedules.
 
     :raises DesignError: fewer than three bots, not exactly one of ``tables`` and
-        ``meetings``, one below 1, or more tables than the round-robin has.
+        ``meetings``, one below 1, more tables than the round-robin has, or too few to seat
+        every bot.
     """
     count = _table_count(bots, tables, meetings)
     chosen = _choose(bots, count, random.Random(seed).random)
@@ -139,9 +140,15 @@ def _table_count(bots: int, tables: int | None, meetings: int | None) -> int:
     else:
         raise DesignError("give --tables or --meetings")
     limit = math.comb(bots, 3)
+    asked = f"--tables {count}" if meetings is None else f"--meetings {meetings} ({count} tables)"
     if count > limit:
         raise DesignError(
-            f"{bots} bots have {limit} different tables, not {count}: play a round-robin"
+            f"{bots} bots have {limit} different tables, not {asked}: play a round-robin"
+        )
+    if 3 * count < bots:
+        raise DesignError(
+            f"{count} table{'s' * (count != 1)} seat{'s' * (count == 1)} only {3 * count} "
+            f"of {bots} bots: every bot needs a table (give at least {(bots + 2) // 3})"
         )
     return count
 

@@ -396,7 +396,7 @@ AFFINITY: Final = Option[bool](
 
 BACKEND: Final = Option[str](
     "backend", str, "local", "local: the tables' worker processes run on this machine; ray: "
-    "each table is a task on a Ray cluster (pip install 'zole-arena[ray]'; "
+    "each table is a task on a Ray cluster (the 'ray' extra; "
     "docs/distributed.md), --concurrency of them at once.", frozenset({TOURNAMENT}),
     choices=("local", "ray"),
 )  # fmt: skip

@@ -36,6 +36,7 @@ import logging
 import os
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -68,13 +69,17 @@ from zole_arena.records.model import DealRecord
 
 __all__ = [
     "RAY_MISSING",
+    "cluster_problem",
     "main",
     "ray_available",
     "unreachable",
 ]
 
 #: What to say when Ray is not installed.
-RAY_MISSING: Final = "the Ray backend needs Ray: pip install 'zole-arena[ray]'"
+RAY_MISSING: Final = (
+    "the Ray backend needs Ray: pip install ray (or the arena's 'ray' extra, "
+    "pip install '.[ray]' in its folder)"
+)
 
 #: Times a table is submitted again after its task was lost (a worker or node that died).
 MAX_LOSSES: Final = 3
@@ -106,6 +111,45 @@ def unreachable(address: str, timeout_s: float = 5.0) -> str | None:
             f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one with "
             "'ray start --head' (docs/distributed.md)"
         )
+
+
+#: Connects to a cluster and says how many nodes and CPUs it has (run in a process of its own,
+#: so that the tournament's own process never becomes a Ray driver).
+_PROBE: Final = (
+    "import logging, sys, ray\n"
+    "ray.init(address=sys.argv[1], logging_level=logging.ERROR, log_to_driver=False)\n"
+    "nodes = [n for n in ray.nodes() if n['Alive']]\n"
+    "print(len(nodes), int(sum(n['Resources'].get('CPU', 0) for n in nodes)))\n"
+)
+
+
+def cluster_problem(address: str, timeout_s: float = 40.0) -> tuple[str | None, str]:
+    """Connect to the cluster once, as a tournament's workers will: (what is wrong, or None;
+    the cluster for people, ``2 nodes, 4 CPUs``)."""
+    problem = unreachable(address)
+    if problem is not None:
+        return problem, ""
+    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    try:
+        probe = subprocess.run([sys.executable, "-c", _PROBE, address], capture_output=True,
+                               text=True, timeout=timeout_s, env=env)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return (
+            f"no Ray cluster answered at {address} within {timeout_s:.0f} s (is it the head's "
+            "port? 'ray status' on the head shows the address)"
+        ), ""
+    words = probe.stdout.split()
+    if probe.returncode == 0 and len(words) == 2 and all(w.isdigit() for w in words):
+        nodes, cpus = int(words[0]), int(words[1])
+        return None, f"{nodes} node{'s' * (nodes != 1)}, {cpus} CPU{'s' * (cpus != 1)}"
+    if address == "auto":
+        return (
+            "no Ray cluster on this machine: start one with 'ray start --head', or give "
+            "--ray-address HOST:PORT"
+        ), ""
+    errors = [line for line in probe.stderr.splitlines() if "Error" in line or "error" in line]
+    why = one_line(errors[-1] if errors else probe.stderr.strip()[-200:], 160)
+    return f"cannot connect to a Ray cluster at {address} ({why})", ""
 
 
 def ray_available() -> bool:

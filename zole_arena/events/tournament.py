@@ -167,7 +167,8 @@ class Tournament:
         when the log is not a file (``/dev/null``): nothing is written beside it."""
         if not is_regular_log(self.log_path):
             return None
-        return self.log_path.with_name(self.log_path.name + ".stderr")
+        # Absolute: a worker elsewhere (a Ray node) runs in a folder of its own.
+        return self.log_path.absolute().with_name(self.log_path.name + ".stderr")
 
     def _part(self, table: TableState) -> TableOf:
         """What a table's match header says of it: which tournament and table it is."""
