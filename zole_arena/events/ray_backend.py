@@ -17,7 +17,8 @@ would play the table again from its first deal.
 
 Each Ray worker process keeps the unsandboxed bots it started for the next table it plays
 (:class:`~zole_arena.players.pool.SessionPool`), as local workers do; its bots end with it
-(they read the end of their input). Every node needs zole-arena of the driver's version (a
+(every bot is started to die with the process that started it, and reads the end of its
+input then). Every node needs zole-arena of the driver's version (a
 task on a node with another refuses to play), and the bots' programs at the same paths (a
 shared folder, or the same installation): see docs/distributed.md. The arena is not sent
 with the tasks (Ray's ``py_modules``): a sandboxed Python bot imports the arena from where
