@@ -71,11 +71,20 @@ def _cluster_processes(mark: str, folders: tuple[str, ...]) -> list[int]:
     return sorted(pid for pid in found if _alive(pid))
 
 
+def _reap(pid: int) -> None:
+    """Wait for a killed process of the cluster if this process is its parent: it is when
+    a test before made it a child subreaper (as the arena makes itself), and Ray's workers
+    take a raylet that is a zombie for a live one."""
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
 def _stop(mark: str, folders: tuple[str, ...]) -> None:
     """Kill this cluster's processes ('ray stop' would stop every cluster on the machine)."""
     for pid in _cluster_processes(mark, folders):
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+            _reap(pid)
     wait_for(lambda: not _cluster_processes(mark, folders), 30, "the cluster's processes to end")
 
 
@@ -294,7 +303,9 @@ def test_a_node_that_dies_loses_no_deal(
     try:
         # As soon as a table plays there (it has seconds to go: a node's worker notices its
         # raylet's death within two), the node dies.
-        os.kill(wait_for(playing_there, 60, "a table on the other node")[0], signal.SIGKILL)
+        victim = wait_for(playing_there, 60, "a table on the other node")[0]
+        os.kill(victim, signal.SIGKILL)
+        _reap(victim)
         _, stderr = proc.communicate(timeout=300)
     finally:
         if proc.poll() is None:
