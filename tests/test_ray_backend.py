@@ -170,6 +170,32 @@ def ray_table_tasks(mark: str) -> list[int]:
     return found
 
 
+@contextlib.contextmanager
+def slow_on_ray(cluster: Cluster, cwd: Path, log: Path) -> Iterator[subprocess.Popen[str]]:
+    """The slow tournament on the cluster, as a process (killed if a test leaves it)."""
+    proc = subprocess.Popen(
+        [PY, "-m", "zole_arena", "tournament", *thinkers(4), *SLOW, "--concurrency", "2",
+         "--backend", "ray", "--ray-address", cluster.address, "--log", str(log)],
+        cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def until_deal(proc: subprocess.Popen[str], number: int) -> None:
+    """Read the tournament's progress ("deal N/48, ..." once deal N is in the log) up to deal
+    ``number``."""
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("deal ") and int(line.split()[1].split("/")[0]) >= number:
+            return
+    pytest.fail(f"the tournament ended before deal {number}")
+
+
 def test_a_ray_tournament_plays_the_deals_of_a_local_one(tmp_path: Path, cluster: Cluster) -> None:
     # Deterministic bots, whichever process plays which table.
     bots = ["rulebot", "cbot", "r2=rulebot", "c2=cbot", "r3=rulebot"]
@@ -210,23 +236,11 @@ def test_a_killed_ray_worker_loses_no_deal(
     tmp_path: Path, cluster: Cluster, reference: dict[tuple[int, int], dict[str, Any]]
 ) -> None:
     log = tmp_path / "ray.jsonl"
-    proc = subprocess.Popen(
-        [PY, "-m", "zole_arena", "tournament", *thinkers(4), *SLOW, "--concurrency", "2",
-         "--backend", "ray", "--ray-address", cluster.address, "--log", str(log)],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        for line in proc.stdout:  # "deal N/48, ..." once deal N is in the log
-            if line.startswith("deal ") and int(line.split()[1].split("/")[0]) >= 6:
-                break
+    with slow_on_ray(cluster, tmp_path, log) as proc:
+        until_deal(proc, 6)
         victims = wait_for(lambda: ray_table_tasks(cluster.mark), 30, "a table's Ray task")
         os.kill(victims[0], signal.SIGKILL)  # mid-table: each table lasts some 5 s
         _, stderr = proc.communicate(timeout=300)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0, stderr
     assert re.search(r"table \d: its Ray task was lost \(\w+\); it goes on from deal \d+", stderr)
     played = by_table(log)
@@ -243,22 +257,10 @@ def test_a_stopped_ray_tournament_resumes_on_the_local_backend(
     tmp_path: Path, cluster: Cluster, reference: dict[tuple[int, int], dict[str, Any]]
 ) -> None:
     log = tmp_path / "cut.jsonl"
-    proc = subprocess.Popen(
-        [PY, "-m", "zole_arena", "tournament", *thinkers(4), *SLOW, "--concurrency", "2",
-         "--backend", "ray", "--ray-address", cluster.address, "--log", str(log)],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            if line.startswith("deal ") and int(line.split()[1].split("/")[0]) >= 4:
-                break
+    with slow_on_ray(cluster, tmp_path, log) as proc:
+        until_deal(proc, 4)
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr and f"--resume {log}" in stderr
     played = len([r for r in records(log) if r["type"] == "deal"])
@@ -295,22 +297,13 @@ def test_a_node_that_dies_loses_no_deal(
         return []
 
     log = tmp_path / "ray.jsonl"
-    proc = subprocess.Popen(
-        [PY, "-m", "zole_arena", "tournament", *thinkers(4), *SLOW, "--concurrency", "2",
-         "--backend", "ray", "--ray-address", cluster.address, "--log", str(log)],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
+    with slow_on_ray(cluster, tmp_path, log) as proc:
         # As soon as a table plays there (it has seconds to go: a node's worker notices its
         # raylet's death within two), the node dies.
         victim = wait_for(playing_there, 60, "a table on the other node")[0]
         os.kill(victim, signal.SIGKILL)
         _reap(victim)
         _, stderr = proc.communicate(timeout=300)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0, stderr
     # (Its worker may notice first that its raylet is gone, and end.)
     assert re.search(r"its Ray task was lost \((NodeDiedError|WorkerCrashedError)\)", stderr)

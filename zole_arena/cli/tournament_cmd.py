@@ -99,8 +99,7 @@ def _check_cluster(address: str | None, quiet: bool) -> None:
     if problem is not None:
         fail(problem)
     if not quiet:
-        where = "this machine's Ray cluster" if address == "auto" else f"the Ray cluster {address}"
-        out.print(f"{where}: {cluster}", highlight=False, markup=False)
+        out.print(f"{_cluster_name(address)}: {cluster}", highlight=False, markup=False)
 
 
 def _balance_text(settings: TournamentSettings) -> str:
@@ -421,13 +420,14 @@ def _isolation(wanted: bool, readable: tuple[str, ...], config: Path | None) -> 
     return Sandbox(readable=given.readable, hidden=hidden)
 
 
+def _cluster_name(address: str) -> str:
+    """A Ray cluster, for people."""
+    return "this machine's Ray cluster" if address == "auto" else f"the Ray cluster {address}"
+
+
 def _where(address: str | None) -> str:
     """Where the tables play, for the header line ("" on this machine)."""
-    if address is None:
-        return ""
-    return (
-        " on this machine's Ray cluster" if address == "auto" else f" on the Ray cluster {address}"
-    )
+    return "" if address is None else f" on {_cluster_name(address)}"
 
 
 def _pinning(cpus: Sequence[int] | None, concurrency: int) -> str:

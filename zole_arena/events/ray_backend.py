@@ -250,23 +250,23 @@ class _Driver:
                 send(self.fd, TableFailed(task.table, f"on the Ray cluster: {cause}"))
                 return True
             except ray.exceptions.RayError as exc:  # the worker or its node died
-                losses += 1
-                if losses > MAX_LOSSES:
-                    message = f"its Ray task was lost {losses} times ({one_line(str(exc), 200)})"
-                    send(self.fd, TableFailed(task.table, message))
+                why, detail = type(exc).__name__, one_line(str(exc), 200)
+            else:
+                if isinstance(end, TableDone):
+                    return end.stopped is None or not end.stopped.interrupted
+                if end is not None:  # TableFailed
                     return True
-                current = self._resumed(current)
-                _say(f"table {task.table}: its Ray task was lost ({type(exc).__name__}); it "
-                     f"goes on from deal {len(current.records) + 1} in a new task")  # fmt: skip
-                continue
-            if end is None:  # the task ended without its end message: lost
-                losses += 1
-                current = self._resumed(current)
-                if losses > MAX_LOSSES:
-                    send(self.fd, TableFailed(task.table, "its Ray task ended early"))
-                    return True
-                continue
-            return not (isinstance(end, TableDone) and end.stopped and end.stopped.interrupted)
+                why = detail = "it ended without its end"
+            losses += 1
+            if losses > MAX_LOSSES:
+                send(self.fd, TableFailed(task.table, f"its Ray task was lost {losses} times "
+                                          f"({detail})"))  # fmt: skip
+                return True
+            current = self._resumed(current)
+            _say(
+                f"table {task.table}: its Ray task was lost ({why}); it goes on from deal "
+                f"{len(current.records) + 1} in a new task"
+            )
 
     def _relay(self, generator: Any, task: Task) -> TableDone | TableFailed | None:
         """Pass the task's messages on as they come; its end message, or None if it ended

@@ -68,15 +68,15 @@ class TournamentSettings:
                 if value is not None:
                     raise TournamentError(f"{option.flag} is for --format balanced")
             return
-        if self.tables_wanted is not None and self.meetings is not None:
-            raise TournamentError("give --tables or --meetings, not both")
         if self.schedule is None:
-            meetings = self.meetings if self.tables_wanted is None else None
-            try:
+            meetings = self.meetings
+            if meetings is None and self.tables_wanted is None:
+                meetings = 1
+            try:  # (both given: a DesignError)
                 schedule = balanced_tables(
                     len(self.entrants),
                     tables=self.tables_wanted,
-                    meetings=meetings or (1 if self.tables_wanted is None else None),
+                    meetings=meetings,
                     seed=self.match.seed or 0,
                 )
             except DesignError as exc:
