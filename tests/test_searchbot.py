@@ -1,10 +1,13 @@
 """The bundled ``searchbot`` (C, perfect-information Monte Carlo): built on first use, passes
 ``check`` under both presets, never plays an illegal action, plays the same moves twice with a
-fixed seed and sample count, and keeps to its time and its clock."""
+fixed seed and sample count, and keeps to its time and its clock; and the research bot built
+on it that sees every card."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +91,34 @@ def test_it_keeps_to_a_short_time_and_a_clock(tmp_path: Path) -> None:
     mine = [m for d in deals for m in d["moves"] if m["seat"] == 0]
     assert all(m["clock_ms"] >= 0 for m in mine)
     assert sum(m["think_ms"] for m in mine) > 500  # it used its clocks, not a few ms
+
+
+CEILING = str(Path(__file__).resolve().parent.parent / "bots" / "ceiling_bot.py")
+
+
+def _ceiling_match(tmp_path: Path, bot_seed: int, name: str) -> tuple[list[int], str]:
+    """A short duplicate lzf match of the ceiling bot told ``bot_seed`` (the match's is 31):
+    the sample count of each of its decisions (from searchbot's debug lines), and its stderr."""
+    log = tmp_path / f"{name}.jsonl"
+    env = {**os.environ, "SEARCHBOT_DEBUG": "1"}
+    ok(zole("match", f"ceiling=python3 {CEILING} --seed {bot_seed}", "rulebot", "rulebot",
+            "--duplicate", "--deals", "3", "--seed", "31", "--rules", "lzf", "--no-sandbox",
+            "--option", "ceiling:Seed=1", "--log", str(log), cwd=tmp_path, env=env,
+            timeout=300))  # fmt: skip
+    assert not [f for d in deals_of(log) for f in d["faults"]]
+    stderr = Path(f"{log}.ceiling.stderr").read_text()
+    counts = re.findall(r"^SB phase \w+ played \d+ samples (\d+)", stderr, re.M)
+    return [int(n) for n in counts], stderr
+
+
+def test_the_ceiling_bot_plays_with_every_card_seen(tmp_path: Path) -> None:
+    """``bots/ceiling_bot.py`` (the research bot that measures searchbot's method with open
+    cards) finds each deal from the seed and its own hand: every decision is then one sample,
+    the deal itself (six when a take's defenders sample its bury), where the same search told
+    a wrong seed plays blind, says so, and samples as usual."""
+    samples, stderr = _ceiling_match(tmp_path, 31, "seen")
+    assert len(samples) > 50 and 1 in samples and set(samples) <= {0, 1, 6}  # 0: one legal card
+    assert "blind" not in stderr
+    blind, stderr = _ceiling_match(tmp_path, 32, "blind")
+    assert "not one of the seed's; playing blind" in stderr
+    assert max(blind) >= 16, blind

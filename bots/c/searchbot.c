@@ -380,7 +380,20 @@ typedef struct {
 static const char *const GO_KEYS[] = {
     "id", "time", "phase", "deal", "seat", "dealer", "forehand", "rules", "hand", "scores",
     "commonpules", "personalpules", "bids", "contract", "soloist", "talon", "buried",
-    "played", "winners", "legal", "clock", "inc", NULL};
+    "played", "winners", "legal", "clock", "inc",
+#ifdef SEARCHBOT_ORACLE
+    "oracle0", "oracle1", "oracle2", "oracletalon",
+#endif
+    NULL};
+
+#ifdef SEARCHBOT_ORACLE
+/* Research build (bots/ceiling_bot.py): the go line also carries every seat's dealt hand and
+ * the talon, and every sample is dealt from them, so the same search plays with open cards.
+ * Only a take's bury stays hidden from the defenders (its two cards are sampled among the
+ * soloist's). Measures the ceiling of the method; the arena never sends these fields. */
+static uint32_t or_h[3], or_t;
+static int or_on, or_contract, or_soloist, or_phase, or_me;
+#endif
 
 static int is_go_key(const char *s)
 {
@@ -466,6 +479,9 @@ static void parse_go(Go *g, int ntok)
 {
     int i;
     memset(g, 0, sizeof *g);
+#ifdef SEARCHBOT_ORACLE
+    or_on = 0;
+#endif
     g->seat = g->dealer = g->forehand = g->soloist = -1;
     g->time_ms = -1;
     g->lzf = -1;
@@ -500,12 +516,30 @@ static void parse_go(Go *g, int ntok)
         else if (strcmp(k, "buried") == 0) parse_list(&g->buried, v, 1);
         else if (strcmp(k, "played") == 0) parse_list(&g->played, v, 1);
         else if (strcmp(k, "winners") == 0) parse_list(&g->winners, v, 2);
+#ifdef SEARCHBOT_ORACLE
+        else if (strncmp(k, "oracle", 6) == 0) {
+            List cards;
+            uint32_t m = 0;
+            int j;
+            parse_list(&cards, v, 1);
+            for (j = 0; j < cards.n; j++) m |= BIT(cards.v[j]);
+            if (k[6] == 't') or_t = m;
+            else or_h[k[6] - '0'] = m;
+            or_on = !cards.bad;
+        }
+#endif
         else if (strcmp(k, "legal") == 0) {
             parse_list(&g->legal, v, 0);
             g->has_legal = v != NULL;
         }
     }
     if (g->forehand < 0 && g->dealer >= 0) g->forehand = (g->dealer + 1) % 3;
+#ifdef SEARCHBOT_ORACLE
+    or_contract = g->contract;
+    or_soloist = g->soloist;
+    or_phase = g->phase;
+    or_me = g->seat;
+#endif
 }
 
 /* ------------------------------------------------------------------ */
@@ -1103,6 +1137,18 @@ static int deal_hard(const Spec *s, Rng *r, Deal *d)
         int c = cards[i];
         own[c] = (!s->voidc[0][CAT[c]] ? 1 : 0) | (!s->voidc[1][CAT[c]] ? 2 : 0) |
                  (s->pile_n > 0 ? 4 : 0);
+#ifdef SEARCHBOT_ORACLE
+        if (or_on) { /* each card only to the seat that holds it (a take's bury: soloist or pile) */
+            int o, allow = 0, taking = or_contract == CT_TAKE && or_phase == PH_PLAY;
+            uint32_t pile = taking && or_soloist != or_me ? or_h[or_soloist] | or_t : or_t;
+            for (o = 0; o < 2; o++) {
+                int seat = s->other[o];
+                if ((or_h[seat] | (taking && seat == or_soloist ? or_t : 0)) & BIT(c)) allow |= 1 << o;
+            }
+            if (pile & BIT(c)) allow |= 4;
+            own[c] &= allow;
+        }
+#endif
     }
     {
         int sorted[NCARDS], k = 0, want;
@@ -1717,6 +1763,11 @@ static void answer_go(int ntok)
         budget_end = t0 + (int64_t)(share * 1e6);
         deadline_hard = t0 + (int64_t)(hard * 1e6);
         fixed_samples = opt_samples;
+#ifdef SEARCHBOT_ORACLE
+        /* One sample is the deal itself; a take's defenders sample the bury. */
+        if (or_on)
+            fixed_samples = g.contract == CT_TAKE && g.phase == PH_PLAY && g.soloist != g.seat ? 6 : 1;
+#endif
     }
     if (g.phase == PH_BURY) {
         int a = 0, b = 1;

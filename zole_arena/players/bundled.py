@@ -90,13 +90,15 @@ def c_compiler() -> str | None:
     return None
 
 
-def build_c_program(source: Path, stem: str) -> Path:
+def build_c_program(source: Path, stem: str, defines: tuple[str, ...] = ()) -> Path:
     """Compile one C file into the cache (once per source content); the executable's path.
+
+    ``defines`` are preprocessor symbols (``-D``) for a variant build; they are part of the key.
 
     :raises BotStartupError: no C compiler, or the build failed.
     """
     data = source.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()[:16]
+    digest = hashlib.sha256(data + "".join(f"\0-D{d}" for d in defines).encode()).hexdigest()[:16]
     target = cache_dir() / f"{stem}-{digest}"
     if target.exists():
         return target
@@ -110,7 +112,7 @@ def build_c_program(source: Path, stem: str) -> Path:
     os.close(fd)
     try:
         proc = subprocess.run(
-            [compiler, "-std=c99", "-O2", "-o", tmp, str(source)],
+            [compiler, "-std=c99", "-O2", *(f"-D{d}" for d in defines), "-o", tmp, str(source)],
             capture_output=True,
             text=True,
             check=False,

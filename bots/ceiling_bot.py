@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""A research bot that sees every card: searchbot's own search, told every hand.
+
+It measures the **ceiling of searchbot's method**: how much a bot that samples deals and solves
+them with open cards could gain if its samples were always the true deal. It is searchbot built
+with ``-DSEARCHBOT_ORACLE`` (in the user's cache, on first use, like the bundled C bots), behind
+this relay, which recomputes each deal's cards from the match's seed (the arena's shuffle is
+public: ``zole_arena.game.shuffle``) and appends every seat's hand and the talon to each ``go``
+line. Only a take's bury stays hidden from its defenders, as from any player.
+
+It cheats by design, so it works only where the seed is known and nothing stops a bot from
+using it: give it the match's seed, and play it unsandboxed (``--no-sandbox``)::
+
+    zole-arena match "ceiling=python3 bots/ceiling_bot.py --seed 2026" rulebot rulebot \\
+        --duplicate --deals 200 --rules lzf --seed 2026 --no-sandbox
+
+The figures it gave are in ``c/SEARCHBOT.md`` ("The ceiling: the same search with open cards").
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import IO
+
+try:  # the library as installed, else the one this bot came with (a clone, PYTHONPATH)
+    import zole_arena  # noqa: F401
+except ImportError:
+    sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from zole_arena.game.cards import Card, names_of
+from zole_arena.game.shuffle import deal_from_deck, shuffled_deck
+from zole_arena.players.bundled import build_c_program
+
+#: Deal numbers tried when the newdeal's own number does not give this seat's hand.
+SEARCH_DEALS = 5000
+
+
+def field(tokens: list[str], key: str) -> str | None:
+    """The value after ``key`` in a message's tokens, or None."""
+    try:
+        return tokens[tokens.index(key) + 1]
+    except (ValueError, IndexError):
+        return None
+
+
+def hand_mask(text: str) -> int:
+    """The card mask of a comma list of card names."""
+    mask = 0
+    for name in text.split(","):
+        mask |= Card.parse(name).mask
+    return mask
+
+
+class Oracle:
+    """Finds a deal's cards from the seed and the seat's own hand."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._decks: dict[int, tuple[tuple[int, int, int], int]] = {}
+
+    def _deal(self, number: int) -> tuple[tuple[int, int, int], int]:
+        if number not in self._decks:
+            self._decks[number] = deal_from_deck(shuffled_deck(self.seed, number))
+        return self._decks[number]
+
+    def fields(self, tokens: list[str]) -> str:
+        """The ``oracle…`` fields for the deal a ``newdeal`` begins ("" if it is not found)."""
+        deal, seat, dealer, hand = (field(tokens, k) for k in ("deal", "seat", "dealer", "hand"))
+        if deal is None or seat is None or dealer is None or hand is None:
+            return ""
+        me, dealt, mine = int(seat), int(dealer), hand_mask(hand)
+        forehand = (dealt + 1) % 3
+        for number in (int(deal), *range(SEARCH_DEALS)):
+            (first, second, third), talon = self._deal(number)
+            masks = [0, 0, 0]
+            masks[forehand], masks[(forehand + 1) % 3], masks[dealt] = first, second, third
+            if masks[me] == mine:
+                hands = " ".join(f"oracle{i} {names_of(m)}" for i, m in enumerate(masks))
+                return f" {hands} oracletalon {names_of(talon)}"
+        return ""
+
+
+def relay(source: IO[str], sink: IO[str]) -> None:
+    """Copies the search process's answers to the arena, line by line."""
+    for line in source:
+        sink.write(line)
+        sink.flush()
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or argv[0] != "--seed" or not argv[1].isdigit():
+        print("usage: ceiling_bot.py --seed N  (the match's seed)", file=sys.stderr)
+        return 2
+    oracle = Oracle(int(argv[1]))
+    source = Path(__file__).resolve().parent / "c" / "searchbot.c"
+    program = build_c_program(source, "searchbot-ceiling", defines=("SEARCHBOT_ORACLE",))
+    search = subprocess.Popen(
+        [str(program)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+    )
+    assert search.stdin is not None and search.stdout is not None
+    answers = threading.Thread(target=relay, args=(search.stdout, sys.stdout), daemon=True)
+    answers.start()
+    extra = ""
+    for line in sys.stdin:
+        tokens = line.split()
+        if tokens[:1] == ["newdeal"]:
+            extra = oracle.fields(tokens)
+            if not extra:
+                print("ceiling: this deal is not one of the seed's; playing blind", file=sys.stderr)
+        elif tokens[:1] == ["go"] and extra:
+            line = line.rstrip("\n") + extra + "\n"
+        search.stdin.write(line)
+        search.stdin.flush()
+        if tokens[:1] == ["quit"]:
+            break
+    search.stdin.close()
+    search.wait()
+    answers.join()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
