@@ -72,9 +72,12 @@ class Oracle:
         deal, seat, dealer, hand = (field(tokens, k) for k in ("deal", "seat", "dealer", "hand"))
         if deal is None or seat is None or dealer is None or hand is None:
             return ""
-        me, dealt, mine = int(seat), int(dealer), hand_mask(hand)
+        try:
+            me, dealt, mine, first_try = int(seat), int(dealer), hand_mask(hand), int(deal)
+        except ValueError:
+            return ""
         forehand = (dealt + 1) % 3
-        for number in (int(deal), *range(SEARCH_DEALS)):
+        for number in (first_try, *range(SEARCH_DEALS)):
             (first, second, third), talon = self._deal(number)
             masks = [0, 0, 0]
             masks[forehand], masks[(forehand + 1) % 3], masks[dealt] = first, second, third
@@ -113,8 +116,12 @@ def main(argv: list[str]) -> int:
                 print("ceiling: this deal is not one of the seed's; playing blind", file=sys.stderr)
         elif tokens[:1] == ["go"] and extra:
             line = line.rstrip("\n") + extra + "\n"
-        search.stdin.write(line)
-        search.stdin.flush()
+        try:
+            search.stdin.write(line)
+            search.stdin.flush()
+        except BrokenPipeError:
+            print("ceiling: the search process has ended", file=sys.stderr)
+            return 1
         if tokens[:1] == ["quit"]:
             break
     search.stdin.close()
