@@ -31,28 +31,15 @@ try:  # the library as installed, else the one this bot came with (a clone, PYTH
 except ImportError:
     sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from zole_arena.game.cards import Card, names_of
-from zole_arena.game.shuffle import deal_from_deck, shuffled_deck
+from zole_arena.errors import NotationError
+from zole_arena.game.cards import mask_of, names_of
+from zole_arena.game.state import DealState
+from zole_arena.players.bot_io import parse_newdeal
 from zole_arena.players.bundled import build_c_program
 
-#: Deal numbers tried when the newdeal's own number does not give this seat's hand.
+#: Deal numbers of the seed tried when the newdeal's own number is not the seed's (a duplicate
+#: match numbers every seating's deal).
 SEARCH_DEALS = 5000
-
-
-def field(tokens: list[str], key: str) -> str | None:
-    """The value after ``key`` in a message's tokens, or None."""
-    try:
-        return tokens[tokens.index(key) + 1]
-    except (ValueError, IndexError):
-        return None
-
-
-def hand_mask(text: str) -> int:
-    """The card mask of a comma list of card names."""
-    mask = 0
-    for name in text.split(","):
-        mask |= Card.parse(name).mask
-    return mask
 
 
 class Oracle:
@@ -60,30 +47,19 @@ class Oracle:
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
-        self._decks: dict[int, tuple[tuple[int, int, int], int]] = {}
 
-    def _deal(self, number: int) -> tuple[tuple[int, int, int], int]:
-        if number not in self._decks:
-            self._decks[number] = deal_from_deck(shuffled_deck(self.seed, number))
-        return self._decks[number]
-
-    def fields(self, tokens: list[str]) -> str:
+    def fields(self, words: list[str]) -> str:
         """The ``oracle…`` fields for the deal a ``newdeal`` begins ("" if it is not found)."""
-        deal, seat, dealer, hand = (field(tokens, k) for k in ("deal", "seat", "dealer", "hand"))
-        if deal is None or seat is None or dealer is None or hand is None:
-            return ""
         try:
-            me, dealt, mine, first_try = int(seat), int(dealer), hand_mask(hand), int(deal)
-        except ValueError:
+            deal = parse_newdeal(words)
+        except NotationError:
             return ""
-        forehand = (dealt + 1) % 3
-        for number in (first_try, *range(SEARCH_DEALS)):
-            (first, second, third), talon = self._deal(number)
-            masks = [0, 0, 0]
-            masks[forehand], masks[(forehand + 1) % 3], masks[dealt] = first, second, third
-            if masks[me] == mine:
-                hands = " ".join(f"oracle{i} {names_of(m)}" for i, m in enumerate(masks))
-                return f" {hands} oracletalon {names_of(talon)}"
+        mine = mask_of(deal.hand)
+        for number in (deal.deal_no, *range(SEARCH_DEALS)):
+            state = DealState.from_seed(deal.ruleset, self.seed, number, deal.dealer)
+            if mask_of(state.hand(deal.seat)) == mine:
+                hands = " ".join(f"oracle{s} {names_of(mask_of(state.hand(s)))}" for s in range(3))
+                return f" {hands} oracletalon {names_of(state.talon)}"
         return ""
 
 

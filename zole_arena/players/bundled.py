@@ -97,8 +97,9 @@ def build_c_program(source: Path, stem: str, defines: tuple[str, ...] = ()) -> P
 
     :raises BotStartupError: no C compiler, or the build failed.
     """
+    flags = [f"-D{d}" for d in defines]
     data = source.read_bytes()
-    digest = hashlib.sha256(data + "".join(f"\0-D{d}" for d in defines).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(data + "".join(f"\0{f}" for f in flags).encode()).hexdigest()[:16]
     target = cache_dir() / f"{stem}-{digest}"
     if target.exists():
         return target
@@ -112,7 +113,7 @@ def build_c_program(source: Path, stem: str, defines: tuple[str, ...] = ()) -> P
     os.close(fd)
     try:
         proc = subprocess.run(
-            [compiler, "-std=c99", "-O2", *(f"-D{d}" for d in defines), "-o", tmp, str(source)],
+            [compiler, "-std=c99", "-O2", *flags, "-o", tmp, str(source)],
             capture_output=True,
             text=True,
             check=False,
