@@ -28,9 +28,14 @@ from clihelp import PY, ok, zole
 
 from zole_arena.isolation.sandbox import Sandbox, bwrap_argv, check_available
 from zole_arena.isolation.seccomp import (
+    ABSENT_SYSCALLS,
     ARCHES,
     DENIED_FCNTL,
+    DENIED_MADVISE,
+    DENIED_PRCTL,
     DENIED_SYSCALLS,
+    FUTEX_PRIVATE_FLAG,
+    VERDICTS,
     SeccompUnavailable,
     bot_filter,
     build,
@@ -77,8 +82,11 @@ def evaluate(program: bytes, arch: int, nr: int, args: Sequence[int] = ()) -> in
         op, jt, jf, k = code[pc]
         if op == 0x20:  # A = data[k]
             acc, pc = struct.unpack_from("=I", data, k)[0], pc + 1
-        elif op in (0x15, 0x35):  # if A == k / A >= k
-            pc += 1 + (jt if (acc == k if op == 0x15 else acc >= k) else jf)
+        elif op in (0x15, 0x35, 0x45):  # if A == k / A >= k / A & k
+            taken = acc == k if op == 0x15 else acc >= k if op == 0x35 else acc & k
+            pc += 1 + (jt if taken else jf)
+        elif op == 0x54:  # A &= k
+            acc, pc = acc & k, pc + 1
         elif op == 0x06:
             return int(k)
         else:
@@ -99,18 +107,56 @@ def test_the_program_denies_the_channels_and_allows_the_rest(machine: str) -> No
     audit, fcntl_nr = arch.audit_arch, arch.numbers["fcntl"]
     assert {"flock", "inotify_init", "inotify_init1", "fanotify_init"} <= DENIED_SYSCALLS.keys()
     assert {"flock", "inotify_init1", "fanotify_init"} <= arch.numbers.keys()
-    denied = {number for name, number in arch.numbers.items() if name != "fcntl"}
+    looked_into = {arch.numbers[name] for name in ("fcntl", "futex", "madvise", "prctl")}
+    denied = {number for name, number in arch.numbers.items() if name in DENIED_SYSCALLS}
+    absent = {number for name, number in arch.numbers.items() if name in ABSENT_SYSCALLS}
     for name, number in arch.numbers.items():
-        if name != "fcntl":
+        if name in DENIED_SYSCALLS:
             assert evaluate(program, audit, number) == EPERM, name
+        elif name in ABSENT_SYSCALLS:
+            assert evaluate(program, audit, number) == VERDICTS["enosys"], name
     for name, command in DENIED_FCNTL.items():
         assert evaluate(program, audit, fcntl_nr, (3, command)) == EPERM, name
         # The kernel reads the command as 32 bits: high bits must not get it past.
         assert evaluate(program, audit, fcntl_nr, (3, command | 1 << 32)) == EPERM, name
     for name, command in ALLOWED_FCNTL.items():
         assert evaluate(program, audit, fcntl_nr, (3, command)) == ALLOW, name
-    for nr in set(range(600)) - denied - {fcntl_nr}:
+    for nr in set(range(600)) - denied - absent - looked_into:
         assert evaluate(program, audit, nr, (3, DENIED_FCNTL["F_SETLK"])) == ALLOW, nr
+
+
+@pytest.mark.parametrize("machine", sorted(ARCHES))
+def test_the_program_allows_private_futexes_only(machine: str) -> None:
+    """Every futex command with the private flag (and the realtime-clock flag, or high bits
+    the kernel does not read) is allowed; a shared wait gets EAGAIN, a shared wake 0, and
+    every other shared command ENOSYS."""
+    arch = ARCHES[machine]
+    program, audit, futex = build(arch), arch.audit_arch, arch.numbers["futex"]
+    for command in range(14):
+        for clock in (0, 256):
+            private = command | FUTEX_PRIVATE_FLAG | clock
+            assert evaluate(program, audit, futex, (0, private)) == ALLOW, command
+            assert evaluate(program, audit, futex, (0, private | 1 << 32)) == ALLOW, command
+            shared = evaluate(program, audit, futex, (0, command | clock))
+            expected = {0: "eagain", 9: "eagain", 1: "none_woken", 10: "none_woken",
+                        3: "none_woken", 4: "none_woken"}.get(command, "enosys")  # fmt: skip
+            assert shared == VERDICTS[expected], (command, clock, hex(shared))
+    assert VERDICTS["none_woken"] & 0xFFFF == 0  # SECCOMP_RET_ERRNO of 0: the call returns 0
+
+
+@pytest.mark.parametrize("machine", sorted(ARCHES))
+def test_the_program_refuses_page_cache_and_merge_advice(machine: str) -> None:
+    arch = ARCHES[machine]
+    program, audit = build(arch), arch.audit_arch
+    madvise, prctl = arch.numbers["madvise"], arch.numbers["prctl"]
+    for advice in range(30):
+        verdict = evaluate(program, audit, madvise, (0, 4096, advice))
+        denied = advice in DENIED_MADVISE.values()
+        assert verdict == (VERDICTS["einval"] if denied else ALLOW), advice
+    for option in range(80):
+        verdict = evaluate(program, audit, prctl, (option, 0))
+        denied = option in DENIED_PRCTL.values()
+        assert verdict == (VERDICTS["einval"] if denied else ALLOW), option
 
 
 @pytest.mark.parametrize("machine", sorted(ARCHES))
@@ -149,6 +195,9 @@ def test_the_numbers_are_libseccomps() -> None:
         for name in [*DENIED_SYSCALLS, "fcntl"]:
             number = resolve(arch.audit_arch, name.encode())
             assert arch.numbers.get(name, -1) == (number if number >= 0 else -1), (arch, name)
+        for name in [*ABSENT_SYSCALLS, "futex", "madvise", "prctl"]:  # newer than some
+            number = resolve(arch.audit_arch, name.encode())  # libseccomps: where it knows
+            assert number < 0 or arch.numbers[name] == number, (arch, name)
 
 
 def test_bot_filter_is_this_machines() -> None:
