@@ -11,9 +11,10 @@ not the log, not the stderr files, not the organizer's folders, not another bot'
 
 What a bot may read is worked out from its command (:func:`readable_paths`): the program, and
 for a script run by an interpreter the script; the folder of each (a Python bot imports its
-neighbours); any other argument that names an existing file or folder; and for a program in a
-``bin`` folder (a virtual environment, an interpreter built in a home folder) the folder above
-it. ``Sandbox.readable`` adds more.
+neighbours); for ``python -m PACKAGE`` the package alone, not the current folder it is found in
+(the organizer's, often); any other argument that names an existing file or folder; and for a
+program in a ``bin`` folder (a virtual environment, an interpreter built in a home folder) the
+folder above it. ``Sandbox.readable`` adds more.
 
 This module only builds bubblewrap's command line; :mod:`zole_arena.players.botproc` runs it.
 """
@@ -23,7 +24,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import importlib.machinery
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -241,6 +244,85 @@ class _Plan:
     only where they lead to no place but the bot's own or a trusted one."""
     own: list[str] = dataclasses.field(default_factory=list)
     env: dict[str, str] = dataclasses.field(default_factory=dict)
+    problem: str | None = None
+    """Why the bot cannot start sandboxed (a ``-m`` module not found: :func:`_with_module`)."""
+
+
+#: A Python interpreter's name: ``python3``, ``python3.12``, ``python3.13t``, ``pypy3``.
+_PYTHON_NAME: Final = re.compile(r"(python|pypy)[0-9.]*[a-z]?")
+#: Python's one-letter options that take a value (``-W error``, ``-Werror``).
+_PYTHON_VALUED: Final = "cmWX"
+
+
+def _is_python(word: str, program: str | None) -> bool:
+    """Whether a bot's program is a Python interpreter (by its name, or its real name)."""
+    names = [os.path.basename(word)]
+    if program is not None:
+        names.append(os.path.basename(os.path.realpath(program)))
+    return any(_PYTHON_NAME.fullmatch(name) for name in names)
+
+
+def _python_module(args: Sequence[str]) -> str | None:
+    """The module of ``python [OPTIONS] -m MODULE …`` (``-m MODULE``, ``-mMODULE``, ``-Im
+    MODULE``), read as Python reads its options: up to the first word that is no option (a
+    script) or ``-c``; None for a script or ``-c``."""
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg in ("-", "--") or not arg.startswith("-"):
+            return None
+        index += 1
+        if arg.startswith("--"):  # long options: only this one takes a value
+            index += arg == "--check-hash-based-pycs"
+            continue
+        for place, letter in enumerate(arg[1:], start=2):
+            if letter not in _PYTHON_VALUED:
+                continue
+            value = arg[place:]
+            if not value:
+                value = args[index] if index < len(args) else ""
+                index += 1
+            if letter == "m":
+                return value
+            if letter == "c":
+                return None
+            break
+    return None
+
+
+def _with_module(module: str, cwd: str, plan: _Plan) -> None:
+    """``python -m MODULE``: Python looks for MODULE's top-level package in the current
+    folder first, so that folder would be the bot's — and the organizer's files with it.
+    Only the package is bound (``NAME/`` or ``NAME.py`` of the current folder, at the same
+    path, so that ``-m`` still finds it there); the rest of the folder stays out of sight. A
+    module that is not there must be one of the system's or the arena's installation (the
+    standard library, an installed package), else the bot cannot start (:attr:`_Plan.problem`)."""
+    top = module.split(".", 1)[0]
+    here = os.path.abspath(cwd)
+    if not top.isidentifier():
+        plan.problem = f"python -m {module!r}: not a module name"
+        return
+    for candidate in (os.path.join(here, top), os.path.join(here, top + ".py")):
+        if os.path.isdir(candidate) or os.path.isfile(candidate):
+            plan.binds.append(candidate)
+            plan.own.append(os.path.realpath(candidate))
+            return
+    if not _installed(top, here):
+        plan.problem = (
+            f"python -m {module}: no {top}/ or {top}.py in {here} (a sandboxed bot's module is "
+            "looked for there, or installed with the interpreter; nothing else of that folder "
+            "is visible to the bot)"
+        )
+
+
+def _installed(top: str, cwd: str) -> bool:
+    """Whether module ``top`` is built into Python or installed where the arena's interpreter
+    finds it, outside the current folder ``cwd`` (the standard library, site-packages)."""
+    if top in sys.builtin_module_names:
+        return True
+    folders = {os.path.realpath(cwd), os.path.realpath(os.getcwd())}
+    path = [p for p in sys.path if p and os.path.realpath(p) not in folders]
+    return importlib.machinery.PathFinder.find_spec(top, path) is not None
 
 
 def _plan(argv: Sequence[str], cwd: str, env_path: str | None) -> _Plan:
@@ -278,10 +360,10 @@ def _plan(argv: Sequence[str], cwd: str, env_path: str | None) -> _Plan:
                     _with_prefix(found, plan)
                 if _trusted(os.path.realpath(found)):
                     _with_prefix(os.path.realpath(found), plan)
-    module_mode = False
+    module = _python_module(argv[1:]) if _is_python(argv[0], program) else None
+    if module is not None:
+        _with_module(module, cwd, plan)
     for arg in argv[1:]:
-        if arg == "-m":
-            module_mode = True
         if arg.startswith("-"):
             continue
         candidate = os.path.abspath(os.path.join(cwd, arg))
@@ -294,8 +376,6 @@ def _plan(argv: Sequence[str], cwd: str, env_path: str | None) -> _Plan:
                 plan.own.append(real)
         elif os.path.isdir(candidate) and candidate != "/":
             plan.derived.append(candidate)  # a data folder, say: the competitor's contents
-    if module_mode:  # python -m package: the package is found from the current folder
-        plan.binds.append(os.path.abspath(cwd))
     # The bot's own folders, as they really are: a link among its files may lead only there.
     roots = [os.path.realpath(b) for b in plan.binds]
     plan.binds += [d for d in plan.derived if _follows_to(d, roots)]
@@ -351,6 +431,8 @@ def bwrap_argv(
     """
     path_var = env.get("PATH", os.environ.get("PATH"))
     plan = _plan(argv, cwd, path_var)
+    if plan.problem is not None:
+        raise BotStartupError(plan.problem)
     binds, own = plan.binds, plan.own
     binds = sorted({*binds, _LIBRARY, *(os.path.abspath(p) for p in sandbox.readable)})
     args = [bwrap, *_namespace_flags(), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
