@@ -84,7 +84,7 @@ def test_a_balanced_tournament_resumes_from_its_header_alone(tmp_path: Path) -> 
     lines = (tmp_path / "full.jsonl").read_text().splitlines(keepends=True)
     third = next(i for i, r in enumerate(full) if r.get("tournament", {}).get("table") == 3)
     (tmp_path / "cut.jsonl").write_text("".join(lines[: third + 3]))
-    proc = ok(zole("tournament", "--resume", "cut.jsonl", cwd=tmp_path))
+    proc = ok(zole("tournament", "--resume", "cut.jsonl", "--no-sandbox", cwd=tmp_path))
     assert "4 of 6 tables to go" in proc.stdout
     resumed = records(tmp_path / "cut.jsonl")
     assert resumed[0]["tables"] == full[0]["tables"]

@@ -265,7 +265,7 @@ def test_a_stopped_ray_tournament_resumes_on_the_local_backend(
     assert "Traceback" not in stderr and f"--resume {log}" in stderr
     played = len([r for r in records(log) if r["type"] == "deal"])
     assert 4 <= played < 48
-    ok(zole("tournament", "--resume", log.name, cwd=tmp_path))  # on this machine
+    ok(zole("tournament", "--resume", log.name, "--no-sandbox", cwd=tmp_path))  # here
     assert by_table(log) == reference
     ok(zole("verify", log.name, cwd=tmp_path))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import shlex
 import shutil
 import time
 import uuid
@@ -34,7 +35,8 @@ from zole_arena.cli.console import (
 )
 from zole_arena.cli.options import sandbox_setting, takes_options
 from zole_arena.cli.ratings_cmd import interval_text, los_text, not_estimated_note
-from zole_arena.events.config import ConfigBot, read_config
+from zole_arena.errors import printable
+from zole_arena.events.config import ConfigBot, TournamentConfig, read_config
 from zole_arena.events.designs import balance
 from zole_arena.events.entrants import check_entrants
 from zole_arena.events.options import (
@@ -48,6 +50,10 @@ from zole_arena.events.options import (
     GAUNTLET,
     KEEP_BOTS,
     LOG,
+    MAX_CPU_S,
+    MAX_MEMORY_MB,
+    MAX_PROCESSES,
+    MAX_STDERR_MB,
     MEETINGS,
     OPTION,
     RAY_ADDRESS,
@@ -58,7 +64,7 @@ from zole_arena.events.options import (
 )
 from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
 from zole_arena.events.ray_backend import RAY_MISSING, cluster_problem, ray_available
-from zole_arena.events.resume import resume_tournament
+from zole_arena.events.resume import Grant, resume_tournament
 from zole_arena.events.schedule import FORMATS, Entrant
 from zole_arena.events.settings import TournamentSettings
 from zole_arena.events.standings import TournamentSummary
@@ -74,8 +80,13 @@ from zole_arena.players.command import program_name, split_command
 
 _BUNDLED_NAMES = {bot.name for bot in BUNDLED}
 
-#: What a resumed tournament may be told anew: how it runs, not what it plays.
-_RESUME_OPTIONS = (CONCURRENCY, AFFINITY, KEEP_BOTS, BACKEND, RAY_ADDRESS)
+#: What a resumed tournament may be told anew: how it runs, not what it plays — and what its
+#: bots may see and use, which is always the organizer's word (its defaults when not given),
+#: never the log's (:class:`~zole_arena.events.resume.Grant`).
+_RESUME_OPTIONS = (
+    CONCURRENCY, AFFINITY, KEEP_BOTS, BACKEND, RAY_ADDRESS,
+    SANDBOX, SANDBOX_READ, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB,
+)  # fmt: skip
 
 
 def _ray_address(values: OptionValues) -> str | None:
@@ -254,7 +265,12 @@ def tournament_command(
     *,
     values: OptionValues,
     resume: Annotated[
-        Path | None, typer.Option(help="Continue an interrupted tournament from its log.")
+        Path | None,
+        typer.Option(
+            help="Continue an interrupted tournament from its log; its bots get the sandbox, "
+            "--sandbox-read paths and limits of this command line and --config, not the log's "
+            "(a header that asks for more is refused)."
+        ),
     ] = None,
     bootstrap: Annotated[
         int, typer.Option(help="Bootstrap resamples for the final ratings' intervals.")
@@ -273,36 +289,7 @@ def tournament_command(
     if bootstrap < 10:
         fail(f"--bootstrap must be at least 10, not {bootstrap}")
     if resume is not None:
-        given = [name for name, value in (("bots", bots), ("--config", config)) if value]
-        given += [o.flag for o in values.given if o not in _RESUME_OPTIONS]
-        if given:
-            fail(
-                f"--resume takes everything from the log (except "
-                f"{', '.join(o.flag for o in _RESUME_OPTIONS)}): give no {', '.join(given)}"
-            )
-        more = values[CONCURRENCY] if values.source(CONCURRENCY) is Source.COMMAND_LINE else None
-        address = _ray_address(values)
-        tournament = resume_tournament(resume, more)
-        tournament.cpus = allowed_cpus() if values[AFFINITY] else None
-        tournament.settings = dataclasses.replace(tournament.settings, keep_bots=values[KEEP_BOTS])
-        tournament.ray_address = address
-        concurrency_now = tournament.settings.concurrency
-        _check_cluster(address, json_output)
-        check_entrants(tournament.settings.entrants, tournament.settings.match)
-        unfinished = [t for t in tournament.tables if not t.finished]
-        if not unfinished:
-            fail(
-                f"{resume}: the tournament is already complete ({tournament.standings.deals} deals)"
-            )
-        if not json_output:
-            out.print(
-                f"resuming {resume}: {tournament.standings.deals} of "
-                f"{tournament.settings.total_deals} deals already played, "
-                f"{len(unfinished)} of {len(tournament.tables)} tables to go, "
-                f"{concurrency_now} at a time{_pinning(tournament.cpus, concurrency_now)}"
-                f"{_where(tournament.ray_address)}"
-            )
-        _run(tournament, bootstrap, json_output)
+        _resume(resume, config, bots, values, bootstrap, json_output)
         return
 
     settings_file = read_config(config) if config is not None else None
@@ -400,6 +387,109 @@ def tournament_command(
             markup=False,
         )
     _run(tournament, bootstrap, json_output)
+
+
+def _resume(
+    log: Path,
+    config: Path | None,
+    bots: list[str] | None,
+    values: OptionValues,
+    bootstrap: int,
+    json_output: bool,
+) -> None:
+    """``--resume LOG``: the tournament of the log, with the sandbox, readable and hidden
+    paths and the limits' ceilings of this command line and ``config`` (sandboxed unless
+    ``--no-sandbox``), the bots' commands shown before any of them starts."""
+    given = [o.flag for o in values.given if o not in _RESUME_OPTIONS]
+    if bots:
+        given.insert(0, "bots")
+    if given:
+        fail(
+            f"--resume takes how the tournament plays from the log (and may be given "
+            f"--config, {', '.join(o.flag for o in _RESUME_OPTIONS)}): give no {', '.join(given)}"
+        )
+    settings_file = read_config(config) if config is not None else None
+    if settings_file is not None:
+        kept = {o: v for o, v in settings_file.values.items() if o in _RESUME_OPTIONS}
+        values = values.with_config(kept)
+    more = values[CONCURRENCY] if values.source(CONCURRENCY) is not Source.DEFAULT else None
+    address = _ray_address(values)
+    grant = Grant(_isolation(values[SANDBOX], values[SANDBOX_READ], config), values.limits())
+    tournament = resume_tournament(log, more, grant=grant)
+    if settings_file is not None and settings_file.bots:
+        _check_config_bots(settings_file, tournament.settings.entrants, log)
+    tournament.cpus = allowed_cpus() if values[AFFINITY] else None
+    tournament.settings = dataclasses.replace(tournament.settings, keep_bots=values[KEEP_BOTS])
+    tournament.ray_address = address
+    concurrency_now = tournament.settings.concurrency
+    _check_cluster(address, json_output)
+    unfinished = [t for t in tournament.tables if not t.finished]
+    if not unfinished:
+        fail(f"{log}: the tournament is already complete ({tournament.standings.deals} deals)")
+    _show_commands(tournament.settings, json_output)
+    check_entrants(tournament.settings.entrants, tournament.settings.match)
+    if not json_output:
+        out.print(
+            f"resuming {log}: {tournament.standings.deals} of "
+            f"{tournament.settings.total_deals} deals already played, "
+            f"{len(unfinished)} of {len(tournament.tables)} tables to go, "
+            f"{concurrency_now} at a time{_pinning(tournament.cpus, concurrency_now)}"
+            f"{_where(tournament.ray_address)}",
+            highlight=False,
+            markup=False,
+        )
+    _run(tournament, bootstrap, json_output)
+
+
+def _show_commands(settings: TournamentSettings, json_output: bool) -> None:
+    """Say what a resumed tournament is about to run, as its log has it, before any of it
+    runs: every bot's command and folder (cleaned of control characters: a log is anyone's
+    text), and how the bots are isolated. On stderr with ``--json``."""
+    where = err if json_output else out
+    where.print(f"bots from the log, {settings.match.isolation()}:", highlight=False, markup=False)
+    for entrant in settings.entrants:
+        folder = entrant.cwd or os.getcwd()
+        where.print(
+            f"  {printable(entrant.name)}: {printable(shlex.join(entrant.command))}  "
+            f"(in {printable(folder)})",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+
+
+def _same_argv(argv: Sequence[str], cwd: str) -> list[str]:
+    """A command's words with each one that names an existing file or folder (from ``cwd``)
+    as that file's real path: two commands that run the same files compare equal."""
+    words = []
+    for word in argv:
+        path = os.path.join(cwd, os.path.expanduser(word))
+        words.append(os.path.realpath(path) if os.path.exists(path) else word)
+    return words
+
+
+def _check_config_bots(
+    settings_file: TournamentConfig, entrants: Sequence[Entrant], log: Path
+) -> None:
+    """A config given to ``--resume`` that lists bots pins what the log may run: the log's
+    entrants must be those bots, by name and command (the files they name compared as they
+    really are, so the check holds from any folder)."""
+    pairs = [_config_bot(bot, settings_file.folder) for bot in settings_file.bots]
+    names = unique_names([name or program_name(argv) for name, argv in pairs])
+    logged = [e.name for e in entrants]
+    if names != logged:
+        fail(
+            f"{log}: its bots are {printable(', '.join(logged))}, not those of "
+            f"{settings_file.path} ({', '.join(names)})"
+        )
+    here = os.getcwd()
+    for entrant, (_, argv) in zip(entrants, pairs, strict=True):
+        if _same_argv(entrant.command, entrant.cwd or here) != _same_argv(argv, here):
+            fail(
+                f"{log}: bot {entrant.name} runs {printable(shlex.join(entrant.command))} in "
+                f"{printable(entrant.cwd or here)}, not {shlex.join(argv)} as "
+                f"{settings_file.path} says"
+            )
 
 
 def _isolation(wanted: bool, readable: tuple[str, ...], config: Path | None) -> Sandbox | None:

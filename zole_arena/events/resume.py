@@ -1,14 +1,34 @@
-"""Continuing a tournament from its log alone: its header gives the settings, its records the
-tables' progress."""
+"""Continuing a tournament from its log: its header gives how the tournament plays, its records
+the tables' progress — and the organizer, not the log, what its bots may see and use.
+
+A log is anyone's text: its hash chain shows edits only to whoever knows the digest the run
+printed, and an edited header can be chained anew. So a resumed tournament takes its sandbox
+(the paths its bots may read, and those hidden from them) and the ceilings of its limits from
+the organizer (:class:`Grant`: the command line and config of ``tournament --resume``), and
+refuses a header that asks for more than they allow (:meth:`Grant.settings`)."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from pathlib import Path
+from typing import Any
 
 from zole_arena.arena.settings import MatchSettings
+from zole_arena.errors import printable
+from zole_arena.events.options import (
+    MAX_CPU_S,
+    MAX_MEMORY_MB,
+    MAX_PROCESSES,
+    MAX_STDERR_MB,
+    MIB,
+    Option,
+)
 from zole_arena.events.schedule import Entrant, TournamentError
 from zole_arena.events.settings import TournamentSettings
 from zole_arena.events.tournament import Tournament
+from zole_arena.isolation.sandbox import Sandbox
+from zole_arena.players.limits import DEFAULT_LIMITS, Limits
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.model import (
     InvalidHeader,
@@ -17,18 +37,111 @@ from zole_arena.records.model import (
 from zole_arena.records.reader import read_log
 
 __all__ = [
+    "Grant",
     "resume_tournament",
 ]
 
+#: Each limit, the option that sets it and how many of the limit's units make one of the
+#: option's (``--max-stderr-mb`` counts MiB, the limit bytes).
+_LIMITS: tuple[tuple[str, Option[Any], int], ...] = (
+    ("memory_mb", MAX_MEMORY_MB, 1),
+    ("cpu_seconds", MAX_CPU_S, 1),
+    ("processes", MAX_PROCESSES, 1),
+    ("stderr_bytes", MAX_STDERR_MB, MIB),
+)
 
-def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> Tournament:
+
+@dataclasses.dataclass(frozen=True)
+class Grant:
+    """What the organizer allows the bots of a resumed tournament, whatever its log says.
+
+    The sandbox is this one: on or off, its readable paths, its hidden ones (the tournament
+    adds its log, stderr files and every entrant's program, found anew), its ``/tmp`` at
+    most; the header must ask for no less (:meth:`settings`). The limits are ceilings: the
+    header's own are kept (the tables played so far had them) where they are no higher.
+    """
+
+    sandbox: Sandbox | None = dataclasses.field(default_factory=Sandbox)
+    """The bots' sandbox; None: unsandboxed, trusted with the organizer's files and the log."""
+    limits: Limits = DEFAULT_LIMITS
+    """The most each bot may use (None: no limit on that)."""
+
+    def settings(self, logged: MatchSettings, log: str | Path) -> MatchSettings:
+        """The tables' settings: ``logged`` (the header's) in this grant's sandbox, with a
+        process of its own for each seating of a duplicate block when sandboxed (as a new
+        tournament has).
+
+        Every table of a tournament plays alike, so what the grant allows must be what the
+        header's tables had: the same sandbox or none, the same readable paths, limits no
+        higher (the header's are kept). The hidden paths are this sandbox's, those the
+        tournament finds anew (its log, stderr files and programs) and the header's too: hiding
+        more never shows a bot more, and keeps the tables' headers alike for ``verify``.
+
+        :raises TournamentError: the header asks for less isolation than this grant (its bots
+            unsandboxed while this sandboxes them, a path to read that it does not give, or
+            a limit above its own), or for more (sandboxed, or fewer paths to read): one line
+            saying which option resumes it.
+        """
+        granted = self.sandbox
+        if logged.sandbox is None and granted is not None:
+            raise TournamentError(
+                f"{log}: its header runs the bots unsandboxed, and this resume sandboxes them: "
+                "give --no-sandbox to trust them with your files and the log"
+            )
+        if logged.sandbox is not None and granted is None:
+            raise TournamentError(
+                f"{log}: its bots ran sandboxed: resume it without --no-sandbox (every table of "
+                "a tournament is played alike)"
+            )
+        sandbox = None
+        if logged.sandbox is not None and granted is not None:
+            logged_paths = {os.path.abspath(path): path for path in logged.sandbox.readable}
+            given = {os.path.abspath(path) for path in granted.readable}
+            for path in sorted(logged_paths.keys() - given):
+                shown = printable(logged_paths[path])
+                raise TournamentError(
+                    f"{log}: its header lets the bots read {shown}: give --sandbox-read "
+                    f"{shown} to allow it"
+                )
+            for path in sorted(given - logged_paths.keys()):
+                raise TournamentError(
+                    f"{log}: its bots could not read {path}: resume it without --sandbox-read "
+                    f"{path} (every table of a tournament is played alike)"
+                )
+            hidden = (*logged.sandbox.hidden, *granted.hidden)
+            sandbox = Sandbox(
+                tmp_mb=min(granted.tmp_mb, logged.sandbox.tmp_mb),
+                readable=tuple(logged_paths),  # as the header has them: the same, in its order
+                hidden=tuple(dict.fromkeys(os.path.abspath(path) for path in hidden)),
+            )
+        for field, option, unit in _LIMITS:
+            allowed: int | None = getattr(self.limits, field)
+            asked: int | None = getattr(logged.limits, field)
+            if allowed is None or (asked is not None and asked <= allowed):
+                continue
+            value = 0 if asked is None else -(-asked // unit)  # as the option gives it
+            wanted = f"no {option.flag} limit" if asked is None else f"{option.flag} {value}"
+            raise TournamentError(
+                f"{log}: its header sets {wanted}, more than this resume allows "
+                f"({option.flag} {allowed // unit}): give {option.flag} {value} to allow it"
+            )
+        return dataclasses.replace(logged, sandbox=sandbox, process_per_seating=None)
+
+
+def resume_tournament(
+    log_path: str | Path, concurrency: int | None = None, *, grant: Grant | None = None
+) -> Tournament:
     """A :class:`Tournament` set up from its log and brought up to its last whole deal.
 
     :param concurrency: worker processes for the rest (default: as the log's header says).
+    :param grant: what its bots may see and use (:class:`Grant`); None: as the header says,
+        for reading a log (its standings) or resuming one of your own — a log from anywhere
+        else is resumed with a grant (``zole-arena tournament --resume`` always gives one).
+        A finished tournament, which runs no bot, is not held to it.
 
     :raises RecordError: the file is not a zole-arena log.
-    :raises TournamentError: the log does not start with a tournament header, or does not fit
-        it.
+    :raises TournamentError: the log does not start with a tournament header, does not fit
+        it, or asks for more than ``grant`` allows.
     """
     records, problems = read_log(log_path)
     if not records:
@@ -45,11 +158,12 @@ def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> T
         )
         raise TournamentError(f"{log_path}: not a tournament log{hint}")
     try:
+        match = MatchSettings.from_header(header)
         settings = TournamentSettings(
             entrants=tuple(
                 Entrant(e.name, e.command, dict(e.options), e.cwd) for e in header.entrants
             ),
-            match=MatchSettings.from_header(header),
+            match=match,
             format=header.tournament_format,
             gauntlet=header.gauntlet,
             concurrency=concurrency or header.concurrency,
@@ -61,6 +175,11 @@ def resume_tournament(log_path: str | Path, concurrency: int | None = None) -> T
         raise TournamentError(
             f"{log_path}: its tables are not the ones this zole-arena version would play"
         )
+    tournament = Tournament(settings, log_path, tournament_id=header.tournament_id)
+    tournament.take_records(records)
+    if grant is None or all(table.finished for table in tournament.tables):
+        return tournament  # a finished tournament runs no bot: nothing to grant
+    settings = dataclasses.replace(settings, match=grant.settings(match, log_path))
     tournament = Tournament(settings, log_path, tournament_id=header.tournament_id)
     tournament.take_records(records)
     return tournament
