@@ -106,7 +106,7 @@ def test_the_help_shows_the_defaults_of_the_settings(
     for flag, default in (
         ("--movetime", "2000"), ("--timemargin", "100"), ("--startup-ms", "10000"),
         ("--ping-ms", "5000"), ("--max-memory-mb", "2048"), ("--max-cpu-s", "600"),
-        ("--max-processes", "128"), ("--max-stderr-mb", "10"), ("--max-faults", "3"),
+        ("--max-processes", "256"), ("--max-stderr-mb", "10"), ("--max-faults", "3"),
         ("--on-fault", "forfeit"), ("--rules", "wpt"), ("--duplicate", "no-duplicate"),
         ("--sandbox", "no-sandbox"),
     ):  # fmt: skip

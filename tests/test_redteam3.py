@@ -21,6 +21,7 @@ from hostilehelp import (
     parse_attacks,
     player,
     run_match,
+    verify,
     zole,
 )
 
@@ -109,3 +110,85 @@ def test_threads_and_process_shared_locks_still_work_sandboxed(tmp_path: Path) -
     assert len(lines) >= 6, run.describe()  # at least one decision a deal
     assert set(lines) == {"WORKED threads=8000 processes=8000 pool=2500"}, set(lines)
     assert not run.faults(), run.faults()
+
+
+# -- the CPU and memory of a whole bot -------------------------------------------------------
+
+
+def test_a_cpu_hog_with_setsid_children_does_not_starve_honest_bots(
+    tmp_path: Path, mark: str
+) -> None:
+    """A bot whose 16 children each start a session of their own and spin, at a table with
+    two honest bots that need 150 ms of CPU for every decision at ``--movetime 1000``: each
+    bot is one CPU share however many processes it runs, so the honest bots answer in time."""
+    hog = bot_command("redteam3_cpu_hog", mark)
+    honest = [sys.executable, str(HELPER_BOTS / "cpu_bot.py"), "--cpu-ms", "150"]
+    run = run_match(tmp_path, hog, "--movetime", "1000", sandbox=True, deals=1,
+                    others=(player("honest1", honest), player("honest2", honest)))  # fmt: skip
+    finished(run)
+    assert "spinning 16 children" in run.stderr(), run.stderr()
+    assert not run.faults(), run.faults()
+    for name in ("honest1", "honest2"):
+        decided = re.findall(r"DECIDED cpu_ms=(\d+) wall_ms=(\d+)", run.stderr(name))
+        assert decided, run.describe()
+        assert all(int(cpu) >= 150 for cpu, _ in decided)  # they really computed
+
+
+def test_a_bot_past_its_cpu_allowance_is_stopped_when_it_passes_it(
+    tmp_path: Path, mark: str
+) -> None:
+    """``--max-cpu-s 1``: the hog's children pass one second of CPU beyond its thinking time
+    in the first deal, while the honest bots think; it is killed then (within a watchdog
+    period of passing it), not when the deal ends, and the honest bots are not touched."""
+    hog = bot_command("redteam3_cpu_hog", mark)
+    honest = [sys.executable, str(HELPER_BOTS / "cpu_bot.py"), "--cpu-ms", "150"]
+    honest_pair = (player("honest1", honest), player("honest2", honest))
+    run = run_match(tmp_path, hog, "--movetime", "1000", "--max-cpu-s", "1", sandbox=True,
+                    deals=1, others=honest_pair)  # fmt: skip
+    finished(run)
+    faults = run.faults()
+    assert faults and {f["player"] for f in faults} == {0}, faults
+    first = faults[0]
+    assert first["deal_no"] == 1, first  # the only deal: never "between deals"
+    used = re.search(r"used ([\d.]+) s of CPU time, over its allowance of 1 s beyond the "
+                     r"([\d.]+) s it spent deciding", first["message"])  # fmt: skip
+    assert used, first["message"]
+    assert float(used[1]) < 1 + float(used[2]) + 0.5, first["message"]
+
+
+def test_a_bots_seating_processes_share_one_memory_limit(tmp_path: Path, mark: str) -> None:
+    """A sandboxed duplicate match keeps six processes of each bot, one per seating; each of
+    these holds 70 MiB. Under ``--max-memory-mb 200`` the bot is stopped when they together
+    pass it (with per-process limits all six held 420 MiB at once)."""
+    bot = bot_command("redteam3_seating_memory", mark, "--mib", "70")
+    run = run_match(tmp_path, bot, "--duplicate", "--max-memory-mb", "200", sandbox=True,
+                    deals=2)  # fmt: skip
+    assert run.proc.returncode in (0, 3), run.describe()  # 3: disqualified, as it should be
+    assert "Traceback" not in run.proc.stderr, run.describe()
+    assert verify(run.log).returncode == 0
+    faults = run.faults()
+    assert faults and {f["player"] for f in faults} == {0}, faults
+    assert any("over the whole bot's limit of 200 MiB" in f["message"] for f in faults), faults
+    assert run.stderr().count("holding 70 MiB") < 6 + len(faults), run.stderr()
+
+
+# -- the machine's counters ------------------------------------------------------------------
+
+
+def test_the_machines_counters_in_proc_carry_nothing_out_of_a_sandbox(
+    tmp_path: Path, mark: str
+) -> None:
+    """A bot holds memory, forks, opens files and spins, and reads ``/proc`` before and after:
+    unsandboxed every counter moves (the oracle); sandboxed none does (fixed texts)."""
+    bot = bot_command("redteam3_proc_counters", mark)
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "boxed").mkdir()
+    plain = run_match(tmp_path / "plain", bot, sandbox=False, deals=1)
+    finished(plain)
+    moved = plain.outcomes()["proc_counters"]
+    assert moved[0].succeeded and "stat" in moved[0].detail, moved  # forks only ever grow
+    boxed = run_match(tmp_path / "boxed", bot, sandbox=True, deals=1)
+    finished(boxed)
+    outcome = boxed.outcomes()["proc_counters"]
+    assert not outcome[0].succeeded, outcome
+    assert "meminfo" in outcome[0].detail  # the files were there to read

@@ -271,8 +271,8 @@ def test_a_tournament_is_sandboxed_by_default(tmp_path: Path) -> None:
 def test_a_sandboxed_bot_process_leaves_no_cgroup_and_no_process() -> None:
     needs_cgroups()
     bot = BotProcess([sys.executable, str(PROBE)], sandbox=Sandbox())
-    assert bot.cgroup is not None
-    folders = bot.cgroup.paths
+    assert bot.group is not None and bot.group.cgroup is not None
+    folders = bot.group.cgroup.paths
     assert all(folder.is_dir() for folder in folders)
     pid = bot.pid
     bot.kill()

@@ -33,6 +33,8 @@ from zole_arena.game.clock import TimeControl, clock_after, decisions_left
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.state import DealResult, DealState, Phase, forfeit_result, max_penalty
+from zole_arena.isolation.cgroups import CgroupError
+from zole_arena.players.botgroup import BotGroup
 from zole_arena.players.command import program_name, split_command
 from zole_arena.players.inproc import DealContext, InProcessSession
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
@@ -118,6 +120,31 @@ class _Player:
         self.in_process = config.bot is not None
         """A Python object in the arena's process (:class:`InProcessSession`): asked with
         values, never with text."""
+        self.group: BotGroup | None = None
+        """The limits all the player's sandboxed processes share (one per slot), made with
+        the first of them and kept until the match ends: a process restarted after a fault
+        joins the same group, with the CPU time its predecessors used."""
+
+    def config_to_start(self) -> BotConfig:
+        """The configuration a new process of the player starts with: a sandboxed one joins
+        the player's group.
+
+        :raises BotStartupError: the group cannot be made.
+        """
+        if self.in_process or self.config.sandbox is None:
+            return self.config
+        if self.group is None:
+            try:
+                self.group = BotGroup(self.config.limits)
+            except CgroupError as exc:
+                raise BotStartupError(f"cannot limit the sandboxed bot: {exc}") from None
+        return dataclasses.replace(self.config, group=self.group)
+
+    def close_group(self) -> None:
+        """Kill what is left of the player's processes and remove its group."""
+        if self.group is not None:
+            self.group.close()
+            self.group = None
 
     @property
     def session(self) -> PlayerSession | None:
@@ -215,7 +242,7 @@ class Referee:
                     raise BotStartupError(f"{player.name}: {exc}", line=exc.line) from None
 
     def _start(self, seat: _Player) -> PlayerSession:
-        config = seat.config
+        config = seat.config_to_start()
         session = InProcessSession(config) if seat.in_process else self._start_session(config)
         seat.session = session
         seat.name = session.name
@@ -238,6 +265,7 @@ class Referee:
             session.finish_quit(deadline)
         for player in self.players:
             player.sessions.clear()
+            player.close_group()
 
     def kill(self) -> None:
         """Kill every bot at once (Ctrl-C)."""
@@ -245,6 +273,7 @@ class Referee:
             for session in player.sessions.values():
                 session.kill()
             player.sessions.clear()
+            player.close_group()
 
     # -- faults -----------------------------------------------------------------------------
 

@@ -301,12 +301,12 @@ MAX_FAULTS: Final = Option[int](
 MAX_MEMORY_MB: Final = Option[int](
     "max-memory-mb", int, Limits.memory_mb or 0,
     "Memory limit, MiB: the address space of each bot process, and sandboxed the memory of "
-    "the whole bot (all its processes); 0: none.", _BOTS, unit="MIB", least=0,
+    "the whole bot (all its processes at a table); 0: none.", _BOTS, unit="MIB", least=0,
 )  # fmt: skip
 MAX_CPU_S: Final = Option[int](
     "max-cpu-s", int, Limits.cpu_seconds or 0,
     "CPU-time limit, s, beyond the time a bot spends deciding: of each bot process, and "
-    "sandboxed of the whole bot; 0: none.", _BOTS,
+    "sandboxed of the whole bot at a table, stopped as soon as it passes it; 0: none.", _BOTS,
     unit="S", least=0,
 )  # fmt: skip
 MAX_PROCESSES: Final = Option[int](

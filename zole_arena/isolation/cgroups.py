@@ -3,8 +3,10 @@
 Resource limits (``setrlimit``) hold per process: a bot of eight processes may use eight times
 the memory. A control group holds every process its first member starts, whatever they do
 (``setsid``, double forks), so its limits are the whole bot's: memory (with swap), the number of
-processes and threads, and the CPU time used, which the arena reads between deals. Killing the
-group kills every process in it.
+processes and threads, its share of a busy CPU (where the ``cpu`` controller is there: a bot's
+hundred processes, each in a session of its own, weigh as one), and the CPU time used, which
+the arena watches as it runs (:mod:`zole_arena.players.botgroup`). Killing the group kills every
+process in it.
 
 Two layouts exist. **cgroup v2** (one tree, ``/sys/fs/cgroup/cgroup.controllers``): the bot's
 group is made under the arena's own group when that one hands the ``memory`` and ``pids``
@@ -37,6 +39,12 @@ _ROOT: Final = Path("/sys/fs/cgroup")
 #: The folder, under the arena's own group, that holds the bots' groups.
 _PARENT_NAME: Final = "zole-arena"
 _V1_CONTROLLERS: Final = ("memory", "pids", "cpuacct")
+#: Controllers used where they are there: ``cpu`` gives each bot its own share of the CPUs.
+_V1_OPTIONAL: Final = ("cpu",)
+#: Every bot's CPU weight, the kernel's default (v1 ``cpu.shares``, v2 ``cpu.weight``): what
+#: matters is that each bot is one group, weighed as one, however many processes it runs.
+_CPU_SHARES: Final = 1024
+_CPU_WEIGHT: Final = 100
 _counter = itertools.count(1)
 
 
@@ -59,15 +67,19 @@ class Probe:
     layout: Layout
     parents: dict[str, Path]
     """Where bot groups are made, by controller: ``{"": folder}`` for v2, one folder for each
-    v1 controller (``memory``, ``pids``, ``cpuacct``); empty with :attr:`Layout.NONE`."""
+    v1 controller (``memory``, ``pids``, ``cpuacct``, and ``cpu`` where it is there); empty
+    with :attr:`Layout.NONE`."""
     reason: str
     """Why there are no groups (empty when there are)."""
+    cpu_shares: bool = False
+    """Whether each bot's group gets a CPU share of its own (the ``cpu`` controller)."""
 
     def describe(self) -> str:
         """One line for a match header: which limits hold for the whole bot."""
         if self.layout is Layout.NONE:
             return f"per process, and processes counted in the bot's user namespace ({self.reason})"
-        return f"whole bot ({self.layout.value})"
+        shares = ", a CPU share each" if self.cpu_shares else ""
+        return f"whole bot ({self.layout.value}{shares})"
 
 
 def _own_groups() -> dict[str, str]:
@@ -110,17 +122,20 @@ def _enable(folder: Path, wanted: set[str]) -> None:
         (folder / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in missing))
 
 
-def _probe_v2(own: str) -> Path:
+def _probe_v2(own: str) -> tuple[Path, bool]:
     """The folder for the bots' groups in a cgroup v2 tree.
 
     In the root group (the arena runs as root on a machine or in a container of its own) it
     is ``/sys/fs/cgroup/zole-arena``. Elsewhere the arena's group must have been delegated to
     its user (``systemd-run --user --scope -p Delegate=yes``): the arena then moves itself into
     a leaf of that group, so that the group may hand its controllers down, and makes the bots'
-    folder beside the leaf.
+    folder beside the leaf. The ``cpu`` controller is handed down too where it is delegated
+    (the second value says whether it is).
     """
     wanted = {"memory", "pids"}
     base = _ROOT / own.lstrip("/")
+    if "cpu" in _controllers(base):
+        wanted.add("cpu")
     if not wanted <= _controllers(base):
         missing = " ".join(sorted(wanted - _controllers(base)))
         raise PermissionError(errno.EACCES, f"the controllers {missing} are not delegated here")
@@ -132,7 +147,7 @@ def _probe_v2(own: str) -> Path:
     _enable(base, wanted)
     parent = _writable_parent(base)
     _enable(parent, wanted)
-    return parent
+    return parent, "cpu" in wanted
 
 
 _probed: Probe | None = None
@@ -146,13 +161,19 @@ def probe() -> Probe:
     own = _own_groups()
     try:
         if (_ROOT / "cgroup.controllers").exists():  # pure v2
-            _probed = Probe(Layout.V2, {"": _probe_v2(own.get("", "/"))}, "")
+            parent, cpu = _probe_v2(own.get("", "/"))
+            _probed = Probe(Layout.V2, {"": parent}, "", cpu_shares=cpu)
         elif all((_ROOT / name).is_dir() for name in _V1_CONTROLLERS):
             parents = {
                 name: _writable_parent(_ROOT / name / own.get(name, "/").lstrip("/"))
                 for name in _V1_CONTROLLERS
             }
-            _probed = Probe(Layout.V1, parents, "")
+            for name in _V1_OPTIONAL:
+                with contextlib.suppress(OSError):
+                    if (_ROOT / name).is_dir():
+                        folder = _ROOT / name / own.get(name, "/").lstrip("/")
+                        parents[name] = _writable_parent(folder)
+            _probed = Probe(Layout.V1, parents, "", cpu_shares="cpu" in parents)
         else:
             _probed = Probe(Layout.NONE, {}, "this system has no memory and pids cgroups")
     except OSError as exc:
@@ -161,7 +182,22 @@ def probe() -> Probe:
     if _probed.layout is not Layout.NONE:
         for parent in _probed.parents.values():
             _remove_stale(parent)
+        if _probed.cpu_shares:
+            _weigh_parent(_probed)
     return _probed
+
+
+def _weigh_parent(found: Probe) -> None:
+    """Give the folder of all the bots' groups the weight of one busy process per CPU: the
+    bots together are not squeezed into one process's share by the machine's other work
+    (each of which weighs one share), nor does the folder outweigh the arena's own processes
+    by more than the machine has CPUs."""
+    cpus = os.cpu_count() or 1
+    with contextlib.suppress(OSError):
+        if found.layout is Layout.V2:
+            (found.parents[""] / "cpu.weight").write_text(str(min(10_000, _CPU_WEIGHT * cpus)))
+        else:
+            (found.parents["cpu"] / "cpu.shares").write_text(str(_CPU_SHARES * cpus))
 
 
 def _remove_stale(parent: Path) -> None:
@@ -185,7 +221,9 @@ class BotCgroup:
         processes: int | None,
         found: Probe | None = None,
     ) -> None:
-        """Make the group and set its limits.
+        """Make the group and set its limits (and its CPU weight, where the machine has the
+        ``cpu`` controller: one weight for all the bot's processes, so that a bot that runs
+        many gets no more of a busy CPU than one that runs one).
 
         :raises CgroupError: the machine has no usable groups, or one cannot be made.
         """
@@ -209,6 +247,11 @@ class BotCgroup:
                     self._write("memory.memsw.limit_in_bytes", size, optional=True)
             if processes is not None:
                 self._write("pids.max", str(processes))
+            if found.cpu_shares:
+                if self.layout is Layout.V2:
+                    self._write("cpu.weight", str(_CPU_WEIGHT), optional=True)
+                else:
+                    self._write("cpu.shares", str(_CPU_SHARES), optional=True)
         except OSError as exc:
             self.remove()
             why = f"cannot set up a bot's cgroup: {exc}"

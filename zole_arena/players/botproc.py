@@ -46,10 +46,11 @@ from zole_arena.errors import (
     BotTimeoutError,
 )
 from zole_arena.isolation.affinity import current_cpus
-from zole_arena.isolation.cgroups import BotCgroup, CgroupError, Layout
+from zole_arena.isolation.cgroups import CgroupError, Layout
 from zole_arena.isolation.cgroups import probe as probe_cgroups
 from zole_arena.isolation.sandbox import Sandbox, SandboxUnavailable, bwrap_argv, check_available
 from zole_arena.isolation.seccomp import filter_fd
+from zole_arena.players.botgroup import BotGroup
 from zole_arena.players.command import (
     _check_program,
     _no_such_program,
@@ -120,6 +121,7 @@ class BotProcess:
         stderr_path: str | os.PathLike[str] | None = None,
         limits: Limits = DEFAULT_LIMITS,
         sandbox: Sandbox | None = None,
+        group: BotGroup | None = None,
     ) -> None:
         """Start the program.
 
@@ -128,6 +130,9 @@ class BotProcess:
         :param stderr_path: the file that receives the bot's stderr (appended, up to
             ``limits.stderr_bytes``); None keeps only its last lines, for messages.
         :param sandbox: run the bot in this sandbox; None: as an ordinary process.
+        :param group: the limits this process shares with the bot's other processes (its
+            seatings at one table); None: a sandboxed bot gets a group of its own. Unsandboxed
+            bots have none.
         :raises BotStartupError: the program does not exist or cannot be run, or the sandbox
             cannot be built.
         """
@@ -138,9 +143,10 @@ class BotProcess:
         self._eof = False
         self._skipping = False
         self.returncode: int | None = None
-        self.cgroup: BotCgroup | None = None
-        self.limit_hit: str | None = None
-        """Why the arena killed the bot for a limit of the whole bot, if it did."""
+        self.group: BotGroup | None = None
+        """The control group of the whole bot, and its CPU allowance (sandboxed bots)."""
+        self._owns_group = False
+        self._oom_before = 0
         self.stderr_path: str | None = str(stderr_path) if stderr_path is not None else None
         become_subreaper()
         where = os.fspath(cwd) if cwd is not None else os.getcwd()
@@ -151,14 +157,18 @@ class BotProcess:
             grouped = probe_cgroups().layout is not Layout.NONE
             argv = bwrap_argv(check_available(), self.argv, cwd=where, sandbox=sandbox,
                               env=env or {},
-                              processes=None if grouped else limits.processes)  # fmt: skip
+                              processes=None if grouped else limits.processes,
+                              memory_mb=limits.memory_mb)  # fmt: skip
             run_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bubblewrap's own
-            if grouped:
+            if group is not None and group.limit_hit is not None:
+                raise BotStartupError(f"killed: {group.limit_hit}")
+            if group is None:
                 try:
-                    self.cgroup = BotCgroup(memory_mb=limits.memory_mb,
-                                            processes=limits.processes)  # fmt: skip
+                    group, self._owns_group = BotGroup(limits), True
                 except CgroupError as exc:
                     raise BotStartupError(f"cannot limit the sandboxed bot: {exc}") from None
+            self.group = group
+            self._oom_before = group.oom_kills()
         read_end, write_end = os.pipe()
         try:
             if self.stderr_path is not None:
@@ -171,7 +181,7 @@ class BotProcess:
             raise BotStartupError(
                 f"cannot write the bot's stderr file {stderr_path}: {exc.strerror or exc}"
             ) from None
-        cgroup, parent = self.cgroup, os.getpid()
+        cgroup, parent = (self.group.cgroup if self.group else None), os.getpid()
         keep: tuple[int, ...] = ()
         if sandbox is not None:  # the system-call filter, read by bubblewrap at its start
             try:
@@ -230,9 +240,8 @@ class BotProcess:
         self._drop_cgroup()
 
     def _drop_cgroup(self) -> None:
-        if self.cgroup is not None:
-            self.cgroup.kill()
-            self.cgroup.remove()
+        if self.group is not None and self._owns_group:
+            self.group.close()
 
     # -- writing --------------------------------------------------------------------------
 
@@ -402,25 +411,19 @@ class BotProcess:
 
     # -- limits of the whole bot -----------------------------------------------------------
 
-    def check(self, thought_s: float = 0.0) -> None:
-        """Between deals: make sure the whole bot is within its CPU-time limit (in a control
-        group, where the time of all its processes is counted together): ``cpu_seconds`` on
-        top of ``thought_s``, the wall time it has spent deciding. A bot past it is killed.
+    def check(self) -> None:
+        """Between deals: make sure the whole bot is within its CPU allowance
+        (:meth:`BotGroup.enforce`: a watchdog also checks it while the bot runs).
 
-        :raises BotCrashedError: the bot is past its limit, or the kernel killed one of its
-            processes for memory.
+        :raises BotCrashedError: the bot is past its allowance, and was killed.
         """
-        if self.cgroup is None:
-            return
-        limit = self._limits.cpu_seconds
-        used = self.cgroup.cpu_seconds()
-        if limit is not None and used is not None and used > limit + thought_s:
-            self.limit_hit = (
-                f"the bot's processes used {used:.1f} s of CPU time, over {limit} s beyond the "
-                f"{thought_s:.1f} s it spent deciding"
-            )
-            self.kill()
-            raise BotCrashedError(f"killed: {self.limit_hit}")
+        if self.group is not None:
+            self.group.enforce()
+
+    @property
+    def limit_hit(self) -> str | None:
+        """Why the arena killed the whole bot for its CPU allowance, if it did."""
+        return self.group.limit_hit if self.group is not None else None
 
     # -- ending -----------------------------------------------------------------------------
 
@@ -436,9 +439,12 @@ class BotProcess:
         self.returncode = code
         tail = self.stderr_tail()
         said = f"; its stderr ends: {tail}" if tail else ""
-        if self.cgroup is not None and self.cgroup.oom_kills():
+        if self.group is not None and self.group.limit_hit is not None:
+            said = f"; {self.group.limit_hit}{said}"
+        elif self.group is not None and self.group.oom_kills() > self._oom_before:
             said = (
-                f"; out of memory: over the whole bot's limit of {self._limits.memory_mb} MiB{said}"
+                f"; out of memory: over the whole bot's limit of {self._limits.memory_mb} MiB "
+                f"(all its processes together){said}"
             )
         if code < 0:
             with contextlib.suppress(ValueError):
@@ -480,9 +486,9 @@ class BotProcess:
             if self.sandbox is None:
                 _kill_tree(self.pid)
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pgid, signal.SIGKILL)
-            if self.cgroup is not None:
-                self.cgroup.kill()
+                os.killpg(self.pgid, signal.SIGKILL)  # a sandbox's namespace dies with it
+            if self.group is not None and self._owns_group and self.group.cgroup is not None:
+                self.group.cgroup.kill()
         with contextlib.suppress(OSError):
             self._stdin.close()
         with contextlib.suppress(OSError):
@@ -492,9 +498,7 @@ class BotProcess:
         self._reap_group()
         _reap_orphans()
         self._stderr.close()
-        if self.cgroup is not None:
-            self.cgroup.remove()
-            self.cgroup = None
+        self._drop_cgroup()
 
     def _reap_group(self) -> None:
         """Reap the group's other processes, which the subreaper made our children."""

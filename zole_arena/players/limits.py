@@ -21,27 +21,31 @@ class Limits:
     """Resource limits for a bot; None means no limit.
 
     Each holds for every process of the bot (``setrlimit``); in a sandbox with a control group
-    (:func:`limits_in_force`), memory, processes and CPU time hold for all of them together.
+    (:func:`limits_in_force`), memory, processes and CPU time hold for all of them together:
+    all the processes of the bot at one table, whatever their number (a sandboxed duplicate
+    match runs one per seating: :class:`~zole_arena.players.botgroup.BotGroup`).
     The defaults are the command line's too (``--max-memory-mb`` and the others read them).
     """
 
     memory_mb: int | None = 2048
     """Memory in MiB: the address space of each process (``RLIMIT_AS``), and in a control group
-    the memory of the whole bot (its ``/tmp`` included)."""
+    the memory of the whole bot at the table (every process's ``/tmp`` included)."""
     cpu_seconds: int | None = 600
     """CPU time in seconds on top of the time the bot thinks in its turns: in a control group,
-    of the whole bot, beyond the wall time it has spent deciding so far (checked between deals:
-    :meth:`BotProcess.check`); of each process (``RLIMIT_CPU``: past it the kernel kills it),
-    beyond all the time its match may give it (:attr:`thinking_s`). So a bot that thinks only
-    when asked is never stopped for it, and one that computes meanwhile — taking its rivals'
-    CPU — is."""
+    of the whole bot at the table, beyond the wall time its processes have spent deciding so
+    far, enforced as it is used (a watchdog kills the bot within 50 ms of passing it:
+    :class:`~zole_arena.players.botgroup.BotGroup`); of each process (``RLIMIT_CPU``: past it
+    the kernel kills it), beyond all the time its match may give it (:attr:`thinking_s`). So a
+    bot that thinks only when asked is never stopped for it, and one that computes meanwhile —
+    taking its rivals' CPU — is."""
     thinking_s: int = 0
     """The most time the bot's match may give it to decide, in all, in seconds (a match sets
     it: :meth:`~zole_arena.arena.settings.MatchSettings.thinking_seconds`): the per-process CPU
     limit is :attr:`cpu_seconds` plus this."""
-    processes: int | None = 128
-    """Processes and threads of the whole bot at once (a control group's ``pids.max``);
-    without a control group it does not hold."""
+    processes: int | None = 256
+    """Processes and threads of the whole bot at once (a control group's ``pids.max``), all
+    its seating processes together: six processes of a JVM bot use some 130; without a control
+    group it holds per bot process, counted in the bot's user namespace."""
     stderr_bytes: int | None = DEFAULT_STDERR_BYTES
     """The most of the bot's stderr kept in its file; the rest is read and dropped."""
 

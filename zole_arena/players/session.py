@@ -29,6 +29,7 @@ from zole_arena.errors import (
 )
 from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.bot import Bot
+from zole_arena.players.botgroup import BotGroup
 from zole_arena.players.botproc import BotProcess
 from zole_arena.players.limits import DEFAULT_LIMITS, Limits
 from zole_arena.protocol import (
@@ -84,6 +85,10 @@ class BotConfig:
     sandbox: Sandbox | None = None
     """Run the bot in this sandbox (:mod:`zole_arena.isolation.sandbox`); None: an ordinary
     process."""
+    group: BotGroup | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The limits the bot's process shares with its other processes at the table (a sandboxed
+    duplicate match runs one per seating: :class:`~zole_arena.players.botgroup.BotGroup`);
+    None: a sandboxed process gets a group of its own. The referee sets it."""
     bot: Bot | None = None
     """A Python :class:`~zole_arena.players.bot.Bot` seated in the arena's own process
     (:mod:`zole_arena.players.inproc`): no process, no pipe, no text. ``command`` is then only
@@ -190,6 +195,7 @@ class BotSession:
                 stderr_path=config.stderr_path,
                 limits=config.limits,
                 sandbox=config.sandbox,
+                group=config.group,
             )
         except BaseException:
             self._close_log()
@@ -366,6 +372,9 @@ class BotSession:
         expected = str(request_id)
         for stale in self.process.stale_lines():  # written before the request: no answer
             self._note(stale)
+        group = self.process.group
+        if group is not None:
+            group.deciding()
         try:
             if self._log is None:
                 text = self.process.exchange(line, deadline)
@@ -407,13 +416,15 @@ class BotSession:
             ) from None
         finally:
             self.thought_s += time.monotonic() - start
+            if group is not None:
+                group.decided()
 
     def check_limits(self) -> None:
         """Between deals: is the whole bot within its limits (:meth:`BotProcess.check`)?
 
         :raises BotCrashedError: it is not, and was killed.
         """
-        self.process.check(self.thought_s)
+        self.process.check()
 
     def quit(self, grace_ms: int = 1000) -> int | None:
         """Send ``quit``, give the bot ``grace_ms`` to exit, then kill whatever is left."""
