@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from zole_arena.errors import BotStartupError, SandboxUnavailable
+from zole_arena.isolation.procfs import proc_mask_args
 from zole_arena.isolation.seccomp import filter_fd
 
 __all__ = [
@@ -419,8 +420,12 @@ def bwrap_argv(
     sandbox: Sandbox,
     env: Mapping[str, str],
     processes: int | None = None,
+    memory_mb: int | None = None,
 ) -> list[str]:
     """Bubblewrap's command line that runs ``argv`` in ``cwd`` inside ``sandbox``.
+
+    :param memory_mb: the memory the bot may use, which its ``/proc/meminfo`` shows (the
+        machine-wide files of ``/proc`` are fixed texts: :mod:`~zole_arena.isolation.procfs`).
 
     :param processes: limit the bot's processes and threads with ``RLIMIT_NPROC``, set inside
         the sandbox, where the kernel counts them in the bot's own user namespace (for a bot
@@ -436,6 +441,7 @@ def bwrap_argv(
     binds, own = plan.binds, plan.own
     binds = sorted({*binds, _LIBRARY, *(os.path.abspath(p) for p in sandbox.readable)})
     args = [bwrap, *_namespace_flags(), *_system_binds(), "--proc", "/proc", "--dev", "/dev"]
+    args += proc_mask_args(memory_mb)
     if os.geteuid() == 0:  # what only root may read stays out of sight
         for private in _private_system_files():
             args += ["--tmpfs", private] if os.path.isdir(private) else [
