@@ -9,10 +9,14 @@ wrong, the same bot is run where the attack must work (unsandboxed), to show tha
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hostilehelp import (
     TESTS,
     Run,
@@ -192,3 +196,24 @@ def test_the_machines_counters_in_proc_carry_nothing_out_of_a_sandbox(
     outcome = boxed.outcomes()["proc_counters"]
     assert not outcome[0].succeeded, outcome
     assert "meminfo" in outcome[0].detail  # the files were there to read
+
+
+def test_a_jvm_bot_that_thinks_in_threads_works_sandboxed(tmp_path: Path) -> None:
+    """A JVM's threads lock with private futexes (its monitors, its pool, its atomics): a
+    Java bot whose four pool threads count under a contended monitor at every decision plays
+    a sandboxed duplicate block, six JVMs of it in one group, without a fault. (A JVM needs a
+    heap size under the default memory limit: ``-Xmx``.)"""
+    javac = shutil.which("javac")
+    if javac is None:
+        assert not os.environ.get("CI"), "CI installs a JDK (.ci/run)"
+        pytest.skip("no JDK here")
+    classes = tmp_path / "classes"
+    subprocess.run([javac, "-d", str(classes), str(HELPER_BOTS / "ThreadsBot.java")],
+                   check=True, timeout=120)  # fmt: skip
+    java = ["java", "-Xmx64m", "-XX:+UseSerialGC", "-cp", str(classes), "ThreadsBot"]
+    run = run_match(tmp_path, java, "--duplicate", sandbox=True, deals=1)
+    finished(run)
+    lines = [line for line in run.stderr().splitlines() if line.startswith("WORKED")]
+    assert len(lines) >= 6, run.describe()
+    assert set(lines) == {"WORKED synchronized=80000 atomic=80000"}, set(lines)
+    assert not run.faults(), run.faults()
