@@ -48,6 +48,7 @@ from zole_arena.game.actions import Action
 from zole_arena.game.rules import Rules, load_rules
 from zole_arena.game.state import DealState
 from zole_arena.isolation.affinity import current_cpus, placed
+from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.bot import Bot, BotView
 from zole_arena.players.bundled import bundled_command
 from zole_arena.players.session import BotConfig
@@ -180,6 +181,8 @@ class MatchBenchResult:
     deals: int
     placements: tuple[PlacementFigures, ...]
     in_process: InProcessFigures
+    sandboxed: bool = False
+    """Whether the match's bots ran sandboxed (the bare loop and the echo never are)."""
 
     def in_process_speedup(self, figures: PlacementFigures) -> float:
         """How many times the process match's deals per second the in-process match plays."""
@@ -195,6 +198,7 @@ class MatchBenchResult:
             "bot": self.bot,
             "language": self.language,
             "deals": self.deals,
+            "sandboxed": self.sandboxed,
             "target_share": MATCH_TARGET_SHARE,
             "placements": [figures.to_dict() for figures in self.placements],
             "in_process": in_process,
@@ -336,6 +340,7 @@ class _Lane:
         echo_argv: Sequence[str],
         deals: int,
         log_path: str,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.placement = placement
         self.cpus = cpus
@@ -351,7 +356,8 @@ class _Lane:
                 list(echo_argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
             )
             configs = [BotConfig(command=argv, name=f"{bot}#{i + 1}") for i in range(3)]
-            self.match = Match(configs, MatchSettings(rules=rules, seed=1, deals=deals), log_path)
+            settings = MatchSettings(rules=rules, seed=1, deals=deals, sandbox=sandbox)
+            self.match = Match(configs, settings, log_path)
             try:
                 self.match.start()  # the bots, untimed
                 self.bare = _BareLoop(argv, rules, seed=1)
@@ -411,12 +417,18 @@ class _Lane:
         self.echo.wait()
 
 
-def run_match_bench(deals: int = 1000, *, pinned: bool = True) -> MatchBenchResult:
+def run_match_bench(
+    deals: int = 1000, *, pinned: bool = True, sandbox: bool = False
+) -> MatchBenchResult:
     """Play ``deals`` deals of a match and of the bare loop in each placement (``free``, and
     ``pinned`` to the first CPU this process may use when ``pinned`` is true and it may use
     more than one), in alternating chunks of :data:`CHUNK_DEALS`, with raw echo round trips
     between the match's deals; and as many deals of the in-process match, chunk by chunk
     among them.
+
+    :param sandbox: the match's bots run sandboxed (bubblewrap, their control group, the
+        system-call filter); the bare loop and the echo stay plain, so the figures show what
+        the sandbox costs a decision.
     """
     bot, language, echo_argv = fastest_bot()
     cpus = current_cpus()
@@ -429,7 +441,8 @@ def run_match_bench(deals: int = 1000, *, pinned: bool = True) -> MatchBenchResu
         try:
             for index, (name, where) in enumerate(placements):
                 log_path = str(Path(tmp) / f"bench-{index}.jsonl")
-                lanes.append(_Lane(name, where, bot, echo_argv, deals, log_path))
+                lanes.append(_Lane(name, where, bot, echo_argv, deals, log_path,
+                                   Sandbox() if sandbox else None))  # fmt: skip
             in_process = _InProcessLane(deals, str(Path(tmp) / "bench-in-process.jsonl"))
             lanes.append(in_process)
             while any(lane.played < deals for lane in lanes):
@@ -440,4 +453,4 @@ def run_match_bench(deals: int = 1000, *, pinned: bool = True) -> MatchBenchResu
             for lane in lanes:
                 lane.close()
         figures = tuple(lane.figures() for lane in lanes if isinstance(lane, _Lane))
-        return MatchBenchResult(bot, language, deals, figures, in_process.figures())
+        return MatchBenchResult(bot, language, deals, figures, in_process.figures(), sandbox)

@@ -61,7 +61,8 @@ def bench_command(
         typer.Option(
             "--sandbox",
             help="Instead: time a bot's start and a decision's round trip with and without "
-            "--sandbox (the bundled Python bot, and the C bot with a C compiler).",
+            "--sandbox (the bundled Python bot, and the C bot with a C compiler). With "
+            "--match: the match's bots sandboxed.",
         ),
     ] = False,
     report: Annotated[
@@ -107,6 +108,9 @@ def bench_command(
     modes = [flag for flag, on in (("--protocol", protocol), ("--match", match),
              ("--tournament", tournament), ("--sandbox", sandbox), ("--report", report),
              ("--fields", fields)) if on]  # fmt: skip
+    if modes == ["--match", "--sandbox"]:
+        _match_bench(deals if deals != 50_000 else 1000, pin, json_output, sandbox=True)
+        return
     if len(modes) > 1:
         fail(f"give one of {', '.join(modes)}, not {len(modes)} of them")
     if report:
@@ -261,21 +265,23 @@ def _protocol_bench(decisions: int, json_output: bool) -> None:
     )
 
 
-def _match_bench(deals: int, pinned: bool, json_output: bool) -> None:
+def _match_bench(deals: int, pinned: bool, json_output: bool, sandbox: bool = False) -> None:
     if deals < 1:
         fail(f"--deals must be at least 1, not {deals}")
     if not json_output:
         where = "freely placed and pinned to one CPU" if pinned else "freely placed"
-        out.print(f"playing {deals:,} deals of a match and of a bare loop, {where} …")
+        boxed = " (the match's bots sandboxed)" if sandbox else ""
+        out.print(f"playing {deals:,} deals of a match and of a bare loop, {where}{boxed} …")
         if deals < 100:
             out.print(f"(with {deals} deals the figures are rough: 1,000 is the default)")
-    result = run_match_bench(deals, pinned=pinned)
+    result = run_match_bench(deals, pinned=pinned, sandbox=sandbox)
     if json_output:
         print_json(result.to_dict())
         return
     first = result.placements[0]
     out.print(
-        f"match of three {result.bot} ({result.language}) with the game log, against a bare "
+        f"match of three {'sandboxed ' if sandbox else ''}{result.bot} ({result.language}) "
+        f"with the game log, against a bare "
         f"Python loop (no log, no checks of time or faults) and raw echo round trips, "
         f"{first.decisions_per_deal:.1f} decisions per deal"
     )
