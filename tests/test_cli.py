@@ -126,6 +126,18 @@ def test_bench_match_compares_with_raw_round_trips() -> None:
     assert "target at least 50%" in plain.stdout
 
 
+def test_bench_match_sandboxed_measures_what_the_sandbox_costs() -> None:
+    proc = run("bench", "--match", "--sandbox", "--deals", "10", "--no-pin", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["sandboxed"] is True and data["deals"] == 10
+    (free,) = data["placements"]
+    assert free["deals"] == 10 and free["deals_per_second"] > 0
+    text = run("bench", "--match", "--sandbox", "--deals", "5", "--no-pin")
+    assert text.returncode == 0, text.stderr
+    assert "match of three sandboxed" in text.stdout
+
+
 def test_bench_report_measures_a_report_and_its_opening() -> None:
     from zole_arena.players.proctree import become_subreaper
 
