@@ -472,12 +472,24 @@ def stderr_path(log: Path | None, name: str) -> str | None:
     return str(log.with_name(f"{log.name}.{safe}.stderr"))
 
 
-def resume_match(log_path: str | Path, *, playable: bool = True) -> Match:
+def resume_match(
+    log_path: str | Path,
+    *,
+    playable: bool = True,
+    grant: Callable[[MatchSettings], MatchSettings] | None = None,
+) -> Match:
     """A :class:`Match` set up from a log's header and brought up to its last whole deal.
 
     :param playable: whether the match is to be played on; False reads it only (for its
         standings), so that a log of a session a person played, of a bot seated in-process,
         or whose bots' folders are gone (a log copied from another machine) reads too.
+    :param grant: what the organizer allows the bots, whatever the header says (a log is
+        anyone's text, and an edited header can be chained anew): given the header's
+        settings before any bot is set up, it returns those to play with — the sandbox and
+        limits — or raises (:meth:`zole_arena.events.resume.Grant.settings` makes one;
+        ``zole-arena match --resume`` always gives one). None: as the header says, for reading
+        a log or resuming one of your own. A finished match, which runs no bot, is not held
+        to it.
     :raises RecordError: the file is not a zole-arena log.
     :raises MatchError: the log has no header or does not fit its header.
     """
@@ -505,6 +517,9 @@ def resume_match(log_path: str | Path, *, playable: bool = True) -> Match:
     if sum(1 for r in records if r.type == "match") > 1:
         raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
     settings = MatchSettings.from_header(header)
+    deals = [r for r in records[1:] if isinstance(r, DealRecord)]
+    if grant is not None and len(deals) < settings.total_deals:
+        settings = grant(settings)
     for player in header.players:
         if playable and player.cwd is not None and not Path(player.cwd).is_dir():
             raise MatchError(
@@ -525,6 +540,6 @@ def resume_match(log_path: str | Path, *, playable: bool = True) -> Match:
         for p in header.players
     ]
     match = Match(configs, settings, log_path, match_id=header.match_id)
-    match.replay_records([r for r in records[1:] if isinstance(r, DealRecord)])
+    match.replay_records(deals)
     match.log_problems = problems
     return match

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import os
+import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -16,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from zole_arena.arena.match import Match, resume_match, stderr_path
-from zole_arena.arena.settings import unique_names
+from zole_arena.arena.settings import MatchError, MatchSettings, unique_names
 from zole_arena.arena.summary import DealReport, Summary
 from zole_arena.cli.console import (
     check_new_log,
@@ -29,22 +32,36 @@ from zole_arena.cli.console import (
     time_caption,
 )
 from zole_arena.cli.options import sandbox_setting, takes_options
+from zole_arena.errors import printable
 from zole_arena.events.options import (
     CPU,
     DEALS,
     DUPLICATE,
     LOG,
     MATCH,
+    MAX_CPU_S,
+    MAX_MEMORY_MB,
+    MAX_PROCESSES,
+    MAX_STDERR_MB,
     OPTION,
     SANDBOX,
     SANDBOX_READ,
 )
-from zole_arena.events.optionvalues import OptionValues, assign_bot_options
+from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
+from zole_arena.events.resume import Grant
+from zole_arena.events.schedule import TournamentError
 from zole_arena.isolation.affinity import pin
 from zole_arena.players.bundled import c_compiler, parse_bot_arg
 from zole_arena.players.command import program_name
 
 DEMO_BOTS = ("random", "rulebot", "cbot")
+
+#: What a resumed match may be told anew: the CPU it runs on, and what its bots may see and
+#: use, which is always the organizer's word (the match's defaults when not given: no sandbox,
+#: the default limits), never the log's (:class:`~zole_arena.events.resume.Grant`).
+_RESUME_OPTIONS = (
+    CPU, SANDBOX, SANDBOX_READ, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB,
+)  # fmt: skip
 
 
 def _results_table(summary: Summary) -> Table:
@@ -105,7 +122,13 @@ def match_command(
     *,
     values: OptionValues,
     resume: Annotated[
-        Path | None, typer.Option(help="Continue an interrupted match from its log.")
+        Path | None,
+        typer.Option(
+            help="Continue an interrupted match from its log; its bots get the sandbox "
+            "(--sandbox, --no-sandbox), --sandbox-read paths and limits of this command line, "
+            "not the log's (a header that asks for more is refused; one that ran sandboxed "
+            "needs --sandbox or --no-sandbox)."
+        ),
     ] = None,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")
@@ -117,25 +140,7 @@ def match_command(
     if cpu is not None:
         pin(cpu)  # before any bot starts: they inherit it
     if resume is not None:
-        given = [name for name, value in (("bots", bots), ("--games", games)) if value]
-        given += [option.flag for option in values.given if option is not CPU]
-        if given:
-            fail(f"--resume takes everything from the log: give no {', '.join(given)}")
-        match = resume_match(resume)
-        for problem in match.log_problems:  # verify reports them too, until they are removed
-            err.print(f"[yellow]warning:[/] {escape(problem.describe())}")
-        if match.done >= match.settings.total_deals:
-            fail(
-                f"{resume}: the match is already complete ({match.done} of "
-                f"{match.settings.total_deals} deals)"
-            )
-        if not json_output:
-            out.print(
-                f"resuming {resume}: {match.done} of {match.settings.total_deals} deals "
-                "already played" + (f"; arena and bots on CPU {cpu}" if cpu is not None else "")
-            )
-            out.print(f"bots: {match.settings.isolation()}", highlight=False, markup=False)
-        _run(match, json_output)
+        _resume(resume, bots, games, values, json_output)
         return
     demo = not bots
     deals = values[DEALS]
@@ -189,6 +194,80 @@ def match_command(
                 "lists the bundled ones)"
             )
     _run(match, json_output)
+
+
+def _resume(
+    log: Path,
+    bots: list[str] | None,
+    games: int | None,
+    values: OptionValues,
+    json_output: bool,
+) -> None:
+    """``--resume LOG``: the match of the log, with the sandbox, readable paths and limits'
+    ceilings of this command line (the hidden paths found anew), the bots' commands shown
+    before any of them starts."""
+    given = [name for name, value in (("bots", bots), ("--games", games)) if value]
+    given += [option.flag for option in values.given if option not in _RESUME_OPTIONS]
+    if given:
+        fail(
+            f"what the bots may use is this command line's to say "
+            f"({', '.join(o.flag for o in _RESUME_OPTIONS)}); --resume takes everything from "
+            f"the log: give no {', '.join(given)}"
+        )
+    sandboxed = values[SANDBOX]
+    explicit = values.source(SANDBOX) is not Source.DEFAULT
+    grant = Grant(sandbox_setting(sandboxed, values[SANDBOX_READ]), values.limits())
+
+    def allowed(logged: MatchSettings) -> MatchSettings:
+        """The header's settings held to this command line (before any bot is set up)."""
+        if logged.sandbox is not None and not sandboxed:
+            if not explicit:  # a match is unsandboxed by default: a sandboxed one is not so
+                raise MatchError(
+                    f"{log}: its bots ran sandboxed: give --sandbox to go on so, or --no-sandbox "
+                    "to trust them with your files and the log"
+                )
+            logged = dataclasses.replace(logged, sandbox=None)  # the organizer lifts it
+        try:
+            return grant.settings(logged, log)
+        except TournamentError as exc:
+            raise MatchError(str(exc)) from None
+
+    match = resume_match(log, grant=allowed)
+    for problem in match.log_problems:  # verify reports them too, until they are removed
+        err.print(f"[yellow]warning:[/] {escape(problem.describe())}")
+    if match.done >= match.settings.total_deals:
+        fail(
+            f"{log}: the match is already complete ({match.done} of "
+            f"{match.settings.total_deals} deals)"
+        )
+    cpu = values[CPU]
+    if not json_output:
+        out.print(
+            f"resuming {log}: {match.done} of {match.settings.total_deals} deals already played"
+            + (f"; arena and bots on CPU {cpu}" if cpu is not None else ""),
+            highlight=False,
+            markup=False,
+        )
+    _show_commands(match, json_output)
+    _run(match, json_output)
+
+
+def _show_commands(match: Match, json_output: bool) -> None:
+    """Say what a resumed match is about to run, as its log has it, before any of it runs:
+    every bot's command and folder (cleaned of control characters: a log is anyone's text),
+    and how the bots are isolated. On stderr with ``--json``."""
+    where = err if json_output else out
+    where.print(f"bots from the log, {match.settings.isolation()}:", highlight=False, markup=False)
+    for config in match.players:
+        argv = config.command
+        command = argv if isinstance(argv, str) else shlex.join(argv)
+        where.print(
+            f"  {printable(config.name or '?')}: {printable(command)}  "
+            f"(in {printable(str(config.cwd or os.getcwd()))})",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def _run(match: Match, json_output: bool) -> None:

@@ -5,7 +5,9 @@ A log is anyone's text: its hash chain shows edits only to whoever knows the dig
 printed, and an edited header can be chained anew. So a resumed tournament takes its sandbox
 (the paths its bots may read, and those hidden from them) and the ceilings of its limits from
 the organizer (:class:`Grant`: the command line and config of ``tournament --resume``), and
-refuses a header that asks for more than they allow (:meth:`Grant.settings`)."""
+refuses a header that asks for more than they allow (:meth:`Grant.settings`). A resumed match
+is held to a grant alike (``match --resume``: through
+:func:`~zole_arena.arena.match.resume_match`'s ``grant``)."""
 
 from __future__ import annotations
 
@@ -53,10 +55,11 @@ _LIMITS: tuple[tuple[str, Option[Any], int], ...] = (
 
 @dataclasses.dataclass(frozen=True)
 class Grant:
-    """What the organizer allows the bots of a resumed tournament, whatever its log says.
+    """What the organizer allows the bots of a resumed tournament or match, whatever its log
+    says.
 
-    The sandbox is this one: on or off, its readable paths, its hidden ones (the tournament
-    adds its log, stderr files and every entrant's program, found anew), its ``/tmp`` at
+    The sandbox is this one: on or off, its readable paths, its hidden ones (the tournament or
+    match adds its log, stderr files and every bot's program, found anew), its ``/tmp`` at
     most; the header must ask for no less (:meth:`settings`). The limits are ceilings: the
     header's own are kept (the tables played so far had them) where they are no higher.
     """
@@ -71,11 +74,13 @@ class Grant:
         process of its own for each seating of a duplicate block when sandboxed (as a new
         tournament has).
 
-        Every table of a tournament plays alike, so what the grant allows must be what the
-        header's tables had: the same sandbox or none, the same readable paths, limits no
-        higher (the header's are kept). The hidden paths are this sandbox's, those the
-        tournament finds anew (its log, stderr files and programs) and the header's too: hiding
-        more never shows a bot more, and keeps the tables' headers alike for ``verify``.
+        Every table of a tournament plays alike (and every deal of a match), so what the grant
+        allows must be what the header's tables had: the same sandbox or none, the same
+        readable paths, limits no higher (the header's are kept). The hidden paths are this
+        sandbox's, those the tournament or match finds anew (its log, stderr files and
+        programs) and the header's too: hiding more never shows a bot more, and keeps the
+        tables' headers alike for ``verify``. (A match's organizer may lift its sandbox: the
+        caller then gives ``logged`` without it.)
 
         :raises TournamentError: the header asks for less isolation than this grant (its bots
             unsandboxed while this sandboxes them, a path to read that it does not give, or
@@ -90,8 +95,8 @@ class Grant:
             )
         if logged.sandbox is not None and granted is None:
             raise TournamentError(
-                f"{log}: its bots ran sandboxed: resume it without --no-sandbox (every table of "
-                "a tournament is played alike)"
+                f"{log}: its bots ran sandboxed: resume it without --no-sandbox (the rest is "
+                "played as the deals in the log were)"
             )
         sandbox = None
         if logged.sandbox is not None and granted is not None:
@@ -106,7 +111,7 @@ class Grant:
             for path in sorted(given - logged_paths.keys()):
                 raise TournamentError(
                     f"{log}: its bots could not read {path}: resume it without --sandbox-read "
-                    f"{path} (every table of a tournament is played alike)"
+                    f"{path} (the rest is played as the deals in the log were)"
                 )
             hidden = (*logged.sandbox.hidden, *granted.hidden)
             sandbox = Sandbox(
