@@ -128,6 +128,7 @@ def _task() -> Task:
             "stderr_path": "/tmp/x.stderr",
             "log_path": None,
             "bot": None,  # a Python object seated in-process: no worker can be sent one
+            "group": None,  # a live control group: a worker's referee makes its own
         },
     )
     shell = dataclasses.replace(config, command="rulebot --fast", env=None, name=None)
