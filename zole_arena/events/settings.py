@@ -4,12 +4,14 @@ tables at a time; and the header that records it."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.events.designs import DesignError, balanced_tables
 from zole_arena.events.options import CONCURRENCY, KEEP_BOTS, MEETINGS, TABLES
 from zole_arena.events.options import FORMAT as FORMAT_OPTION
 from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, TournamentError, tables_for
+from zole_arena.records.checks import MAX_CONCURRENCY, MAX_DERIVED_TABLES, MAX_ENTRANTS
 from zole_arena.records.model import (
     EntrantInfo,
     TournamentHeader,
@@ -58,6 +60,21 @@ class TournamentSettings:
             problem = option.problem(value)
             if problem is not None:
                 raise TournamentError(f"{option.flag} {problem}")
+        # What a reader of the log accepts (records.checks): never write a header it refuses.
+        if len(names) > MAX_ENTRANTS:
+            raise TournamentError(
+                f"{len(names):,} bots: a tournament takes at most {MAX_ENTRANTS:,}"
+            )
+        if self.concurrency > MAX_CONCURRENCY:
+            raise TournamentError(f"--concurrency is at most {MAX_CONCURRENCY:,}")
+        if self.format != "balanced" and len(names) >= 3:
+            count = len(names)
+            made = math.comb(count, 3) if self.format == "round-robin" else math.comb(count - 1, 2)
+            if made > MAX_DERIVED_TABLES:
+                raise TournamentError(
+                    f"a {self.format} of {count} bots has {made:,} tables, more than "
+                    f"{MAX_DERIVED_TABLES:,}: play --format balanced"
+                )
         if self.gauntlet is not None and self.gauntlet not in names:
             raise TournamentError(
                 f"--gauntlet {self.gauntlet!r} is not one of the bots ({', '.join(names)})"

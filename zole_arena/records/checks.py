@@ -17,6 +17,8 @@ Each check returns one-line reasons (or None), never raises, whatever the value.
 
 from __future__ import annotations
 
+import math
+import re
 import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
@@ -30,7 +32,60 @@ from zole_arena.game.scoring import Band
 from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.records.model import TOURNAMENT_FORMATS, InvalidHeader, Termination
 
-__all__ = ["check_header", "deal_shape_problem", "resume_refusal", "short"]
+__all__ = [
+    "MAX_ARGUMENT",
+    "MAX_ARGUMENTS",
+    "MAX_CONCURRENCY",
+    "MAX_DERIVED_TABLES",
+    "MAX_ENTRANTS",
+    "MAX_MATCH_ID",
+    "MAX_NAME",
+    "MAX_OPTIONS",
+    "MAX_OPTION_TEXT",
+    "MAX_PATHS",
+    "MAX_TABLES",
+    "check_header",
+    "deal_shape_problem",
+    "match_id_problem",
+    "name_problem",
+    "resume_refusal",
+    "short",
+]
+
+# -- bounds -----------------------------------------------------------------------------------
+#
+# A reader builds structures from a header's numbers: a round-robin's tables from its entrants
+# (C(n, 3) of them), a table's state from each table, the standings from each name. A forged
+# header may ask for any of them, so each is bounded before anything is built from it, far
+# above what a real event needs (protocol/records.md says what each bound is and why).
+
+#: Entrants of a tournament (a balanced field of a few hundred bots is the largest the
+#: 1 MiB header line holds with its tables).
+MAX_ENTRANTS: Final = 1_000
+#: Tables a balanced tournament's header lists.
+MAX_TABLES: Final = 100_000
+#: Tables of a round-robin or a gauntlet, which every reader computes again from the
+#: entrants in an order that costs the square of their number (5,000: a round-robin of 32
+#: bots, a gauntlet of 101; bigger fields play ``--format balanced``).
+MAX_DERIVED_TABLES: Final = 5_000
+#: Tables played at once.
+MAX_CONCURRENCY: Final = 4_096
+#: Characters of a bot's display name (a file name's 255 bytes, and a ``#2`` to tell it apart).
+MAX_NAME: Final = 300
+#: Characters of a match id (the arena writes 12 hex digits, and ``-t<table>`` for a table).
+MAX_MATCH_ID: Final = 128
+#: Arguments of a bot's command, and characters of each (Linux takes 128 KiB an argument).
+MAX_ARGUMENTS: Final = 1_000
+MAX_ARGUMENT: Final = 131_072
+#: Options of a bot, and characters of each option's name and value.
+MAX_OPTIONS: Final = 1_000
+MAX_OPTION_TEXT: Final = 4_096
+#: Paths in the sandbox's ``readable`` and ``hidden`` lists, each.
+MAX_PATHS: Final = 1_000
+
+#: What a match id is: what the arena writes (``3f2a9c1b7d4e``, ``3f2a9c1b7d4e-t12``), and what
+#: a library caller may choose, in letters, digits, ``-``, ``_`` and ``.``.
+_MATCH_ID: Final = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_MATCH_ID - 1}}}")
 
 #: The ``on_fault`` values of a header's settings.
 ON_FAULT: Final = ("forfeit", "random")
@@ -56,6 +111,33 @@ def short(value: object) -> str:
         return "(unprintable)"
 
 
+def name_problem(value: object) -> str | None:
+    """Why ``value`` is not a bot's display name, or None.
+
+    A name is 1 to :data:`MAX_NAME` characters, each one that shows as itself: no control
+    character, no direction override, no zero-width or other invisible mark (what
+    :meth:`str.isprintable` allows: every name the command line gives — ``NAME=`` takes
+    letters, digits and ``_ . # + -``, a program's file name anything printable — and a config
+    file's names). A name that would act on a terminal, or pass for another, is no name.
+    """
+    if not isinstance(value, str) or not value:
+        return f"{short(value)} is not a name"
+    if len(value) > MAX_NAME:
+        return f"a name of {len(value):,} characters is longer than {MAX_NAME}"
+    if not value.isprintable():
+        return f"{short(value)} is not a name: it holds control or invisible characters"
+    return None
+
+
+def match_id_problem(value: object) -> str | None:
+    """Why ``value`` is not a match id, or None: one is 1 to :data:`MAX_MATCH_ID` letters,
+    digits, ``-``, ``_`` and ``.``, the first a letter or digit (the arena writes 12 hex
+    digits, with ``-t<table>`` for a tournament's table)."""
+    if isinstance(value, str) and _MATCH_ID.fullmatch(value):
+        return None
+    return f"match_id {short(value)} is not a match id (letters, digits, - _ . only)"
+
+
 # -- value kinds ----------------------------------------------------------------------------------
 
 Check = Callable[[Any], bool]
@@ -75,6 +157,10 @@ def _seat(value: Any) -> bool:
 
 def _text(value: Any) -> bool:
     return isinstance(value, str)
+
+
+def _name(value: Any) -> bool:
+    return name_problem(value) is None
 
 
 def _optional(check: Check) -> Check:
@@ -122,17 +208,30 @@ def _contract(value: Any) -> bool:
 
 
 def _text_map(value: Any) -> bool:
-    return isinstance(value, dict) and all(
-        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    """A bot's options: at most :data:`MAX_OPTIONS` names with their values, all text of at
+    most :data:`MAX_OPTION_TEXT` characters."""
+    return (
+        isinstance(value, dict)
+        and len(value) <= MAX_OPTIONS
+        and all(
+            isinstance(k, str)
+            and isinstance(v, str)
+            and len(k) <= MAX_OPTION_TEXT
+            and len(v) <= MAX_OPTION_TEXT
+            for k, v in value.items()
+        )
     )
 
 
 def _argument(value: Any) -> bool:
-    return isinstance(value, str) and "\0" not in value
+    return isinstance(value, str) and len(value) <= MAX_ARGUMENT and "\0" not in value
 
 
 def _command(value: Any) -> bool:
-    return _list_of(_argument)(value) and len(value) > 0
+    """An argument list a bot could be started with: 1 to :data:`MAX_ARGUMENTS` arguments."""
+    return (
+        isinstance(value, list) and 0 < len(value) <= MAX_ARGUMENTS and all(map(_argument, value))
+    )
 
 
 def _folder(value: Any) -> bool:
@@ -153,7 +252,7 @@ _FAULT: Final[Shape] = (
     ("deal_no", _whole, "a whole number"),
     ("seat", _seat, "a seat (0, 1 or 2)"),
     ("player", _seat, "a player index (0, 1 or 2)"),
-    ("bot", _text, "text"),
+    ("bot", _name, "a name"),
     ("kind", _one_of(_KINDS), f"one of {_listed(_KINDS)}"),
     ("message", _text, "text"),
 )
@@ -177,7 +276,7 @@ _TRICK: Final[Shape] = (
     ("winner", _seat, "a seat (0, 1 or 2)"),
     ("points", _whole, "a whole number"),
 )
-_PLAYER: Final[Shape] = (("name", _text, "text"),)
+_PLAYER: Final[Shape] = (("name", _name, "a name"),)
 _PLAYER_LATER: Final[Shape] = (
     ("version", _text, "text"),
     ("command", _list_of(_text), "a list of text"),
@@ -272,8 +371,11 @@ def _tricks_fit(tricks: list[Any]) -> bool:
 
 
 def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
-    """Why a deal record cannot be read (a key missing or of the wrong type), or None."""
-    problem = _shape(record, _DEAL, "")
+    """Why a deal record cannot be read (a key missing or of the wrong type, a match id or a
+    name that is none), or None."""
+    problem = match_id_problem(record.get("match_id"))
+    if problem is None:
+        problem = _shape(record, _DEAL, "")
     if problem is None:
         problem = _shape(record["result"], _RESULT, "result.")
     if problem is None and not _moves_fit(record["moves"]):
@@ -306,8 +408,9 @@ _SETTINGS: Final[Shape] = (
 
 def _common(header: Mapping[str, Any], problems: list[str]) -> None:
     """The keys a match and a tournament header share: how every deal is played."""
-    if not isinstance(header.get("match_id"), str) or not header["match_id"]:
-        problems.append(f"match_id is {short(header.get('match_id'))}, not a name")
+    problem = match_id_problem(header.get("match_id"))
+    if problem is not None:
+        problems.append(problem)
     rules = header.get("rules")
     if not isinstance(rules, dict):
         problems.append(f"rules is {short(rules)}, not an object")
@@ -350,7 +453,8 @@ def _sandbox(value: object) -> bool:
     if not isinstance(value, dict) or set(value) != {"tmp_mb", "readable", "hidden"}:
         return False
     paths = [*value["readable"], *value["hidden"]] if all(
-        isinstance(value[k], list) for k in ("readable", "hidden")) else [None]  # fmt: skip
+        isinstance(value[k], list) and len(value[k]) <= MAX_PATHS
+        for k in ("readable", "hidden")) else [None]  # fmt: skip
     return _at_least(1)(value["tmp_mb"]) and all(
         isinstance(p, str) and p.startswith("/") for p in paths
     )
@@ -371,19 +475,28 @@ _LATER_SETTINGS: Final[Shape] = (
     ("tc", _tc, "the clock's base_ms (1 to 86400000) and inc_ms (0 to 86400000)"),
     ("processes", _optional(_at_least(1)), "null or a whole number from 1"),
     ("stderr_bytes", _optional(_at_least(1)), "null or a whole number of bytes from 1"),
-    ("sandbox", _sandbox, "null or the sandbox's tmp_mb, readable and hidden paths"),
+    (
+        "sandbox",
+        _sandbox,
+        f"null or the sandbox's tmp_mb, readable and hidden paths (at most {MAX_PATHS:,} each)",
+    ),
     ("process_per_seating", lambda v: isinstance(v, bool), "true or false"),
 )
 
 
-def _bots(bots: object, key: str, least: int, most: int | None, problems: list[str]) -> int:
-    """Check a header's list of bots (``players`` or ``entrants``); how many there are."""
-    count = f"{least}" if most == least else f"at least {least}"
+def _bots(bots: object, key: str, least: int, most: int, problems: list[str]) -> int:
+    """Check a header's list of bots (``players`` or ``entrants``); how many there are (0 when
+    there are too few or too many: then none of them is looked at)."""
+    some = f"{least}" if most == least else f"at least {least}"
     if not isinstance(bots, list):
-        problems.append(f"{key} is {short(bots)}, not a list of {count} bots")
+        problems.append(f"{key} is {short(bots)}, not a list of {some} bots")
         return 0
-    if len(bots) < least or (most is not None and len(bots) > most):
-        problems.append(f"{key} has {len(bots)} bots, not {count}")
+    if len(bots) < least:
+        problems.append(f"{key} has {len(bots)} bots, not {some}")
+        return 0
+    if len(bots) > most:
+        between = f"{least}" if most == least else f"{least} to {most:,}"
+        problems.append(f"{key} has {len(bots):,} bots, not {between}")
         return 0
     names = set()
     for number, bot in enumerate(bots, start=1):
@@ -392,18 +505,23 @@ def _bots(bots: object, key: str, least: int, most: int | None, problems: list[s
             problems.append(f"{where} is {short(bot)}, not an object")
             continue
         name = bot.get("name")
-        if not isinstance(name, str) or not name:
-            problems.append(f"{where}: name is {short(name)}, not a name")
+        problem = name_problem(name)
+        if problem is not None:
+            problems.append(f"{where}: name {problem}")
         elif name in names:
             problems.append(f"{where}: the name {short(name)} is taken by another bot")
         else:
             names.add(name)
         if not _command(bot.get("command")):
             problems.append(
-                f"{where}: command is {short(bot.get('command'))}, not an argument list"
+                f"{where}: command is {short(bot.get('command'))}, not an argument list (1 to "
+                f"{MAX_ARGUMENTS:,} arguments of at most {MAX_ARGUMENT:,} characters)"
             )
         if not _text_map(bot.get("options", {})):
-            problems.append(f"{where}: options is {short(bot.get('options'))}, not text values")
+            problems.append(
+                f"{where}: options is {short(bot.get('options'))}, not at most {MAX_OPTIONS:,} "
+                f"text values of at most {MAX_OPTION_TEXT:,} characters"
+            )
         if not _optional(_folder)(bot.get("cwd")):
             problems.append(f"{where}: cwd is {short(bot.get('cwd'))}, not an absolute path")
         for said in ("id_name", "author", "version"):  # what its handshake announced
@@ -413,9 +531,9 @@ def _bots(bots: object, key: str, least: int, most: int | None, problems: list[s
 
 
 _SPRT: Final[Shape] = (
-    ("new", _text, "text"),
-    ("old", _text, "text"),
-    ("third", _optional(_text), "null or text"),
+    ("new", _name, "a name"),
+    ("old", _name, "a name"),
+    ("third", _optional(_name), "null or a name"),
     ("elo0", _number, "a number"),
     ("elo1", _number, "a number"),
     ("alpha", _number, "a number"),
@@ -440,6 +558,37 @@ def _later_keys(header: Mapping[str, Any], problems: list[str]) -> None:
         problems.append(problem)
 
 
+def _tables_problems(header: Mapping[str, Any], entrants: int) -> list[str]:
+    """What is wrong with a tournament header's ``tables`` (``entrants``: how many it has, 0
+    when they are wrong): their number is checked before any table is looked at, and for a
+    round-robin or a gauntlet, whose tables readers compute again, the number the entrants
+    make is checked before any reader computes them."""
+    tables = header.get("tables")
+    if not isinstance(tables, list):
+        return [f"tables is {short(tables)}, not a list of tables"]
+    if len(tables) > MAX_TABLES:
+        return [f"tables has {len(tables):,} tables, more than {MAX_TABLES:,}"]
+    if not entrants:  # the entrants are wrong (said already): no table can be checked
+        return []
+    form = header.get("tournament_format")
+    if form in ("round-robin", "gauntlet"):
+        made = math.comb(entrants, 3) if form == "round-robin" else math.comb(entrants - 1, 2)
+        if made > MAX_DERIVED_TABLES:
+            return [
+                f"a {form} of {entrants:,} bots has {made:,} tables, more than "
+                f"{MAX_DERIVED_TABLES:,} (a field this big plays --format balanced)"
+            ]
+        if len(tables) != made:
+            return [f"tables has {len(tables):,} tables, not the {made:,} of a {form} of "
+                    f"{entrants:,} bots"]  # fmt: skip
+    if not all(
+        _list_of(_whole, 3)(t) and len(set(t)) == 3 and all(0 <= p < entrants for p in t)
+        for t in tables
+    ):
+        return [f"tables is {short(tables)}, not lists of three entrants (0 to {entrants - 1})"]
+    return []
+
+
 def check_header(header: Mapping[str, Any]) -> list[str]:
     """Everything wrong with a match or tournament header (empty: nothing), one line each.
 
@@ -455,7 +604,9 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
         _bots(header.get("players"), "players", 3, 3, problems)
         table = header.get("tournament")
         if table is not None and not (
-            isinstance(table, dict) and _text(table.get("id")) and _at_least(1)(table.get("table"))
+            isinstance(table, dict)
+            and match_id_problem(table.get("id")) is None
+            and _at_least(1)(table.get("table"))
         ):
             problems.append(f"tournament is {short(table)}, not {{id, table}} of a table")
     elif kind == "tournament":
@@ -470,25 +621,22 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
                 f"tournament_format is {short(header.get('tournament_format'))}, not "
                 f"{', '.join(TOURNAMENT_FORMATS[:-1])} or {TOURNAMENT_FORMATS[-1]}"
             )
-        entrants = _bots(header.get("entrants"), "entrants", 3, None, problems)
+        entrants = _bots(header.get("entrants"), "entrants", 3, MAX_ENTRANTS, problems)
         gauntlet = header.get("gauntlet")
         given = header.get("entrants")
         names = (
-            [b.get("name") for b in given if isinstance(b, dict)] if isinstance(given, list) else []
+            [b.get("name") for b in given if isinstance(b, dict)]
+            if isinstance(given, list) and entrants
+            else []
         )
         if gauntlet is not None and gauntlet not in names:
             problems.append(f"gauntlet {short(gauntlet)} is not one of the entrants")
-        tables = header.get("tables")
-        if not isinstance(tables, list) or not all(
-            _list_of(_whole, 3)(t) and len(set(t)) == 3 and all(0 <= p < entrants for p in t)
-            for t in tables
-        ):
+        problems.extend(_tables_problems(header, entrants))
+        concurrency = header.get("concurrency", 1)
+        if not (_at_least(1)(concurrency) and concurrency <= MAX_CONCURRENCY):
             problems.append(
-                f"tables is {short(tables)}, not lists of three entrants (0 to {entrants - 1})"
-            )
-        if not _at_least(1)(header.get("concurrency", 1)):
-            problems.append(
-                f"concurrency is {short(header.get('concurrency'))}, not a whole number from 1"
+                f"concurrency is {short(concurrency)}, not a whole number from 1 to "
+                f"{MAX_CONCURRENCY:,}"
             )
     else:
         problems.append(f"type is {short(kind)}, not match or tournament")

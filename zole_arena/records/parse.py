@@ -4,7 +4,15 @@ The reader (:mod:`zole_arena.records.reader`) decodes a line and hands its value
 :func:`from_json` checks it (:mod:`zole_arena.records.checks`) and builds the record of
 :mod:`zole_arena.records.model` from the checked value, so nothing but a well-formed record is
 ever built. Keys this version does not know are left out; keys that early logs lack are read as
-absent. A header that fails its checks becomes an
+absent.
+
+Text from a log that is only shown (a fault's message, a move, a bot's version, the rules'
+names, …) is cleaned here of what a terminal acts on (:func:`~zole_arena.errors.printable`,
+as the protocol path cleans what a bot says), so that no reader can print it raw; names and
+match ids are checked instead (:mod:`~zole_arena.records.checks`). What runs a bot (its
+command, folder, options) is kept as written, and cleaned where it is shown.
+
+A header that fails its checks becomes an
 :class:`~zole_arena.records.model.InvalidHeader` (it is a header, just not a usable one),
 a deal record that fails them is no record at all.
 """
@@ -15,7 +23,7 @@ import datetime
 from collections.abc import Mapping
 from typing import Any, Final
 
-from zole_arena.errors import FaultKind
+from zole_arena.errors import FaultKind, printable
 from zole_arena.game.actions import Contract
 from zole_arena.game.cards import CARDS, Card
 from zole_arena.game.clock import TimeControl
@@ -53,6 +61,47 @@ _KIND: Final[dict[str, FaultKind]] = {kind.value: kind for kind in FaultKind}
 _END: Final[dict[str, Termination]] = {end.value: end for end in Termination}
 
 
+#: The longest match id an unusable header or an unknown record keeps (for a warning).
+_SHOWN_ID: Final = 200
+
+
+def _shown(text: str) -> str:
+    """Text from a log that is only shown, cleaned of control and direction characters as the
+    protocol path cleans a bot's words (most text needs nothing: checked first, in C)."""
+    return text if text.isprintable() else printable(text)
+
+
+def _shown_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return _shown(value)
+    if isinstance(value, list):
+        return [_shown_value(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _shown_value(item) for key, item in value.items()}
+    return value
+
+
+def _plain(value: Any) -> bool:
+    """Whether a value of a record's rules holds no text that needs cleaning."""
+    if isinstance(value, str):
+        return value.isprintable()
+    if isinstance(value, list):
+        return all(map(_plain, value))
+    if isinstance(value, dict):
+        return all(map(_plain, value.values()))
+    return True
+
+
+def _rules(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A record's rules with their text (``preset``, ``description``, the contracts' names)
+    cleaned for showing; the same object when nothing needs it (nearly always: a few checks
+    in C a record). Headers and deal records are cleaned alike, so that ``verify`` compares
+    them as written."""
+    if all(map(_plain, data.values())):
+        return data
+    return {key: _shown_value(value) for key, value in data.items()}
+
+
 def from_json(value: Mapping[str, Any]) -> Record | str:
     """The record of a zole-arena record's JSON object (its ``format`` is ``zole-arena``), or
     why it cannot be read, in one line (``deal 3: hands is …, not three lists of card
@@ -71,10 +120,12 @@ def from_json(value: Mapping[str, Any]) -> Record | str:
             return f"{'a deal record' if number is None else f'deal {number}'}: {shape}"
         return _deal(value)
     if kind not in ("match", "tournament"):
-        return OtherRecord(kind, match_id)
+        return OtherRecord(_shown(kind[:_SHOWN_ID]), _shown(match_id[:_SHOWN_ID]))
     problems = check_header(value)
     if problems:
-        return InvalidHeader(kind, match_id, tuple(problems), bool(value.get("duplicate")))
+        return InvalidHeader(
+            kind, _shown(match_id[:_SHOWN_ID]), tuple(problems), bool(value.get("duplicate"))
+        )
     return _match(value) if kind == "match" else _tournament(value)
 
 
@@ -95,14 +146,18 @@ def _pules(data: Mapping[str, Any]) -> Pules:
 
 
 def _fault(data: Mapping[str, Any]) -> Fault:
+    request, reply = data.get("request"), data.get("reply")
     return Fault(
         data["deal_no"], data["seat"], data["player"], data["bot"], _KIND[data["kind"]],
-        data["message"], data.get("request"), data.get("reply"),
+        _shown(data["message"]), None if request is None else _shown(request),
+        None if reply is None else _shown(reply),
     )  # fmt: skip
 
 
 def _identity(data: Mapping[str, Any]) -> Identity:
-    return Identity(data["name"], data.get("version", ""), tuple(data.get("command", ())))
+    return Identity(
+        data["name"], _shown(data.get("version", "")), tuple(map(_shown, data.get("command", ())))
+    )
 
 
 def _when(text: object) -> datetime.datetime | None:
@@ -116,7 +171,7 @@ def _when(text: object) -> datetime.datetime | None:
 
 
 def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
+    return _shown(value) if isinstance(value, str) else None
 
 
 def result_from_json(data: Mapping[str, Any]) -> DealResult:
@@ -134,7 +189,7 @@ def result_from_json(data: Mapping[str, Any]) -> DealResult:
         soloist_tricks=data["soloist_tricks"],
         losers=tuple(data["losers"]),
         pules=_pules(data["pules"]),
-        pule_event=data["pule_event"],
+        pule_event=None if (event := data["pule_event"]) is None else _shown(event),
         ended_early=data["ended_early"],
         forfeit=data["forfeit"],
     )
@@ -153,13 +208,13 @@ def _deal(v: Mapping[str, Any]) -> DealRecord:
         seed=v["seed"],
         deal_no=v["deal_no"],
         dealer=v["dealer"],
-        rules=v["rules"],
+        rules=_rules(v["rules"]),
         pules_before=_pules(v["pules_before"]),
         hands=(_cards(a), _cards(b), _cards(c)),
         talon=_cards(v["talon"]),
         moves=tuple([
-            new(Move, (m["seat"], m["action"], m.get("request_id"), m.get("think_ms"),
-                       m.get("clock_ms")))
+            new(Move, (m["seat"], a if (a := m["action"]).isprintable() else printable(a),
+                       m.get("request_id"), m.get("think_ms"), m.get("clock_ms")))
             for m in v["moves"]
         ]),
         buried=_cards(v["buried"]),
@@ -210,9 +265,9 @@ def _player(p: Mapping[str, Any]) -> PlayerInfo:
     return PlayerInfo(
         name=p["name"],
         command=tuple(p["command"]),
-        id_name=p.get("id_name", ""),
-        author=p.get("author", ""),
-        version=p.get("version", ""),
+        id_name=_shown(p.get("id_name", "")),
+        author=_shown(p.get("author", "")),
+        version=_shown(p.get("version", "")),
         options=dict(p.get("options", {})),
         cwd=p.get("cwd"),
     )
@@ -223,13 +278,13 @@ def _match(v: Mapping[str, Any]) -> MatchHeader:
     a, b, c = v["players"]
     return MatchHeader(
         match_id=v["match_id"],
-        rules=v["rules"],
+        rules=_rules(v["rules"]),
         seed=v["seed"],
         deals=v["deals"],
         duplicate=v["duplicate"],
         players=(_player(a), _player(b), _player(c)),
         settings=_settings(v["settings"]),
-        isolation=v.get("isolation"),
+        isolation=_text(v.get("isolation")),
         tournament=None if table is None else TableOf(table["id"], table["table"]),
         sprt=None if sprt is None else SprtInfo(
             sprt["new"], sprt["old"], sprt["third"], sprt["elo0"], sprt["elo1"], sprt["alpha"],
@@ -250,13 +305,13 @@ def _tournament(v: Mapping[str, Any]) -> TournamentHeader:
             for e in v["entrants"]
         ),
         tables=tuple((t[0], t[1], t[2]) for t in v["tables"]),
-        rules=v["rules"],
+        rules=_rules(v["rules"]),
         seed=v["seed"],
         deals=v["deals"],
         duplicate=v["duplicate"],
         concurrency=v.get("concurrency", 1),
         settings=_settings(v["settings"]),
-        isolation=v.get("isolation"),
+        isolation=_text(v.get("isolation")),
         created=_when(v.get("created")),
         arena_version=_text(v.get("arena_version")),
     )
