@@ -14,6 +14,7 @@ import hashlib
 import importlib.resources
 from collections.abc import Iterable, Sequence
 from html import escape
+from urllib.parse import quote
 
 from zole_arena import __version__
 from zole_arena.events.sprt import SprtResult
@@ -140,12 +141,30 @@ def _wide(table: str) -> str:
 
 def deal_key(match_id: str, deal: int) -> str:
     """A deal's name in the page's address (``#deal=…``): its match and number, so that a link
-    names the same deal in any report of its log."""
-    return f"{match_id}-{deal}"
+    names the same deal in any report of its log. The match as the page's script knows it
+    (:func:`~zole_arena.report.payload.visible`, the payload's ``match``)."""
+    return f"{visible(match_id)}-{deal}"
+
+
+def deal_href(match_id: str, deal: int) -> str:
+    """A link to a deal, ready for an ``href="…"``: the key percent-encoded as a URL's
+    fragment (the script decodes it), then escaped for the attribute — whatever a forged log
+    calls its match, it stays inside the link's value and names a deal."""
+    return escape(f"#deal={quote(deal_key(match_id, deal), safe='')}", quote=True)
+
+
+#: The head-to-head table is drawn for at most this many bots: it has a cell for every two of
+#: them (a forged log may name a bot in every deal), and 200 bots already make 40,000 cells.
+MAX_CROSSTABLE = 200
 
 
 def _crosstable(data: ReportData) -> str:
     names = [bot.name for bot in data.bots]
+    if len(names) > MAX_CROSSTABLE:
+        return (
+            f"<p>{len(names):,} bots: too many for a table of every two (at most "
+            f"{MAX_CROSSTABLE}); the standings and each bot's figures are below.</p>"
+        )
     headings = [("", ""), *((f"{n + 1}", name) for n, name in enumerate(names))]
     rows = []
     for n, name in enumerate(names):
@@ -180,7 +199,7 @@ def _fault_line(data: ReportData, deal: int, fault: Fault) -> str:
     record = data.deals[deal]
     where = data.tables[data.deal_tables[deal]].label
     return (
-        f'<li><a href="#deal={deal_key(record.match_id, record.deal)}" class="dealref">'
+        f'<li><a href="{deal_href(record.match_id, record.deal)}" class="dealref">'
         f"deal {deal + 1}</a> ({_text(where)}, deal {record.deal}, seat {fault.seat}): "
         f"<b>{_text(fault.kind.value)}</b> {_text(fault.message)}</li>"
     )

@@ -249,7 +249,7 @@
     if (scroll) document.getElementById("viewer").scrollIntoView({ block: "start" });
   }
   function writeHash(newEntry) {
-    const parts = ["deal=" + keyOf(view.deal)];
+    const parts = ["deal=" + encodeURIComponent(keyOf(view.deal))]; // readHash decodes it
     if (view.seat !== "all") parts.push("seat=" + view.seat);
     if (view.step) parts.push("step=" + view.step);
     const hash = "#" + parts.join("&");
