@@ -99,7 +99,7 @@ def sprt_report(result: SprtResult, digest: str | None, elapsed: float | None = 
         los = f"{result.los:.1f}%"
     out.print(
         f"{result.blocks} blocks = {result.deals} deals ({result.games} games against "
-        f"{result.old}); score {100 * result.score:.1f}%, Elo {result.elo:+.0f} "
+        f"{escape(result.old)}); score {100 * result.score:.1f}%, Elo {result.elo:+.0f} "
         f"(95%: {interval}), LOS {los}",
         highlight=False,
     )
@@ -111,7 +111,7 @@ def sprt_report(result: SprtResult, digest: str | None, elapsed: float | None = 
         timing = f" in {elapsed:.1f} s ({rate:.1f} deals/s)"
     out.print(
         f"played {result.deals_played} deals{timing}"
-        + (f"; log: {result.log}" if result.log else ""),
+        + (f"; log: {escape(result.log)}" if result.log else ""),
         highlight=False,
     )
     if result.log and digest:  # what 'verify --digest' checks the log against

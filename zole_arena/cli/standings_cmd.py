@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from zole_arena.arena.match import resume_match
@@ -157,7 +158,7 @@ def _results_by_table(log: Path) -> Table:
     for heading in ("table", "players and points", "deals"):
         table.add_column(heading, justify="right" if heading != "players and points" else "left")
     for number, _, points, played, planned in _table_results(log):
-        players = ", ".join(f"{name} {score:+d}" for name, score in points)
+        players = ", ".join(f"{escape(name)} {score:+d}" for name, score in points)  # not markup
         table.add_row(str(number), players, f"{played}/{planned}")
     return table
 
