@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -160,10 +161,13 @@ def test_a_bot_past_its_cpu_allowance_is_stopped_when_it_passes_it(
     assert float(used[1]) < 1 + float(used[2]) + 0.5, first["message"]
 
 
-def test_a_bots_seating_processes_share_one_memory_limit(tmp_path: Path, mark: str) -> None:
+def test_a_bots_seating_processes_hold_no_more_than_its_memory_limit(
+    tmp_path: Path, mark: str
+) -> None:
     """A sandboxed duplicate match keeps six processes of each bot, one per seating; each of
-    these holds 70 MiB. Under ``--max-memory-mb 200`` the bot is stopped when they together
-    pass it (with per-process limits all six held 420 MiB at once)."""
+    these holds 70 MiB. Under ``--max-memory-mb 200`` (each seating's share: 33 MiB) the bot
+    is stopped, with a message that says so (with per-process limits all six held 420 MiB
+    at once)."""
     bot = bot_command("redteam3_seating_memory", mark, "--mib", "70")
     run = run_match(tmp_path, bot, "--duplicate", "--max-memory-mb", "200", sandbox=True,
                     deals=2)  # fmt: skip
@@ -172,7 +176,7 @@ def test_a_bots_seating_processes_share_one_memory_limit(tmp_path: Path, mark: s
     assert verify(run.log).returncode == 0
     faults = run.faults()
     assert faults and {f["player"] for f in faults} == {0}, faults
-    assert any("over the whole bot's limit of 200 MiB" in f["message"] for f in faults), faults
+    assert any("share of the bot's limit, 33 of 200 MiB" in f["message"] for f in faults), faults
     assert run.stderr().count("holding 70 MiB") < 6 + len(faults), run.stderr()
 
 
@@ -217,3 +221,36 @@ def test_a_jvm_bot_that_thinks_in_threads_works_sandboxed(tmp_path: Path) -> Non
     assert len(lines) >= 6, run.describe()
     assert set(lines) == {"WORKED synchronized=80000 atomic=80000"}, set(lines)
     assert not run.faults(), run.faults()
+
+
+def test_a_bots_seating_processes_cannot_count_each_others_threads(
+    tmp_path: Path, mark: str
+) -> None:
+    """The red team's channel of round 3: with one process count for the whole bot, a seating
+    process that held 40 threads told the later ones its number (whole hands, exactly). Each
+    seating has its share of the bot's limit: all six count the same headroom, whatever the
+    earlier ones hold."""
+    bot = bot_command("redteam3_thread_count", mark, "--hold", "10")
+    run = run_match(tmp_path, bot, "--duplicate", sandbox=True, deals=1)
+    finished(run)
+    rooms = [int(n) for n in re.findall(r"NOTE headroom (\d+)", run.stderr())]
+    assert len(rooms) == 6, run.describe()
+    assert max(rooms) - min(rooms) <= 1, rooms
+    assert 20 <= min(rooms) <= 256 // 6, rooms  # a sixth of --max-processes, less its own
+
+
+def test_a_stderr_flood_past_its_cap_is_throttled(tmp_path: Path, mark: str) -> None:
+    """Past ``--max-stderr-mb`` the arena reads a bot's stderr 64 KiB at a time, ten times a
+    second, and drops it: the flooder waits on its own full pipe instead of making the arena
+    read gigabytes for it (its CPU is the arena's: no bot's share or allowance counts it)."""
+    count = tmp_path / "count"
+    bot = bot_command("redteam3_stderr_flood", mark, "--count-file", count)
+    started = time.monotonic()
+    run = run_match(tmp_path, bot, "--max-stderr-mb", "1", sandbox=False, deals=20)
+    elapsed = time.monotonic() - started
+    finished(run)
+    taken = int(count.read_text())
+    # 1 MiB to the file, then at most 640 KiB a second (and a pipe's buffer): a bound, with
+    # room, not a timing; without the throttle the arena takes hundreds of MiB a second.
+    assert taken < (1 + 1 + 2 * elapsed) * 2**20, (taken, elapsed)
+    assert run.stderr_path().stat().st_size < 2 * 2**20

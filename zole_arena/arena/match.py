@@ -21,6 +21,7 @@ from typing import Protocol
 from zole_arena.arena.hiding import make_hidden, remove_empty, seal
 from zole_arena.arena.referee import DealOutcome, Referee
 from zole_arena.arena.settings import (
+    SEATINGS,
     MatchError,
     MatchSettings,
     _schedule,
@@ -148,6 +149,7 @@ class Match:
             policy=settings.policy,
             start_session=start_session,
             tc=settings.tc,
+            slots=len(SEATINGS) if settings.separate_seatings else 1,
         )
 
     # -- the header -------------------------------------------------------------------------

@@ -121,24 +121,25 @@ class _Player:
         """A Python object in the arena's process (:class:`InProcessSession`): asked with
         values, never with text."""
         self.group: BotGroup | None = None
-        """The limits all the player's sandboxed processes share (one per slot), made with
-        the first of them and kept until the match ends: a process restarted after a fault
-        joins the same group, with the CPU time its predecessors used."""
+        """The limits of all the player's sandboxed processes (one per slot), made with the
+        first of them and kept until the match ends: a process restarted after a fault joins
+        its slot's group again, with the CPU time its predecessors used."""
 
-    def config_to_start(self) -> BotConfig:
+    def config_to_start(self, slots: int) -> BotConfig:
         """The configuration a new process of the player starts with: a sandboxed one joins
-        the player's group.
+        its slot's part of the player's group (of ``slots`` parts).
 
         :raises BotStartupError: the group cannot be made.
         """
         if self.in_process or self.config.sandbox is None:
             return self.config
-        if self.group is None:
-            try:
-                self.group = BotGroup(self.config.limits)
-            except CgroupError as exc:
-                raise BotStartupError(f"cannot limit the sandboxed bot: {exc}") from None
-        return dataclasses.replace(self.config, group=self.group)
+        try:
+            if self.group is None:
+                self.group = BotGroup(self.config.limits, slots)
+            part = self.group.slot(self.slot)
+        except CgroupError as exc:
+            raise BotStartupError(f"cannot limit the sandboxed bot: {exc}") from None
+        return dataclasses.replace(self.config, group=part)
 
     def close_group(self) -> None:
         """Kill what is left of the player's processes and remove its group."""
@@ -186,12 +187,16 @@ class Referee:
         on_fault: Callable[[Fault], None] | None = None,
         start_session: Callable[[BotConfig], PlayerSession] = BotSession,
         tc: TimeControl | None = None,
+        slots: int = 1,
     ) -> None:
+        """:param slots: how many processes of each player may be alive at once (the slots of
+        :meth:`play_deal`): a sandboxed player's limits are shared out among them."""
         if len(configs) != 3:
             raise ValueError(f"a Zole table needs 3 bots, not {len(configs)}")
         self.rules = rules
         self.time_ms = time_ms
         self.tc = tc
+        self.slots = slots
         """The game clock (each seat's, per deal); None: ``time_ms`` for every decision."""
         self._clocks = [0, 0, 0]
         """Each seat's clock in the current deal, in milliseconds (under :attr:`tc`)."""
@@ -242,7 +247,7 @@ class Referee:
                     raise BotStartupError(f"{player.name}: {exc}", line=exc.line) from None
 
     def _start(self, seat: _Player) -> PlayerSession:
-        config = seat.config_to_start()
+        config = seat.config_to_start(self.slots)
         session = InProcessSession(config) if seat.in_process else self._start_session(config)
         seat.session = session
         seat.name = session.name

@@ -301,7 +301,8 @@ MAX_FAULTS: Final = Option[int](
 MAX_MEMORY_MB: Final = Option[int](
     "max-memory-mb", int, Limits.memory_mb or 0,
     "Memory limit, MiB: the address space of each bot process, and sandboxed the memory of "
-    "the whole bot (all its processes at a table); 0: none.", _BOTS, unit="MIB", least=0,
+    "the whole bot at a table (shared out among its seatings' processes); 0: none.", _BOTS,
+    unit="MIB", least=0,
 )  # fmt: skip
 MAX_CPU_S: Final = Option[int](
     "max-cpu-s", int, Limits.cpu_seconds or 0,

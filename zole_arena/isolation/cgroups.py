@@ -220,11 +220,15 @@ class BotCgroup:
         memory_mb: int | None,
         processes: int | None,
         found: Probe | None = None,
+        parent: BotCgroup | None = None,
     ) -> None:
         """Make the group and set its limits (and its CPU weight, where the machine has the
         ``cpu`` controller: one weight for all the bot's processes, so that a bot that runs
         many gets no more of a busy CPU than one that runs one).
 
+        :param parent: make the group inside this one (a part of a bot: its limits hold
+            inside the parent's, and the parent's CPU time counts it); it has no CPU weight of
+            its own, so that its processes share the parent's.
         :raises CgroupError: the machine has no usable groups, or one cannot be made.
         """
         found = found or probe()
@@ -232,9 +236,13 @@ class BotCgroup:
             raise CgroupError(errno.ENOTSUP, found.reason)
         self.layout = found.layout
         name = f"{os.getpid()}-{next(_counter)}"
-        self.dirs = {key: parent / name for key, parent in found.parents.items()}
+        bases: dict[str, Path] = found.parents if parent is None else parent.dirs
+        self.dirs: dict[str, Path] = {key: base / name for key, base in bases.items()}
         """The group's folder in each controller's tree (``""`` for v2's one tree)."""
         try:
+            if parent is not None and self.layout is Layout.V2:
+                wanted = {"memory", "pids"} | ({"cpu"} if found.cpu_shares else set())
+                _enable(parent.dirs[""], wanted)  # a parent of no processes may hand them down
             for path in self.paths:
                 path.mkdir()
             if memory_mb is not None:
@@ -247,7 +255,7 @@ class BotCgroup:
                     self._write("memory.memsw.limit_in_bytes", size, optional=True)
             if processes is not None:
                 self._write("pids.max", str(processes))
-            if found.cpu_shares:
+            if found.cpu_shares and parent is None:
                 if self.layout is Layout.V2:
                     self._write("cpu.weight", str(_CPU_WEIGHT), optional=True)
                 else:

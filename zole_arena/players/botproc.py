@@ -50,7 +50,7 @@ from zole_arena.isolation.cgroups import CgroupError, Layout
 from zole_arena.isolation.cgroups import probe as probe_cgroups
 from zole_arena.isolation.sandbox import Sandbox, SandboxUnavailable, bwrap_argv, check_available
 from zole_arena.isolation.seccomp import filter_fd
-from zole_arena.players.botgroup import BotGroup
+from zole_arena.players.botgroup import BotGroup, SlotGroup
 from zole_arena.players.command import (
     _check_program,
     _no_such_program,
@@ -121,7 +121,7 @@ class BotProcess:
         stderr_path: str | os.PathLike[str] | None = None,
         limits: Limits = DEFAULT_LIMITS,
         sandbox: Sandbox | None = None,
-        group: BotGroup | None = None,
+        group: SlotGroup | None = None,
     ) -> None:
         """Start the program.
 
@@ -130,9 +130,9 @@ class BotProcess:
         :param stderr_path: the file that receives the bot's stderr (appended, up to
             ``limits.stderr_bytes``); None keeps only its last lines, for messages.
         :param sandbox: run the bot in this sandbox; None: as an ordinary process.
-        :param group: the limits this process shares with the bot's other processes (its
-            seatings at one table); None: a sandboxed bot gets a group of its own. Unsandboxed
-            bots have none.
+        :param group: this process's part of its bot's group (:class:`SlotGroup`: its share of
+            the bot's limits at the table, which its other processes share the rest of);
+            None: a sandboxed bot gets a group of its own. Unsandboxed bots have none.
         :raises BotStartupError: the program does not exist or cannot be run, or the sandbox
             cannot be built.
         """
@@ -143,7 +143,7 @@ class BotProcess:
         self._eof = False
         self._skipping = False
         self.returncode: int | None = None
-        self.group: BotGroup | None = None
+        self.group: SlotGroup | None = None
         """The control group of the whole bot, and its CPU allowance (sandboxed bots)."""
         self._owns_group = False
         self._oom_before = 0
@@ -164,7 +164,7 @@ class BotProcess:
                 raise BotStartupError(f"killed: {group.limit_hit}")
             if group is None:
                 try:
-                    group, self._owns_group = BotGroup(limits), True
+                    group, self._owns_group = BotGroup(limits).slot(0), True
                 except CgroupError as exc:
                     raise BotStartupError(f"cannot limit the sandboxed bot: {exc}") from None
             self.group = group
@@ -241,7 +241,7 @@ class BotProcess:
 
     def _drop_cgroup(self) -> None:
         if self.group is not None and self._owns_group:
-            self.group.close()
+            self.group.bot.close()
 
     # -- writing --------------------------------------------------------------------------
 
@@ -442,10 +442,7 @@ class BotProcess:
         if self.group is not None and self.group.limit_hit is not None:
             said = f"; {self.group.limit_hit}{said}"
         elif self.group is not None and self.group.oom_kills() > self._oom_before:
-            said = (
-                f"; out of memory: over the whole bot's limit of {self._limits.memory_mb} MiB "
-                f"(all its processes together){said}"
-            )
+            said = f"; out of memory: {self.group.describe_memory()}{said}"
         if code < 0:
             with contextlib.suppress(ValueError):
                 return f" (killed by {signal.Signals(-code).name}{said})"
@@ -487,8 +484,8 @@ class BotProcess:
                 _kill_tree(self.pid)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pgid, signal.SIGKILL)  # a sandbox's namespace dies with it
-            if self.group is not None and self._owns_group and self.group.cgroup is not None:
-                self.group.cgroup.kill()
+            if self.group is not None and self._owns_group:
+                self.group.bot.kill()
         with contextlib.suppress(OSError):
             self._stdin.close()
         with contextlib.suppress(OSError):

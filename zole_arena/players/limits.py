@@ -23,7 +23,8 @@ class Limits:
     Each holds for every process of the bot (``setrlimit``); in a sandbox with a control group
     (:func:`limits_in_force`), memory, processes and CPU time hold for all of them together:
     all the processes of the bot at one table, whatever their number (a sandboxed duplicate
-    match runs one per seating: :class:`~zole_arena.players.botgroup.BotGroup`).
+    match runs one per seating, and shares memory and processes out evenly among them:
+    :class:`~zole_arena.players.botgroup.BotGroup`).
     The defaults are the command line's too (``--max-memory-mb`` and the others read them).
     """
 
@@ -43,9 +44,10 @@ class Limits:
     it: :meth:`~zole_arena.arena.settings.MatchSettings.thinking_seconds`): the per-process CPU
     limit is :attr:`cpu_seconds` plus this."""
     processes: int | None = 256
-    """Processes and threads of the whole bot at once (a control group's ``pids.max``), all
-    its seating processes together: six processes of a JVM bot use some 130; without a control
-    group it holds per bot process, counted in the bot's user namespace."""
+    """Processes and threads of the whole bot at once (a control group's ``pids.max``), shared
+    out evenly among its seating processes like :attr:`memory_mb` (a JVM uses some 21, within
+    a sixth of 256); without a control group it holds per bot process, counted in the bot's
+    user namespace."""
     stderr_bytes: int | None = DEFAULT_STDERR_BYTES
     """The most of the bot's stderr kept in its file; the rest is read and dropped."""
 

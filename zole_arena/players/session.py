@@ -29,7 +29,7 @@ from zole_arena.errors import (
 )
 from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.bot import Bot
-from zole_arena.players.botgroup import BotGroup
+from zole_arena.players.botgroup import SlotGroup
 from zole_arena.players.botproc import BotProcess
 from zole_arena.players.limits import DEFAULT_LIMITS, Limits
 from zole_arena.protocol import (
@@ -85,10 +85,10 @@ class BotConfig:
     sandbox: Sandbox | None = None
     """Run the bot in this sandbox (:mod:`zole_arena.isolation.sandbox`); None: an ordinary
     process."""
-    group: BotGroup | None = dataclasses.field(default=None, compare=False, repr=False)
-    """The limits the bot's process shares with its other processes at the table (a sandboxed
-    duplicate match runs one per seating: :class:`~zole_arena.players.botgroup.BotGroup`);
-    None: a sandboxed process gets a group of its own. The referee sets it."""
+    group: SlotGroup | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The process's part of the bot's limits at the table (a sandboxed duplicate match runs
+    one process per seating: :class:`~zole_arena.players.botgroup.BotGroup`); None: a
+    sandboxed process gets a group of its own. The referee sets it."""
     bot: Bot | None = None
     """A Python :class:`~zole_arena.players.bot.Bot` seated in the arena's own process
     (:mod:`zole_arena.players.inproc`): no process, no pipe, no text. ``command`` is then only
