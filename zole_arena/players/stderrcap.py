@@ -3,8 +3,11 @@
 A bot's stderr is a pipe, read by one background thread for all the bots of a process
 (:class:`StderrCopy` registers with it): the thread sleeps in ``poll`` until a bot writes, so it
 costs nothing while the bots are quiet, and the pipe never fills, so a chatty bot never blocks
-on it. What goes past the limit is read and thrown away, so a flood fills neither the disk nor
-the bot's pipe. The last few KiB are kept in memory for the one-line message of a crash.
+on it. What goes past the limit is read and thrown away, so a flood fills no disk, but slowly:
+one read of 64 KiB each :data:`THROTTLE_SECONDS`, so that a bot that floods its stderr costs
+the arena's process (which no bot's CPU share or allowance counts) next to nothing, and waits
+on its own full pipe instead. The last few KiB are kept in memory for the one-line message of
+a crash.
 """
 
 from __future__ import annotations
@@ -13,14 +16,18 @@ import contextlib
 import os
 import select
 import threading
+import time
 from typing import IO, Final
 
-__all__ = ["DEFAULT_STDERR_BYTES", "StderrCopy"]
+__all__ = ["DEFAULT_STDERR_BYTES", "THROTTLE_SECONDS", "StderrCopy"]
 
 #: A bot's stderr file is cut at this size by default (10 MiB).
 DEFAULT_STDERR_BYTES: Final = 10 * 1024 * 1024
 _TAIL_BYTES: Final = 4096
 _READ_SIZE: Final = 65536
+#: Past its limit, a bot's stderr is read once each this many seconds (64 KiB at a time): a
+#: flood is throttled to 640 KiB/s, at a cost to the arena of ten reads a second.
+THROTTLE_SECONDS: Final = 0.1
 
 
 def _marker(limit: int) -> bytes:
@@ -48,6 +55,8 @@ class StderrCopy:
         self._tail = bytearray()
         self._lock = threading.Lock()
         self._closed = False
+        self.due = 0.0
+        """When the pipe may be read again (:func:`time.monotonic`; past the limit only)."""
         os.set_blocking(fd, False)
         _PUMP.add(self)
 
@@ -67,6 +76,9 @@ class StderrCopy:
                 if not data:
                     return False
                 self._keep(data)
+                if self.dropped:  # past the limit: no more now
+                    self.due = time.monotonic() + THROTTLE_SECONDS
+                    return True
 
     def _keep(self, data: bytes) -> None:
         self._tail += data
@@ -154,9 +166,13 @@ class _Pump:
                 wake = self._wake_r
             poller = select.poll()
             poller.register(wake, select.POLLIN)
-            for fd in copies:
-                poller.register(fd, select.POLLIN)
-            for fd, _ in poller.poll():
+            now = time.monotonic()
+            later = [copy.due for copy in copies.values() if copy.due > now]
+            for fd, waiting in copies.items():
+                if waiting.due <= now:
+                    poller.register(fd, select.POLLIN)
+            timeout = (min(later) - now) * 1000 if later else None
+            for fd, _ in poller.poll(timeout):
                 if fd == wake:
                     with contextlib.suppress(OSError):
                         os.read(wake, 4096)
