@@ -161,7 +161,9 @@ def test_bench_report_measures_a_report_and_its_opening() -> None:
 def test_bench_modes_exclude_each_other() -> None:
     assert_one_line_error(run("bench", "--match", "--tournament"), "--match, --tournament")
     assert_one_line_error(run("bench", "--protocol", "--match", "--tournament"), "3 of them")
-    assert_one_line_error(run("bench", "--sandbox", "--match"), "--match, --sandbox")
+    assert_one_line_error(run("bench", "--sandbox", "--report"), "--sandbox, --report")
+    # --match with --sandbox is one mode: the match benchmark, its bots sandboxed.
+    assert_one_line_error(run("bench", "--sandbox", "--match", "--report"), "3 of them")
 
 
 def test_bench_rejects_bad_counts() -> None:

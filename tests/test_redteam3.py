@@ -254,3 +254,35 @@ def test_a_stderr_flood_past_its_cap_is_throttled(tmp_path: Path, mark: str) -> 
     # room, not a timing; without the throttle the arena takes hundreds of MiB a second.
     assert taken < (1 + 1 + 2 * elapsed) * 2**20, (taken, elapsed)
     assert run.stderr_path().stat().st_size < 2 * 2**20
+
+
+# -- names the arena writes are names its readers accept ---------------------------------------
+
+
+def test_a_config_name_with_control_characters_is_refused(tmp_path: Path) -> None:
+    config = tmp_path / "event.toml"
+    config.write_text(
+        'deals = 1\n[[bots]]\nname = "evil\\u001b[2J"\ncommand = "random"\n'
+        '[[bots]]\ncommand = "random"\n[[bots]]\ncommand = "rulebot"\n'
+    )
+    done = zole(tmp_path, "tournament", "--config", str(config))
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert "bot 1's name" in done.stderr and "\x1b" not in done.stderr + done.stdout
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_program_whose_file_name_has_escapes_gets_a_printable_name(tmp_path: Path) -> None:
+    """A bot given only as a command is named after its program's file name: one with a
+    control character in it is shown with ``?``, and the log it writes verifies."""
+    folder = tmp_path / "arena"
+    folder.mkdir()
+    program = folder / "bot\x1b[2J.py"
+    program.write_text((TESTS.parent / "bots" / "random_bot.py").read_text())
+    log = folder / "m.jsonl"
+    done = zole(tmp_path, "match", f"{sys.executable} '{program}'", "random", "rulebot",
+                "--deals", "1", "--log", str(log))  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "\x1b" not in done.stdout + done.stderr
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["players"][0]["name"] == "bot?[2J"
+    assert verify(log).returncode == 0

@@ -13,6 +13,7 @@ from typing import Any, Final
 from zole_arena.events.options import TOURNAMENT, Option, OptionError, options_of
 from zole_arena.events.optionvalues import bot_option
 from zole_arena.events.schedule import TournamentError
+from zole_arena.records.checks import name_problem
 
 __all__ = [
     "ConfigBot",
@@ -81,6 +82,8 @@ def _bot(number: int, bot: object) -> ConfigBot:
     name = bot.get("name")
     if name is not None and not isinstance(name, str):
         raise OptionError(f"bot {number}'s name must be a string")
+    if name is not None and (problem := name_problem(name)) is not None:
+        raise OptionError(f"bot {number}'s name: {problem}")
     options = bot.get("options", {})
     if not isinstance(options, dict):
         raise OptionError(f"bot {number}'s options must be a table")

@@ -35,7 +35,8 @@ _SCRIPT_SUFFIXES: Final = (".py", ".js", ".mjs", ".rb", ".pl", ".php", ".jar", "
 def program_name(argv: Sequence[str]) -> str:
     """A short name for a bot given only as a command: its program's file name, or, for a
     script run by an interpreter (``python3 bots/mine.py``, ``java -jar zb.jar``), the
-    script's, without a script suffix (``mine``, ``zb``).
+    script's, without a script suffix (``mine``, ``zb``). A character that does not show as
+    itself (a control character in a file name) is shown as ``?``: a name is printable.
 
     >>> program_name(["/usr/bin/python3", "-u", "bots/mine.py", "--depth", "3"])
     'mine'
@@ -43,7 +44,15 @@ def program_name(argv: Sequence[str]) -> str:
     'zolebot-1.2'
     >>> program_name(["python3", "-m", "mybots.deep"]), program_name(["python3", "-c", "..."])
     ('deep', 'python3')
+    >>> program_name(["./bot\\x1b[2J"])
+    'bot?[2J'
     """
+    name = _program_name(argv)
+    return "".join(c if c.isprintable() else "?" for c in name) or "?"
+
+
+def _program_name(argv: Sequence[str]) -> str:
+    """:func:`program_name`, as the file names give it."""
     program = Path(argv[0]).name
     if _INTERPRETERS.match(program):
         for index, arg in enumerate(argv[1:], start=1):
