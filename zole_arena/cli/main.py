@@ -25,6 +25,7 @@ from zole_arena.cli.rules_cmd import rules_command
 from zole_arena.cli.sprt_cmd import sprt_command
 from zole_arena.cli.standings_cmd import standings_command
 from zole_arena.cli.tournament_cmd import tournament_command
+from zole_arena.cli.warm_cmd import warm_command
 from zole_arena.errors import ZoleError
 
 app = typer.Typer(
@@ -67,6 +68,7 @@ app.command("tournament")(tournament_command)
 app.command("ratings")(ratings_command)
 app.command("sprt")(sprt_command)
 app.command("play")(play_command)
+app.command("warm")(warm_command)
 
 
 def main() -> None:

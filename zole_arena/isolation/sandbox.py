@@ -45,6 +45,7 @@ __all__ = [
     "bwrap_argv",
     "bwrap_path",
     "check_available",
+    "library_folder",
     "readable_paths",
 ]
 
@@ -78,6 +79,11 @@ class Sandbox:
     """Files and folders no bot may see even inside a folder it may read: the log, the stderr
     files, the other bots' programs. The arena fills it in
     (:class:`~zole_arena.arena.match.Match`)."""
+
+
+def library_folder() -> str:
+    """The zole_arena package's folder, which every sandbox may read."""
+    return _LIBRARY
 
 
 @functools.cache
