@@ -340,3 +340,18 @@ def test_a_node_with_another_arena_version_refuses_the_table() -> None:
 
     with pytest.raises(TournamentError, match="install the same version on every node"):
         next(_table_task(b"{}", "0.0.0-other"))
+
+
+def test_a_table_asks_ray_for_its_bots_memory(tmp_path: Path, cluster: Cluster) -> None:
+    """A table's task asks the scheduler for its sandboxed bots' memory (their limits
+    together), so that no bot can push a node to where Ray kills the task and the table is
+    played again from the deal under way (a bot would choose deals to replay). A table that
+    no node has the memory for fails in one line, and nothing is played."""
+    done = zole("tournament", "rulebot", "cbot", "crandom", "--blocks", "1", "--seed", "2",
+                "--max-memory-mb", "10000000", "--backend", "ray", "--ray-address",
+                cluster.address, "--log", "big.jsonl", cwd=tmp_path)  # fmt: skip
+    assert done.returncode != 0, done.stdout + done.stderr
+    said = done.stdout + done.stderr
+    assert "no node of the Ray cluster has the memory for this table's sandboxed bots" in said
+    assert "Traceback" not in said
+    assert not [r for r in records(tmp_path / "big.jsonl") if r["type"] == "deal"]

@@ -236,10 +236,23 @@ class _Driver:
         import ray
         from ray.exceptions import RayTaskError, TaskCancelledError
 
+        need = table_memory(task)
+        if need is not None:
+            nodes: list[dict[str, Any]] = ray.nodes()  # type: ignore[no-untyped-call]
+            largest = max((node.get("Resources", {}).get("memory", 0.0) for node in nodes
+                           if node.get("Alive")), default=0.0)  # fmt: skip
+            if need > largest:
+                send(self.fd, TableFailed(task.table, (
+                    f"no node of the Ray cluster has the memory for this table's sandboxed "
+                    f"bots: {need / 2**30:.1f} GiB (their --max-memory-mb together), "
+                    f"{largest / 2**30:.1f} GiB at most; lower --max-memory-mb, or give "
+                    "the nodes more ('ray start --memory')")))  # fmt: skip
+                return True
         losses = 0
         current = task
         while True:
-            generator = self.remote.remote(encode(current), __version__)
+            options = {} if need is None else {"memory": need}
+            generator = self.remote.options(**options).remote(encode(current), __version__)
             try:
                 end = self._relay(generator, current)
             except TaskCancelledError:
@@ -308,6 +321,22 @@ class _Driver:
     def _resumed(self, task: Task) -> Task:
         """The task again, from the records already passed on."""
         return dataclasses.replace(task, started=self.header_sent, records=tuple(self.sent))
+
+
+def table_memory(task: Task) -> int | None:
+    """The memory a table's sandboxed bots may use together, in bytes, which its Ray task
+    asks the scheduler for: tables then go only where the node has it, so that no bot can
+    push a node past the memory at which Ray kills a task (its table would be played again
+    from the deal under way: a bot would choose which deals to play twice). None: a bot is
+    unsandboxed or has no memory limit (its memory is not the whole bot's)."""
+    if task.settings.sandbox is None:
+        return None
+    total = 0
+    for config in task.configs:
+        if config.limits.memory_mb is None:
+            return None
+        total += config.limits.memory_mb * 2**20
+    return total
 
 
 def _say(text: str) -> None:
