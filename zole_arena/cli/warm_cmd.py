@@ -25,16 +25,17 @@ def warm_command(
         bool,
         typer.Option(
             "--system/--no-system",
-            help=f"Also the system's folders every sandbox may read ({', '.join(SYSTEM_DIRS)}).",
+            help="Also the system's folders every sandbox may read "
+            f"({', '.join(SYSTEM_DIRS)}) and the arena's Python installation.",
         ),
     ] = True,
     json_output: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
 ) -> None:
     """Read every file sandboxed bots may read into the page cache (the system's folders,
-    the arena's library, and PATHS), so that none is left on the disk for a bot to flip and
-    another to time: run it before a competition, on every machine that plays tables, and
-    again after the machine restarts (docs/competitions.md). It needs as much free memory as
-    the files take."""
+    the arena's library and installation, and PATHS), so that none is left on the disk for a
+    bot to flip and another to time: run it before a competition, on every machine that
+    plays tables, and again after the machine restarts (docs/competitions.md). It needs as
+    much free memory as the files take."""
     missing = [path for path in paths or () if not os.path.exists(path)]
     if missing:
         fail(f"no such file or folder: {missing[0]}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import stat
+import sys
 import time
 from collections.abc import Iterable, Sequence
 
@@ -53,9 +54,12 @@ def bot_roots(
 ) -> list[str]:
     """The files and folders sandboxed bots started as ``commands`` in ``cwd`` may read: the
     system's folders (unless ``system`` is false), each bot's own (:func:`readable_paths`),
-    the arena's library, and ``readable`` (``--sandbox-read``)."""
+    the arena's library and the installation it runs from (a bot started as ``python3`` with
+    the arena's virtual environment first on ``PATH`` reads it), and ``readable``
+    (``--sandbox-read``)."""
     roots: list[str] = [d for d in SYSTEM_DIRS if system and os.path.isdir(d)]
     roots.append(library_folder())
+    roots += [sys.prefix, sys.base_prefix] if system else []
     for argv in commands:
         binds, _ = readable_paths(argv, cwd)
         roots += binds
