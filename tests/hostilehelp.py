@@ -20,6 +20,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -322,3 +323,18 @@ def finished(run: Run) -> None:
     assert "Traceback" not in run.proc.stderr, run.describe()
     checked = verify(run.log)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def true_claims(run: Run, attack: str, name: str = ATTACKER) -> list[str]:
+    """The claims of another seat's hand (``... deal N ... seat S hand CARDS``) in ``name``'s
+    ``attack`` reports that the log shows right."""
+    hands = {deal["deal"]: deal["hands"] for deal in run.deals()}
+    right = []
+    for found in run.outcomes(name).get(attack, []):
+        claim = re.search(r"deal (\d+) .*?seat (\d+) hand (\S+)", found.detail)
+        if not found.succeeded or claim is None:
+            continue
+        deal, seat, cards = int(claim[1]), int(claim[2]), claim[3].split(",")
+        if deal in hands and sorted(hands[deal][seat]) == sorted(cards):
+            right.append(f"deal {deal}: seat {seat} holds {','.join(cards)}")
+    return right

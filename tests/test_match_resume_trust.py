@@ -16,33 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clihelp import ok, one_line_error, zole
-from test_resume_trust import PY, SECRET, SPY, forge
+from clihelp import ok, one_line_error
+from test_resume_trust import PY, SECRET, forge
+from test_resume_trust import Organizer as TournamentOrganizer
 
 MOVES = ("--deals", "3", "--seed", "7", "--movetime", "1000")
 
 
-class Organizer:
+class Organizer(TournamentOrganizer):
     """The organizer's folder ``org/``: an earlier log with the same seed, a spy's program in
     ``entries/spy/`` and the current match's log ``m.jsonl``."""
 
-    def __init__(self, tmp: Path) -> None:
-        self.folder = tmp / "org"
-        self.entry = self.folder / "entries" / "spy"
-        self.entry.mkdir(parents=True)
-        self.old = self.folder / "old.jsonl"
-        self.old.write_text(SECRET + "\n")
-        self.log = self.folder / "m.jsonl"
-        self.planted = self.folder / "planted"
-        (self.entry / "bot.py").write_text(
-            SPY + "spy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "
-            "'targets.txt'))\nSpy().run()\n"
-        )
-        targets = [f"write {self.planted}", f"read {self.old}", f"read {self.log}"]
-        (self.entry / "targets.txt").write_text("\n".join(targets) + "\n")
-
-    def run(self, *args: str) -> Any:
-        return zole(*args, cwd=self.folder)
+    LOG = "m.jsonl"
 
     def play(self, *options: str) -> None:
         """A whole match of the spy and two random bots."""

@@ -7,26 +7,9 @@ fail until the hole each one shows is closed: the bot's docstring says how the a
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from hostilehelp import Run, bot_command, finished, player, run_match
-
-
-def true_claims(run: Run, attack: str) -> list[str]:
-    """The attacker's claims of another seat's hand (``... deal N ... seat S hand CARDS``)
-    that the log shows right."""
-    hands = {deal["deal"]: deal["hands"] for deal in run.deals()}
-    right = []
-    for found in run.outcomes().get(attack, []):
-        claim = re.search(r"deal (\d+) .*?seat (\d+) hand (\S+)", found.detail)
-        if not found.succeeded or claim is None:
-            continue
-        deal, seat, cards = int(claim[1]), int(claim[2]), claim[3].split(",")
-        if deal in hands and sorted(hands[deal][seat]) == sorted(cards):
-            right.append(f"deal {deal}: seat {seat} holds {','.join(cards)}")
-    return right
-
+from hostilehelp import bot_command, finished, player, run_match, true_claims
 
 # -- a competitor's link in a folder the arena binds ----------------------------------------
 

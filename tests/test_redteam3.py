@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 from hostilehelp import (
     TESTS,
-    Run,
     bot_command,
     finished,
     parse_attacks,
     player,
     run_match,
+    true_claims,
     verify,
     zole,
 )
@@ -35,20 +35,6 @@ HELPER_BOTS = TESTS / "helper_bots"
 
 def claims(attacks_text: str) -> list[str]:
     return [str(a) for a in parse_attacks(attacks_text) if a.succeeded]
-
-
-def true_claims(run: Run, attack: str, name: str = "hostile") -> list[str]:
-    """The attacker's claims of another seat's hand that the log shows right."""
-    hands = {deal["deal"]: deal["hands"] for deal in run.deals()}
-    right = []
-    for found in run.outcomes(name).get(attack, []):
-        claim = re.search(r"deal (\d+) .*?seat (\d+) hand (\S+)", found.detail)
-        if not found.succeeded or claim is None:
-            continue
-        deal, seat, cards = int(claim[1]), int(claim[2]), claim[3].split(",")
-        if deal in hands and sorted(hands[deal][seat]) == sorted(cards):
-            right.append(f"deal {deal}: seat {seat} holds {','.join(cards)}")
-    return right
 
 
 # -- futexes ---------------------------------------------------------------------------------

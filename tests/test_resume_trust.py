@@ -84,7 +84,9 @@ def forge(log: Path, keep: int, edit: Callable[[dict[str, Any]], None]) -> bytes
 
 class Organizer:
     """The organizer's folder ``org/``: an earlier log with the same seed, a spy's entry in
-    ``entries/spy/`` and the current tournament's log ``t.jsonl``."""
+    ``entries/spy/`` and the current tournament's log ``t.jsonl`` (:attr:`LOG`)."""
+
+    LOG = "t.jsonl"
 
     def __init__(self, tmp: Path) -> None:
         self.folder = tmp / "org"
@@ -92,7 +94,7 @@ class Organizer:
         self.entry.mkdir(parents=True)
         self.old = self.folder / "old.jsonl"
         self.old.write_text(SECRET + "\n")
-        self.log = self.folder / "t.jsonl"
+        self.log = self.folder / self.LOG
         self.planted = self.folder / "planted"
         (self.entry / "bot.py").write_text(
             SPY + "spy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "
