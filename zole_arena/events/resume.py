@@ -182,9 +182,6 @@ def resume_tournament(
         )
     tournament = Tournament(settings, log_path, tournament_id=header.tournament_id)
     tournament.take_records(records)
-    if grant is None or all(table.finished for table in tournament.tables):
-        return tournament  # a finished tournament runs no bot: nothing to grant
-    settings = dataclasses.replace(settings, match=grant.settings(match, log_path))
-    tournament = Tournament(settings, log_path, tournament_id=header.tournament_id)
-    tournament.take_records(records)
+    if grant is not None and not all(table.finished for table in tournament.tables):
+        tournament.play_rest_with(grant.settings(match, log_path))  # a finished one runs no bot
     return tournament

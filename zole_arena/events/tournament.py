@@ -174,6 +174,13 @@ class Tournament:
         """What a table's match header says of it: which tournament and table it is."""
         return TableOf(self.tournament_id, table.table.number)
 
+    def play_rest_with(self, match: MatchSettings) -> None:
+        """Play the tables still to play with ``match`` (a resume's sandbox and limits:
+        :meth:`~zole_arena.events.resume.Grant.settings`); the tournament's log, stderr folder
+        and entrants' programs are hidden from its bots anew."""
+        settings = dataclasses.replace(self.settings, match=match)
+        self.settings = dataclasses.replace(settings, match=self._match_settings(settings))
+
     def _match_settings(self, settings: TournamentSettings) -> MatchSettings:
         """The tables' settings: with a sandbox, one that also hides the tournament's log, its
         stderr folder and every entrant's program from every bot (a table's match hides only
