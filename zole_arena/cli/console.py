@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -17,6 +18,7 @@ from rich.console import Console, RenderableType
 from rich.markup import escape
 
 from zole_arena.arena.summary import PlayerStats
+from zole_arena.errors import printable
 from zole_arena.records.reader import log_type
 from zole_arena.records.writer import check_log_path
 
@@ -184,6 +186,26 @@ def stop_on_signals() -> None:
     signal.signal(signal.SIGTERM, _interrupt)
     # A terminal that hangs up (an ssh session that ends) stops the command the same way.
     signal.signal(signal.SIGHUP, _interrupt)
+
+
+def show_logged_bots(
+    isolation: str,
+    bots: Sequence[tuple[str, str | Sequence[str], str | None]],
+    json_output: bool,
+) -> None:
+    """Say what a resume is about to run, as its log has it, before any of it runs: how the
+    bots are isolated and each bot's (name, command, folder), cleaned of control characters
+    (a log is anyone's text). On stderr with ``--json``."""
+    where = err if json_output else out
+    where.print(f"bots from the log, {isolation}:", highlight=False, markup=False)
+    for name, argv, cwd in bots:
+        command = argv if isinstance(argv, str) else shlex.join(argv)
+        where.print(
+            f"  {printable(name)}: {printable(command)}  (in {printable(cwd or os.getcwd())})",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def check_new_log(path: Path) -> None:

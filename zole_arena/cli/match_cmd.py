@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
-import shlex
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -28,11 +26,11 @@ from zole_arena.cli.console import (
     fit_names,
     out,
     print_json,
+    show_logged_bots,
     stop_on_signals,
     time_caption,
 )
 from zole_arena.cli.options import sandbox_setting, takes_options
-from zole_arena.errors import printable
 from zole_arena.events.options import (
     CPU,
     DEALS,
@@ -248,26 +246,9 @@ def _resume(
             highlight=False,
             markup=False,
         )
-    _show_commands(match, json_output)
+    logged = [(c.name or "?", c.command, c.cwd) for c in match.players]
+    show_logged_bots(match.settings.isolation(), logged, json_output)
     _run(match, json_output)
-
-
-def _show_commands(match: Match, json_output: bool) -> None:
-    """Say what a resumed match is about to run, as its log has it, before any of it runs:
-    every bot's command and folder (cleaned of control characters: a log is anyone's text),
-    and how the bots are isolated. On stderr with ``--json``."""
-    where = err if json_output else out
-    where.print(f"bots from the log, {match.settings.isolation()}:", highlight=False, markup=False)
-    for config in match.players:
-        argv = config.command
-        command = argv if isinstance(argv, str) else shlex.join(argv)
-        where.print(
-            f"  {printable(config.name or '?')}: {printable(command)}  "
-            f"(in {printable(str(config.cwd or os.getcwd()))})",
-            highlight=False,
-            markup=False,
-            soft_wrap=True,
-        )
 
 
 def _run(match: Match, json_output: bool) -> None:

@@ -30,6 +30,7 @@ from zole_arena.cli.console import (
     fit_names,
     out,
     print_json,
+    show_logged_bots,
     stop_on_signals,
     time_caption,
 )
@@ -426,7 +427,8 @@ def _resume(
     unfinished = [t for t in tournament.tables if not t.finished]
     if not unfinished:
         fail(f"{log}: the tournament is already complete ({tournament.standings.deals} deals)")
-    _show_commands(tournament.settings, json_output)
+    logged = [(e.name, e.command, e.cwd) for e in tournament.settings.entrants]
+    show_logged_bots(tournament.settings.match.isolation(), logged, json_output)
     check_entrants(tournament.settings.entrants, tournament.settings.match)
     if not json_output:
         out.print(
@@ -439,23 +441,6 @@ def _resume(
             markup=False,
         )
     _run(tournament, bootstrap, json_output)
-
-
-def _show_commands(settings: TournamentSettings, json_output: bool) -> None:
-    """Say what a resumed tournament is about to run, as its log has it, before any of it
-    runs: every bot's command and folder (cleaned of control characters: a log is anyone's
-    text), and how the bots are isolated. On stderr with ``--json``."""
-    where = err if json_output else out
-    where.print(f"bots from the log, {settings.match.isolation()}:", highlight=False, markup=False)
-    for entrant in settings.entrants:
-        folder = entrant.cwd or os.getcwd()
-        where.print(
-            f"  {printable(entrant.name)}: {printable(shlex.join(entrant.command))}  "
-            f"(in {printable(folder)})",
-            highlight=False,
-            markup=False,
-            soft_wrap=True,
-        )
 
 
 def _same_argv(argv: Sequence[str], cwd: str) -> list[str]:
