@@ -4,14 +4,18 @@ tables at a time; and the header that records it."""
 from __future__ import annotations
 
 import dataclasses
-import math
 
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.events.designs import DesignError, balanced_tables
 from zole_arena.events.options import CONCURRENCY, KEEP_BOTS, MEETINGS, TABLES
 from zole_arena.events.options import FORMAT as FORMAT_OPTION
 from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, TournamentError, tables_for
-from zole_arena.records.checks import MAX_CONCURRENCY, MAX_DERIVED_TABLES, MAX_ENTRANTS
+from zole_arena.records.checks import (
+    MAX_CONCURRENCY,
+    MAX_DERIVED_TABLES,
+    MAX_ENTRANTS,
+    derived_tables,
+)
 from zole_arena.records.model import (
     EntrantInfo,
     TournamentHeader,
@@ -69,7 +73,7 @@ class TournamentSettings:
             raise TournamentError(f"--concurrency is at most {MAX_CONCURRENCY:,}")
         if self.format != "balanced" and len(names) >= 3:
             count = len(names)
-            made = math.comb(count, 3) if self.format == "round-robin" else math.comb(count - 1, 2)
+            made = derived_tables(self.format, count)
             if made > MAX_DERIVED_TABLES:
                 raise TournamentError(
                     f"a {self.format} of {count} bots has {made:,} tables, more than "

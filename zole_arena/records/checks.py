@@ -46,6 +46,7 @@ __all__ = [
     "MAX_TABLES",
     "check_header",
     "deal_shape_problem",
+    "derived_tables",
     "match_id_problem",
     "name_problem",
     "resume_refusal",
@@ -558,6 +559,12 @@ def _later_keys(header: Mapping[str, Any], problems: list[str]) -> None:
         problems.append(problem)
 
 
+def derived_tables(form: str, entrants: int) -> int:
+    """How many tables a round-robin (every three of the entrants) or a gauntlet (the first
+    entrant with every two others) of ``entrants`` bots has, counted without making them."""
+    return math.comb(entrants, 3) if form == "round-robin" else math.comb(entrants - 1, 2)
+
+
 def _tables_problems(header: Mapping[str, Any], entrants: int) -> list[str]:
     """What is wrong with a tournament header's ``tables`` (``entrants``: how many it has, 0
     when they are wrong): their number is checked before any table is looked at, and for a
@@ -572,7 +579,7 @@ def _tables_problems(header: Mapping[str, Any], entrants: int) -> list[str]:
         return []
     form = header.get("tournament_format")
     if form in ("round-robin", "gauntlet"):
-        made = math.comb(entrants, 3) if form == "round-robin" else math.comb(entrants - 1, 2)
+        made = derived_tables(form, entrants)
         if made > MAX_DERIVED_TABLES:
             return [
                 f"a {form} of {entrants:,} bots has {made:,} tables, more than "
