@@ -196,8 +196,8 @@ class Referee:
         self.rules = rules
         self.time_ms = time_ms
         self.tc = tc
-        self.slots = slots
         """The game clock (each seat's, per deal); None: ``time_ms`` for every decision."""
+        self.slots = slots
         self._clocks = [0, 0, 0]
         """Each seat's clock in the current deal, in milliseconds (under :attr:`tc`)."""
         self.margin_ms = margin_ms

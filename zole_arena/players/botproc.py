@@ -158,7 +158,8 @@ class BotProcess:
             argv = bwrap_argv(check_available(), self.argv, cwd=where, sandbox=sandbox,
                               env=env or {},
                               processes=None if grouped else limits.processes,
-                              memory_mb=limits.memory_mb)  # fmt: skip
+                              memory_mb=limits.memory_mb if group is None
+                              else group.memory_mb)  # fmt: skip
             run_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bubblewrap's own
             if group is not None and group.limit_hit is not None:
                 raise BotStartupError(f"killed: {group.limit_hit}")
@@ -419,11 +420,6 @@ class BotProcess:
         """
         if self.group is not None:
             self.group.enforce()
-
-    @property
-    def limit_hit(self) -> str | None:
-        """Why the arena killed the whole bot for its CPU allowance, if it did."""
-        return self.group.limit_hit if self.group is not None else None
 
     # -- ending -----------------------------------------------------------------------------
 

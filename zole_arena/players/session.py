@@ -179,9 +179,6 @@ class BotSession:
         self.notes: list[str] = []
         """``info`` lines and ignored lines, newest last (at most :data:`MAX_KEPT_NOTES`)."""
         self.requests = 0
-        self.thought_s = 0.0
-        """The wall time the bot has spent deciding (from each request to its answer, or the
-        end of its time): what its CPU time may exceed its limit by."""
         self._log: TextIO | None = None
         self._started = self._last_heard = time.monotonic()
         if config.log_path is not None:
@@ -415,9 +412,8 @@ class BotSession:
                 f"no answer to request {request_id} within {time_ms} ms (+{margin_ms} ms margin)"
             ) from None
         finally:
-            self.thought_s += time.monotonic() - start
             if group is not None:
-                group.decided()
+                group.decided()  # its decision time: what its CPU time may exceed its limit by
 
     def check_limits(self) -> None:
         """Between deals: is the whole bot within its limits (:meth:`BotProcess.check`)?
