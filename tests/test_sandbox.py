@@ -175,15 +175,37 @@ def test_the_cgroups_of_a_match_are_removed(tmp_path: Path) -> None:
     proc, _, _ = probe_match(tmp_path)
     ok(proc)
     after = {p.name for parent in found.parents.values() for p in parent.iterdir() if p.is_dir()}
-    # A group is named "<arena pid>-<n>". Other arenas (other test runs on this machine) may
-    # make groups meanwhile; those of a process that has exited, as this match's arena has,
-    # must all be gone.
-    left = [name for name in after - before if not _alive(int(name.split("-")[0]))]
+    # A group is named "<arena pid>.<its start>-<n>". Other arenas (other test runs on this
+    # machine) may make groups meanwhile; those of a process that has exited, as this match's
+    # arena has, must all be gone.
+    left = [name for name in after - before if not _alive(name)]
     assert not left
 
 
-def _alive(pid: int) -> bool:
-    return Path(f"/proc/{pid}").exists()
+def _alive(name: str) -> bool:
+    pid, _, start = name.split("-")[0].partition(".")
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[19] == start
+
+
+def test_groups_left_by_a_dead_arena_go_even_when_its_pid_is_in_use_again(
+    tmp_path: Path,
+) -> None:
+    # An arena killed with -9 leaves its bots' groups (a bot's group, its seatings' groups in
+    # it). Pids come round again (32,768 on CI's machine, which a test run passes): a group
+    # named by the pid alone then looked alive for ever, and the new arena's own group of the
+    # same name could not be made. Here: this test's pid, with a start that is not its own.
+    needs_cgroups()
+    found = probe()
+    stale = f"{os.getpid()}.1-1"
+    for parent in found.parents.values():
+        (parent / stale / f"{os.getpid()}.1-2").mkdir(parents=True)
+    proc = zole("match", "random", "random", "random", "--deals", "1", "--sandbox", cwd=tmp_path)
+    ok(proc)  # a new arena probes the groups, and sweeps
+    assert not [parent for parent in found.parents.values() if (parent / stale).exists()]
 
 
 def test_stderr_is_cut_at_the_limit_with_one_marker(tmp_path: Path) -> None:

@@ -200,14 +200,58 @@ def _weigh_parent(found: Probe) -> None:
             (found.parents["cpu"] / "cpu.shares").write_text(str(_CPU_SHARES * cpus))
 
 
+def _started(pid: int) -> int | None:
+    """When process ``pid`` started (clock ticks since boot; None: there is no such process).
+
+    A pid alone does not name a process for long: pids are reused (after 32,768 of them on
+    many machines, which a day of sandboxed matches passes), so a group's name carries both.
+    """
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text.rpartition(")")[2].split()
+    return int(fields[19]) if len(fields) > 19 and fields[19].isdigit() else None
+
+
+def _owner_mark() -> str:
+    """This process's mark in its groups' names: ``<pid>.<start>`` (see :func:`_started`)."""
+    pid = os.getpid()
+    return f"{pid}.{_started(pid) or 0}"
+
+
+def _owner_alive(name: str) -> bool:
+    """Whether the arena that made the group ``name`` (``<pid>.<start>-<n>``) is running."""
+    owner = name.split("-", 1)[0]
+    pid, _, start = owner.partition(".")
+    if not pid.isdigit():
+        return True  # not ours to remove
+    started = _started(int(pid))
+    if not start:  # the names of older versions: the pid only
+        return started is not None
+    return started is not None and start.isdigit() and started == int(start)
+
+
+def _remove_tree(folder: Path) -> None:
+    """Kill what is left in a group and its subgroups, and remove them, deepest first."""
+    with contextlib.suppress(OSError):
+        for entry in folder.iterdir():
+            if entry.is_dir():
+                _remove_tree(entry)
+        with contextlib.suppress(OSError, ValueError):
+            for pid in (folder / "cgroup.procs").read_text().split():
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(int(pid), signal.SIGKILL)
+        folder.rmdir()
+
+
 def _remove_stale(parent: Path) -> None:
-    """Remove the empty groups of arenas that died without removing them (``kill -9``)."""
+    """Remove the groups of arenas that died without removing them (``kill -9``, a worker
+    ended by its pool), with their subgroups and whatever runs in them still."""
     with contextlib.suppress(OSError):
         for entry in parent.iterdir():
-            owner = entry.name.split("-", 1)[0]
-            if entry.is_dir() and owner.isdigit() and not Path(f"/proc/{owner}").exists():
-                with contextlib.suppress(OSError):
-                    entry.rmdir()
+            if entry.is_dir() and not _owner_alive(entry.name):
+                _remove_tree(entry)
 
 
 class BotCgroup:
@@ -235,7 +279,7 @@ class BotCgroup:
         if found.layout is Layout.NONE:
             raise CgroupError(errno.ENOTSUP, found.reason)
         self.layout = found.layout
-        name = f"{os.getpid()}-{next(_counter)}"
+        name = f"{_owner_mark()}-{next(_counter)}"
         bases: dict[str, Path] = found.parents if parent is None else parent.dirs
         self.dirs: dict[str, Path] = {key: base / name for key, base in bases.items()}
         """The group's folder in each controller's tree (``""`` for v2's one tree)."""
