@@ -25,6 +25,7 @@ import pytest
 from clihelp import ok, one_line_error, zole
 
 from zole_arena.errors import ZoleError
+from zole_arena.game.shuffle import deal_cards
 from zole_arena.records.model import DealRecord, Identity, MatchHeader
 from zole_arena.records.reader import read_log
 from zole_arena.stats import ratings as ratings_module
@@ -38,6 +39,7 @@ from zole_arena.stats.ratings import (
     units_from_records,
 )
 from zole_arena.stats.tally import ResultTally
+from zole_arena.stats.units import cards_key
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -246,15 +248,21 @@ def header(match_id: str, duplicate: bool) -> MatchHeader:
     return dataclasses.replace(_HEADER, match_id=match_id, duplicate=duplicate)
 
 
-def deal(match_id: str, number: int, block: int, seats: dict[str, int]) -> DealRecord:
+def deal(
+    match_id: str, number: int, block: int, seats: dict[str, int], seed: int | None = None
+) -> DealRecord:
     """A deal record (a real one, renumbered): ``seats`` maps the player in each seat to its
-    score."""
+    score. Its cards are block ``block`` of ``seed``, by default a seed of the match's own: the
+    deals of one block share them, and nothing else does unless given the same seed."""
     a, b, c = (Identity(name) for name in seats)
     x, y, z = seats.values()
     result = _DEAL.result._replace(scores=(x, y, z))
+    seed = int.from_bytes(match_id.encode()[:8], "big") if seed is None else seed
+    (one, two, three), talon = deal_cards(seed, block)
     return dataclasses.replace(
-        _DEAL, match_id=match_id, deal=number, block=block, players=(a, b, c), result=result
-    )
+        _DEAL, match_id=match_id, deal=number, block=block, players=(a, b, c), result=result,
+        seed=seed, deal_no=block, hands=(one, two, three), talon=talon,
+    )  # fmt: skip
 
 
 SEATINGS = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
@@ -357,10 +365,11 @@ def test_the_live_tally_of_deals_gives_the_same_units() -> None:
     for record in records[1:]:
         assert isinstance(record, DealRecord)
         scores = dict(zip(record.names, record.result.scores, strict=True))
-        tally.add(record.match_id, record.deal, record.block, scores)
+        cards = cards_key(record.hands, record.talon)
+        tally.add(record.match_id, record.deal, record.block, scores, cards)
     kept = tally.units()
-    assert [(u.match_id, u.block, u.totals, u.deals, u.scores) for u in typed] == [
-        (u.match_id, u.block, u.totals, u.deals, u.scores) for u in kept
+    assert [(u.match_id, u.block, u.totals, u.deals, u.scores, u.cards) for u in typed] == [
+        (u.match_id, u.block, u.totals, u.deals, u.scores, u.cards) for u in kept
     ]
     assert len(kept) == 2
 
@@ -426,13 +435,14 @@ def test_validation_bots_of_known_strength_come_out_in_order(logs: Logs) -> None
 
 def test_json_shape(logs: Logs) -> None:
     data = ratings_json(logs, "validation.jsonl", "--bootstrap", "20")
-    assert set(data) == {"ratings", "units", "method"}
+    assert set(data) == {"ratings", "units", "clusters", "method"}
     assert "Bradley-Terry" in data["method"] and "20 resamples" in data["method"]
-    keys = {"name", "elo", "low", "high", "games", "deals", "los_next"}
+    assert data["clusters"] == data["units"]  # one match: no two blocks share cards
+    keys = {"name", "elo", "low", "high", "games", "deals", "los_next", "sd"}
     for rating in data["ratings"]:
         assert set(rating) == keys
         assert isinstance(rating["name"], str)
-        assert all(isinstance(rating[k], float) for k in ("elo", "low", "high"))
+        assert all(isinstance(rating[k], float) for k in ("elo", "low", "high", "sd"))
         assert isinstance(rating["games"], int) and isinstance(rating["deals"], int)
     elos = [r["elo"] for r in data["ratings"]]
     assert elos == sorted(elos, reverse=True)
@@ -444,7 +454,7 @@ def test_json_shape(logs: Logs) -> None:
 def test_csv_shape(logs: Logs) -> None:
     proc = ok(zole("ratings", "validation.jsonl", "--csv", "--bootstrap", "20", cwd=logs.folder))
     lines = proc.stdout.splitlines()
-    assert lines[0] == "rank,name,elo,low,high,los_next,games,deals"
+    assert lines[0] == "rank,name,elo,low,high,los_next,games,deals,sd"
     rows = list(csv.DictReader(io.StringIO(proc.stdout)))
     assert [row["rank"] for row in rows] == ["1", "2", "3"]
     assert {row["name"] for row in rows} == {"rulebot", "weak", "random"}
@@ -458,7 +468,7 @@ def test_the_table(logs: Logs) -> None:
     proc = ok(zole("ratings", "validation.jsonl", "--bootstrap", "20", cwd=logs.folder))
     for word in ("rank", "elo", "95% interval", "LOS", "games", "deals", "rulebot", "weak"):
         assert word in proc.stdout
-    assert f"{BLOCKS} units ({6 * BLOCKS} deals)" in proc.stdout
+    assert f"{BLOCKS} units in {BLOCKS} clusters ({6 * BLOCKS} deals)" in proc.stdout
     assert proc.stdout.index("rulebot") < proc.stdout.index("weak") < proc.stdout.index("random")
 
 
@@ -533,7 +543,7 @@ def test_a_one_block_log_shows_its_intervals_as_not_estimable(tmp_path: Path) ->
         assert cells[3] == "n/a", row  # the interval: not "+186 … +186"
         assert "…" not in row
     assert [cell.strip() for cell in rows[0].split("│")][5] == "n/a"  # LOS of the first
-    assert "n/a: not estimable from fewer than 2 units" in table
+    assert "n/a: not estimable from fewer than 2 clusters" in table
     data = json.loads(ok(zole("ratings", "one.jsonl", "--json", cwd=tmp_path)).stdout)
     assert data["units"] == 1
     for rating in data["ratings"]:

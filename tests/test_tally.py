@@ -48,6 +48,9 @@ def test_live_standings_equal_the_log_read_afterwards(which: str, tournament_log
     assert [(u.match_id, u.block, dict(u.totals), dict(u.deals)) for u in standings.units()] == [
         (u.match_id, u.block, dict(u.totals), dict(u.deals)) for u in from_log
     ]
+    # The cards too: the live ratings' bootstrap resamples the same clusters.
+    assert [u.cards for u in standings.units()] == [u.cards for u in from_log]
+    assert all(len(u.cards) == 1 for u in from_log)
     assert [list(u.scores) for u in standings.units()] == [list(u.scores) for u in from_log]
     games = [g for u in from_log for g in u.games()]
     expected = fit_elo(games)

@@ -28,7 +28,7 @@ from zole_arena.stats.ratings import (
 )
 from zole_arena.stats.ratings_plot import check_plot_path, plot_ratings_over_time
 
-CSV_COLUMNS = ("rank", "name", "elo", "low", "high", "los_next", "games", "deals")
+CSV_COLUMNS = ("rank", "name", "elo", "low", "high", "los_next", "games", "deals", "sd")
 #: Bootstrap resamples at each checkpoint of the chart unless told otherwise: a chart refits
 #: the ratings at every point, so it takes fewer than the table's list.
 PLOT_BOOTSTRAP = 50
@@ -66,8 +66,8 @@ def not_estimated_note(ratings: RatingList) -> str | None:
     if all(rating.estimated for rating in ratings.ratings):
         return None
     return (
-        f"{NOT_ESTIMATED}: not estimable from fewer than {MIN_UNITS} units (duplicate blocks, "
-        "or deals) of the player"
+        f"{NOT_ESTIMATED}: not estimable from fewer than {MIN_UNITS} clusters (duplicate blocks, "
+        "or deals, with the same cards at other tables) of the player"
     )
 
 
@@ -147,7 +147,8 @@ def ratings_command(
 
     Each deal gives every pair of its players one game, won by the one with more points; 95%
     intervals and the likelihood of superiority (LOS) over the next player come from a
-    bootstrap over duplicate blocks (or deals, outside duplicate matches). Players are
+    bootstrap over the duplicate blocks (or deals) with the same cards at every table, and in
+    every log of the same seed, resampled together. Players are
     told apart by name, across logs. With --plot, a chart of the ratings over time is drawn as
     well (the table is printed as without it).
     """
@@ -188,7 +189,9 @@ def ratings_command(
     else:
         out.print(_table(ratings))
         out.print(
-            f"{ratings.units} units ({ratings.deals} deals) from {len(logs)} log(s). "
+            f"{ratings.units} units in {ratings.clusters} "
+            f"cluster{'' if ratings.clusters == 1 else 's'} ({ratings.deals} deals) from "
+            f"{len(logs)} log(s). "
             f"{ratings.method}.",
             markup=False,
         )

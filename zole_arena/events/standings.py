@@ -14,6 +14,7 @@ from zole_arena.events.schedule import Table
 from zole_arena.records.model import DealRecord
 from zole_arena.stats.ratings import RatingError, RatingList, Unit, rate
 from zole_arena.stats.tally import ResultTally
+from zole_arena.stats.units import cards_key
 
 __all__ = [
     "Standings",
@@ -58,7 +59,11 @@ class Standings:
         for fault in record.faults:
             self._player(names[fault.seat]).faults += 1
         self.tally.add(
-            record.match_id, record.deal, record.block, dict(zip(names, result.scores, strict=True))
+            record.match_id,
+            record.deal,
+            record.block,
+            dict(zip(names, result.scores, strict=True)),
+            cards_key(record.hands, record.talon),
         )
 
     def _player(self, name: str) -> PlayerStats:

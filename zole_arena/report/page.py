@@ -91,7 +91,7 @@ def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) ->
         ("#", "place: by Elo, then by points per deal"),
         ("bot", ""),
         ("Elo", "Bradley-Terry fit of every deal's pairwise games, average 0"),
-        ("95% interval", "bootstrap over duplicate blocks (or deals)"),
+        ("95% interval", "bootstrap over the blocks (or deals) that share cards, at every table"),
         ("LOS", "likelihood of superiority over the next bot down"),
         ("deals", ""),
         ("points", ""),
@@ -405,7 +405,7 @@ made {generated} by zole-arena {_text(__version__)}</p>
 {warnings}
 {_tests(data)}
 <section id="standings"><h2>Standings</h2>
-<p class="note">Click a heading to sort. n/a: cannot be estimated (fewer than two units).</p>
+<p class="note">Click a heading to sort. n/a: cannot be estimated (fewer than two clusters).</p>
 {_standings(data, contracts, Contract.TABLE in played)}</section>
 <section id="crosstable"><h2>Head to head</h2>
 <p class="note">Each cell: the row bot's score against the column bot over their pairwise

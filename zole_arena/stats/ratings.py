@@ -21,19 +21,38 @@ players' average is 0, or so that a named player has a given rating.
 Uncertainty
 -----------
 
-The 95 % intervals come from a bootstrap over units: the units are resampled with replacement
-and the model is refitted (200 times by default, from a seeded random generator, so the same
-logs and seed always give the same list). A player's interval is the 2.5th to 97.5th
-percentile of its bootstrap ratings; an anchor player has no interval of its own, the others'
-are relative to it. The likelihood of superiority (LOS) of a player over the next one in the
-sorted list is the fraction of bootstrap fits in which it is rated above that player. Units,
-not pairwise games, are resampled because the games of a unit are not independent: they share
-the cards (and, in a duplicate block, the six seatings of the same cards).
+The 95 % intervals come from a bootstrap over **clusters**: the groups of units that share
+cards (:func:`~zole_arena.stats.units.clusters`: a duplicate block, or a deal, with the same
+block at every other table of a tournament and in every log of the same seed) are resampled
+with replacement and the model is refitted (200 times by default, from a seeded random
+generator, so the same logs and seed always give the same list). Clusters, not games or
+units, are resampled because only they are independent: the games of a deal share its cards,
+and so do the tables that play it. Resampling units as if they were independent made the
+intervals of a tournament too narrow (``docs/ratings.md`` has the calibration).
 
-A player who played in fewer than :data:`MIN_UNITS` units has no interval (its bounds are
-``None``): resampling one unit gives that unit back every time, so the bootstrap would show a
-zero-width interval that says nothing. The LOS of a pair is likewise ``None`` unless both played
-in that many units.
+A bootstrap over *n* clusters falls short in two ways when *n* is small (a tournament of 10
+blocks has 10), and both are corrected, for each player by the *n* clusters it played in: the
+variance of the refits is (*n* − 1)/*n* of the one they estimate, so each refit's distance
+from the fit is widened by √(*n*/(*n* − 1)); and that variance is itself estimated from *n*
+samples, so the interval reaches t/z times as far from the fit as the refits' 2.5th and
+97.5th percentiles, where t is Student's two-sided 95 % quantile with *n* − 1 degrees of
+freedom and z the normal one (1.96): the rule of cluster-robust inference
+(:mod:`zole_arena.stats.student`). For 10 clusters the interval is 1.22 times as wide as the
+plain percentiles; for 100, 1.01 times. The likelihood of superiority (LOS) of a player over
+the next one in the sorted list is the fraction of (widened) refits in which it is rated
+above that player; ``sd`` is the standard deviation of its widened refits. An anchor player
+has no interval of its own, the others' are relative to it.
+
+Pules (``lzf``) carry a standing pule's points from one deal to the next ones of the same
+seating, a dependence between neighbouring clusters; measured, it is too small to see
+(``docs/ratings.md``: the correlation of a bot's results in one block with the next is what
+independent blocks give, and the intervals hold as often under ``lzf`` as under ``wpt``), so
+clusters are resampled one by one.
+
+A player who played in fewer than :data:`MIN_UNITS` clusters has no interval (its bounds are
+``None``): resampling one cluster gives that cluster back every time, so the bootstrap would
+show a zero-width interval that says nothing. The LOS of a pair is likewise ``None`` unless
+both played in that many clusters.
 
 >>> units = [Unit("m", n, {"A": 1, "B": -1}) for n in range(3)] + [Unit("m", 3, {"A": -1, "B": 1})]
 >>> ratings = rate(units, bootstrap=20)
@@ -43,6 +62,7 @@ in that many units.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import math
@@ -60,7 +80,15 @@ from zole_arena.stats.btfit import (
     results_table,
     tally_games,
 )
-from zole_arena.stats.units import Game, RatingData, Unit, read_logs, units_from_records
+from zole_arena.stats.student import two_sided_quantile
+from zole_arena.stats.units import (
+    Game,
+    RatingData,
+    Unit,
+    clusters,
+    read_logs,
+    units_from_records,
+)
 
 __all__ = [
     "DEFAULT_BOOTSTRAP",
@@ -94,6 +122,8 @@ MIN_UNITS: Final = 2
 #: Two bootstrap ratings closer than this (Elo) are equal for the LOS: the fit's own
 #: rounding, far below any difference it resolves.
 _SAME_ELO: Final = 1e-6
+#: The normal distribution's two-sided 95 % quantile, which a t quantile replaces.
+_Z95: Final = statistics.NormalDist().inv_cdf(0.975)
 #: How the tables and the chart show an interval or a LOS that cannot be estimated.
 NOT_ESTIMATED: Final = "n/a"
 
@@ -140,7 +170,10 @@ class PlayerRating:
     """Deals the player appears in."""
     los_next: float | None
     """Likelihood of superiority over the next player in the list: None for the last one, and
-    when it cannot be estimated (either played in fewer than :data:`MIN_UNITS` units)."""
+    when it cannot be estimated (either played in fewer than :data:`MIN_UNITS` clusters)."""
+    sd: float | None = None
+    """The standard deviation of the player's bootstrap ratings (its rating's standard
+    error); None with ``low``, 0 for an anchor."""
 
     @property
     def estimated(self) -> bool:
@@ -158,6 +191,7 @@ class PlayerRating:
             "games": self.games,
             "deals": self.deals,
             "los_next": None if self.los_next is None else round(self.los_next, 4),
+            "sd": None if self.sd is None else round(self.sd, 2),
         }
 
 
@@ -172,6 +206,8 @@ class RatingList:
     seed: int
     anchor: tuple[str, float] | None
     prior: float
+    clusters: int = 0
+    """The bootstrap's independent samples: groups of units that share cards."""
 
     @property
     def method(self) -> str:
@@ -181,7 +217,8 @@ class RatingList:
             "Bradley-Terry maximum likelihood (MM, Hunter 2004) over the pairwise games of "
             "every deal, draws as half wins, prior "
             f"{self.prior:g} virtual draw(s) per player; Elo scale, {anchor}; 95% intervals "
-            "and LOS: bootstrap over units (duplicate blocks, or deals), "
+            "and LOS: bootstrap over clusters (the duplicate blocks or deals that share "
+            "cards, at every table), widened for few clusters (Student's t), "
             f"{self.bootstrap} resamples, seed {self.seed}"
         )
 
@@ -190,6 +227,7 @@ class RatingList:
         return {
             "ratings": [rating.to_dict() for rating in self.ratings],
             "units": self.units,
+            "clusters": self.clusters,
             "method": self.method,
         }
 
@@ -209,18 +247,22 @@ class BootstrapFit:
 def fit_bootstrap(
     unit_games: Sequence[Sequence[Game]],
     *,
+    clusters: Sequence[Sequence[int]] | None = None,
     anchor: tuple[str, float] | None = None,
     bootstrap: int = DEFAULT_BOOTSTRAP,
     seed: int = 0,
     prior: float = 1.0,
 ) -> BootstrapFit:
-    """Fit the pairwise games of units, and refit them on ``bootstrap`` resamples of the units.
+    """Fit the pairwise games of units, and refit them on ``bootstrap`` resamples of the
+    clusters of units.
 
     This is :func:`rate` without the summary, for any way of turning a unit into pairwise games
-    (``scripts/duplicate_vs_plain.py`` compares several): a resample draws as many units as
-    there are, with replacement, so the games of one unit always stay together.
+    (``scripts/duplicate_vs_plain.py`` compares several): a resample draws as many clusters as
+    there are, with replacement, so the games of one cluster always stay together.
 
     :param unit_games: the pairwise games of each unit (a score may be any fraction of a win).
+    :param clusters: the units (by index) that are resampled together, every unit in one
+        (:func:`~zole_arena.stats.units.clusters`); default: each unit alone.
     :raises RatingError: no units, fewer than two players, an unknown anchor, too few
         resamples, a score not in [0, 1], a player against itself.
     """
@@ -242,6 +284,11 @@ def fit_bootstrap(
         for games in unit_games
     ]
     tallies = list(kinds)
+    groups = [[i] for i in range(len(unit_games))] if clusters is None else clusters
+    # Each cluster as the kinds of its units, with how many of each.
+    members = [
+        sorted(collections.Counter(kind_of[unit] for unit in group).items()) for group in groups
+    ]
 
     def fit(counts: Sequence[int]) -> tuple[float, ...]:
         results: dict[tuple[int, int], tuple[float, float]] = {}
@@ -255,27 +302,25 @@ def fit_bootstrap(
         logs = fit_strengths(results_table(len(names), dict(sorted(results.items()))), prior)
         return tuple(anchored([ELO * v for v in logs], names, anchor))
 
-    def counts_of(units: Iterable[int]) -> list[int]:
-        counts = [0] * len(tallies)
-        for unit in units:
-            counts[kind_of[unit]] += 1
-        return counts
-
-    elos = fit(counts_of(range(len(kind_of))))
+    counts = [0] * len(tallies)
+    for kind in kind_of:
+        counts[kind] += 1
+    elos = fit(counts)
     rng = random.Random(seed)
-    # Each draw is rng.randrange(units), spelled out with getrandbits (the same numbers,
-    # without randrange's argument checks on every one of units × resamples draws).
-    size = len(kind_of)
+    # Each draw is rng.randrange(clusters), spelled out with getrandbits (the same numbers,
+    # without randrange's argument checks on every one of clusters × resamples draws).
+    size = len(members)
     bits = size.bit_length()
     draw = rng.getrandbits
     samples = []
     for _ in range(bootstrap):
         counts = [0] * len(tallies)
         for _ in range(size):
-            unit = draw(bits)
-            while unit >= size:
-                unit = draw(bits)
-            counts[kind_of[unit]] += 1
+            cluster = draw(bits)
+            while cluster >= size:
+                cluster = draw(bits)
+            for kind, count in members[cluster]:
+                counts[kind] += count
         samples.append(fit(counts))
     return BootstrapFit(tuple(names), elos, tuple(samples))
 
@@ -302,31 +347,41 @@ def rate(
     names = sorted({name for unit in units for name in unit.totals})
     check_players(names, anchor, prior)
     unit_games = [unit.games() for unit in units]
-    fitted = fit_bootstrap(unit_games, anchor=anchor, bootstrap=bootstrap, seed=seed, prior=prior)
+    groups = clusters(units)
+    fitted = fit_bootstrap(
+        unit_games, clusters=groups, anchor=anchor, bootstrap=bootstrap, seed=seed, prior=prior
+    )
     index = {name: i for i, name in enumerate(fitted.names)}
-    elos, samples = fitted.elos, fitted.samples
+    elos = fitted.elos
     order = sorted(range(len(fitted.names)), key=lambda i: (-elos[i], fitted.names[i]))
     games = [0] * len(fitted.names)
     deals = [0] * len(fitted.names)
-    present = [0] * len(fitted.names)  # units in which the player has games
     for unit, played in zip(units, unit_games, strict=True):
         for game in played:
             games[index[game.first]] += 1
             games[index[game.second]] += 1
-        for i in {index[name] for game in played for name in game[:2]}:
-            present[i] += 1
         for name in unit.totals:
             deals[index[name]] += unit.deals_of(name)
+    present = [0] * len(fitted.names)  # clusters in which the player has games
+    for group in groups:
+        for i in {index[name] for u in group for game in unit_games[u] for name in game[:2]}:
+            present[i] += 1
     estimable = [count >= MIN_UNITS for count in present]
+    samples = _widened(elos, fitted.samples, present)
     ratings = []
     for place, i in enumerate(order):
         low: float | None = None
         high: float | None = None
+        sd: float | None = None
         if anchor is not None and fitted.names[i] == anchor[0]:
             low = high = elos[i]  # pinned: exact by definition
+            sd = 0.0
         elif estimable[i]:
-            cuts = statistics.quantiles([s[i] for s in samples], n=40, method="inclusive")
-            low, high = cuts[0], cuts[-1]
+            mine = [s[i] for s in samples]
+            cuts = statistics.quantiles(mine, n=40, method="inclusive")
+            reach = two_sided_quantile(0.95, present[i] - 1) / _Z95
+            low, high = (elos[i] + reach * (cut - elos[i]) for cut in (cuts[0], cuts[-1]))
+            sd = statistics.stdev(mine)
         los = None
         if place + 1 < len(order) and estimable[i] and estimable[order[place + 1]]:
             j = order[place + 1]
@@ -337,7 +392,9 @@ def rate(
                 for s in samples
             )
             los = above / len(samples)
-        ratings.append(PlayerRating(fitted.names[i], elos[i], low, high, games[i], deals[i], los))
+        ratings.append(
+            PlayerRating(fitted.names[i], elos[i], low, high, games[i], deals[i], los, sd)
+        )
     return RatingList(
         tuple(ratings),
         units=len(units),
@@ -346,7 +403,21 @@ def rate(
         seed=seed,
         anchor=anchor,
         prior=prior,
+        clusters=len(groups),
     )
+
+
+def _widened(
+    elos: Sequence[float], samples: Sequence[Sequence[float]], clusters: Sequence[int]
+) -> list[tuple[float, ...]]:
+    """The bootstrap ratings, each player's spread about its fit widened by √(n / (n − 1)) for
+    the n clusters it played in: the bootstrap's variance over n clusters is (n − 1) / n of
+    the variance it estimates, which matters with few (a tournament of 10 blocks has 10)."""
+    factor = [math.sqrt(n / (n - 1)) if n >= MIN_UNITS else 1.0 for n in clusters]
+    return [
+        tuple(e + k * (v - e) for e, k, v in zip(elos, factor, sample, strict=True))
+        for sample in samples
+    ]
 
 
 #: Checkpoints of :func:`ratings_over_time` unless told otherwise.

@@ -138,7 +138,7 @@ def plot_ratings_over_time(
     axes.set_title(
         f"{title}\n"
         f"Bradley-Terry (Elo) fit of every deal's pairwise games, {anchor}; bands: 95% "
-        f"bootstrap over units, {last.bootstrap} resamples per point",
+        f"bootstrap over clusters of deals that share cards, {last.bootstrap} resamples per point",
         fontsize="medium",
     )
     axes.legend(title="last rating (95% interval)", loc="best", fontsize="small")

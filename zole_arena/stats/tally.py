@@ -41,6 +41,7 @@ class _UnitSoFar:
 
     deals: dict[int, Mapping[str, int]] = dataclasses.field(default_factory=dict)
     sequence: int = 0
+    cards: set[str] = dataclasses.field(default_factory=set)
 
     def unit(self, match_id: str, block: int) -> Unit:
         ordered = [self.deals[number] for number in sorted(self.deals)]
@@ -50,7 +51,8 @@ class _UnitSoFar:
             for name, score in scores.items():
                 totals[name] = totals.get(name, 0) + score
                 played[name] = played.get(name, 0) + 1
-        return Unit(match_id, block, totals, played, tuple(ordered), None, self.sequence)
+        cards = frozenset(self.cards)
+        return Unit(match_id, block, totals, played, tuple(ordered), None, self.sequence, cards)
 
 
 class ResultTally:
@@ -69,8 +71,16 @@ class ResultTally:
         self._elo: tuple[int, dict[str, float]] | None = None
         self._built: tuple[int, list[Unit]] | None = None
 
-    def add(self, match_id: str, deal: int, block: int, scores: Mapping[str, int]) -> None:
-        """Count one deal: its match, number, block and each player's score.
+    def add(
+        self,
+        match_id: str,
+        deal: int,
+        block: int,
+        scores: Mapping[str, int],
+        cards: str | None = None,
+    ) -> None:
+        """Count one deal: its match, number, block, each player's score and the key of its
+        cards (:func:`~zole_arena.stats.units.cards_key`; None: shared with no other deal).
 
         A deal already counted (the same match and number) is counted once, as when a log is
         read.
@@ -81,6 +91,8 @@ class ResultTally:
             return
         unit.deals[deal] = dict(scores)
         unit.sequence = self.deals
+        if cards is not None:
+            unit.cards.add(cards)
         pairs = self._pairs
         for first, second in itertools.combinations(sorted(scores), 2):
             a, b = scores[first], scores[second]

@@ -21,7 +21,12 @@ record (``protocol/records.md``) is turned into pairwise games in three steps:
    which gives the same units: outside duplicate matches each block holds a single deal. A deal
    read twice (the same ``match_id`` and ``deal``, e.g. the same log named twice) counts once; a
    block cut short by an interrupted match is a unit of the deals it has.
-3. **Totals.** A unit also keeps each player's total score over its deals and how many of them
+3. **Clusters.** Units that hold the same cards are not independent either: every table of a
+   tournament plays the same seeded deals, so block *b* at one table has the cards of block
+   *b* at every other, and logs played from the same seed share them too. Each unit keeps the
+   keys of its deals' cards (:func:`cards_key`, whoever holds which hand), and
+   :func:`clusters` joins the units that share any: the bootstrap resamples these clusters.
+4. **Totals.** A unit also keeps each player's total score over its deals and how many of them
    it played (for the counts in the list), and when its last deal finished (for
    :func:`~zole_arena.stats.ratings.ratings_over_time`).
 
@@ -43,6 +48,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import hashlib
 import itertools
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -62,6 +68,8 @@ __all__ = [
     "Game",
     "RatingData",
     "Unit",
+    "cards_key",
+    "clusters",
     "read_logs",
     "units_from_records",
 ]
@@ -89,6 +97,9 @@ class Unit:
     :param finished: when the unit's last deal finished (None if a record did not say).
     :param sequence: where the unit's last deal came among the records read: the order of
         units whose finish times are unknown.
+    :param cards: the :func:`cards_key` of each of its deals' cards (one, in a duplicate
+        block): units that share one are resampled together (:func:`clusters`). Empty: the
+        unit shares its cards with no other.
     """
 
     match_id: str
@@ -98,6 +109,7 @@ class Unit:
     scores: Sequence[Mapping[str, int]] = ()
     finished: datetime.datetime | None = None
     sequence: int = 0
+    cards: frozenset[str] = frozenset()
 
     @property
     def size(self) -> int:
@@ -132,6 +144,40 @@ class RatingData:
         return sum(unit.size for unit in self.units)
 
 
+def cards_key(hands: Iterable[Iterable[int]], talon: Iterable[int]) -> str:
+    """A short key of a deal's cards, the same whichever seat holds which hand: equal for the
+    six seatings of a duplicate block, for the same deal at every table of a tournament, and
+    for the same seed's deal in two logs."""
+    layout = sorted(tuple(sorted(int(card) for card in hand)) for hand in hands)
+    text = f"{layout}|{sorted(int(card) for card in talon)}"
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def clusters(units: Sequence[Unit]) -> list[list[int]]:
+    """The units, by index, in groups of those linked by shared cards (directly, or through
+    other units): the independent samples of the bootstrap. A unit that shares no cards is a
+    group of its own. Groups come in the order of their first unit."""
+    parent = list(range(len(units)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    holder: dict[str, int] = {}
+    for i, unit in enumerate(units):
+        for key in unit.cards:
+            j = holder.setdefault(key, i)
+            a, b = root(i), root(j)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(units)):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
 def _by_name(record: DealRecord) -> dict[str, int]:
     """A deal's score by player name.
 
@@ -155,6 +201,7 @@ class _Deal(NamedTuple):
     scores: dict[str, int]
     finished: datetime.datetime | None
     sequence: int
+    cards: str
 
 
 def units_from_records(records: Iterable[Record]) -> RatingData:
@@ -182,7 +229,8 @@ def units_from_records(records: Iterable[Record]) -> RatingData:
                     f"deal {number} of match {match_id}: not usable for ratings ({exc}): skipped"
                 )
                 continue
-            deal = _Deal(record.block, scores, _utc(record.finished), sequence)
+            cards = cards_key(record.hands, record.talon)
+            deal = _Deal(record.block, scores, _utc(record.finished), sequence, cards)
         else:
             continue
         if (match_id, number) in deals:
@@ -215,6 +263,7 @@ def units_from_records(records: Iterable[Record]) -> RatingData:
                 tuple(found.scores for _, found in members),
                 max(known) if len(known) == len(times) else None,
                 max(found.sequence for _, found in members),
+                frozenset(found.cards for _, found in members),
             )
         )
     return RatingData(tuple(units), tuple(warnings))

@@ -1,0 +1,136 @@
+"""Rating intervals that respect the deals shared between tables and logs.
+
+Every table of a tournament plays the same seeded deals, so block *b* at one table holds the
+cards of block *b* at every other: the bootstrap must resample them together (clusters), and
+a few clusters must widen the interval (Student's t). The tournaments here are real ones,
+played through the command line; ``scripts/rating_calibration.py`` measures the coverage.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import json
+import statistics
+from pathlib import Path
+
+import pytest
+from clihelp import ok, zole
+
+from zole_arena.stats import student
+from zole_arena.stats.ratings import RatingList, fit_bootstrap, rate
+from zole_arena.stats.student import two_sided_quantile
+from zole_arena.stats.units import Unit, clusters, read_logs
+
+BLOCKS = 6
+FAST = ("--no-sandbox", "--movetime", "1000", "--concurrency", "1")
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real round-robin of four C bots: four tables, six duplicate blocks each."""
+    folder = tmp_path_factory.mktemp("clusters")
+    ok(zole("tournament", "cbot", "crandom", "cbot", "crandom", "--blocks", str(BLOCKS),
+            "--seed", "11", *FAST, "--log", "t.jsonl", cwd=folder))  # fmt: skip
+    return folder / "t.jsonl"
+
+
+def independent(units: tuple[Unit, ...]) -> list[Unit]:
+    """The same results, as if every table had been dealt cards of its own."""
+    return [
+        dataclasses.replace(unit, cards=frozenset(f"{unit.match_id}/{c}" for c in unit.cards))
+        for unit in units
+    ]
+
+
+def widths(listed: RatingList) -> dict[str, float]:
+    return {
+        r.name: r.high - r.low for r in listed.ratings if r.high is not None and r.low is not None
+    }
+
+
+def test_the_same_block_at_every_table_is_one_cluster(tournament: Path) -> None:
+    units = read_logs([tournament]).units
+    assert len(units) == 4 * BLOCKS  # a unit per duplicate block per table
+    groups = clusters(units)
+    assert len(groups) == BLOCKS
+    for group in groups:
+        assert sorted(units[i].match_id for i in group) == sorted({u.match_id for u in units})
+        assert len({units[i].block for i in group}) == 1
+
+
+def test_the_same_deals_played_again_make_the_ratings_no_surer(tmp_path: Path) -> None:
+    # Deterministic bots play the same seed's deals the same way: a second table of the same
+    # deals repeats the first one's results and adds nothing. Resampled by clusters its
+    # ratings are as uncertain as the first table's alone; resampled as if its deals were
+    # independent (the bootstrap before clusters) they looked √2 times surer.
+    for name in ("a", "b"):
+        ok(zole("match", "cbot", "rulebot", "cbot", "--deals", "60", "--seed", "8",
+                "--log", f"{name}.jsonl", cwd=tmp_path))  # fmt: skip
+    once = read_logs([tmp_path / "a.jsonl"]).units
+    twice = read_logs([tmp_path / "a.jsonl", tmp_path / "b.jsonl"]).units
+    assert [u.totals for u in twice[: len(once)]] == [u.totals for u in twice[len(once) :]]
+    alone, shared = widths(rate(once)), widths(rate(twice))
+    naive = widths(rate(independent(twice)))
+    assert alone.keys() == shared.keys() == naive.keys() == {"cbot", "cbot#2", "rulebot"}
+    for name in alone:
+        assert shared[name] == pytest.approx(alone[name], rel=0.05), name
+        assert naive[name] < 0.8 * alone[name], name
+
+
+def test_two_logs_of_the_same_seed_are_resampled_deal_by_deal_together(tmp_path: Path) -> None:
+    # Two plain matches of the same seed hold the same deals, and so does a duplicate match:
+    # rated together, each deal's cards make one cluster. Another seed shares nothing.
+    for name, seed, more in (("a", 5, ()), ("b", 5, ("--duplicate",)), ("c", 6, ())):
+        ok(zole("match", "cbot", "crandom", "cbot", "--deals", "12", "--seed", str(seed),
+                *more, "--log", f"{name}.jsonl", cwd=tmp_path))  # fmt: skip
+    same = json.loads(ok(zole("ratings", "a.jsonl", "b.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert (same["units"], same["clusters"]) == (24, 12)
+    other = json.loads(ok(zole("ratings", "a.jsonl", "c.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert (other["units"], other["clusters"]) == (24, 24)
+    table = ok(zole("ratings", "a.jsonl", "b.jsonl", cwd=tmp_path)).stdout
+    assert "24 units in 12 clusters (84 deals) from 2 log(s)" in table
+
+
+def test_a_tournaments_own_ratings_resample_its_clusters(tournament: Path) -> None:
+    # The intervals the tournament prints at its end are the ones `ratings` gives its log.
+    folder = tournament.parent
+    standings = json.loads(ok(zole("standings", "t.jsonl", "--json", cwd=folder)).stdout)
+    listed = json.loads(ok(zole("ratings", "t.jsonl", "--json", cwd=folder)).stdout)
+    assert listed["clusters"] == BLOCKS
+    by_name = {r["name"]: (r["low"], r["high"]) for r in listed["ratings"]}
+    shown = {r["name"]: (r["low"], r["high"]) for r in standings["standings"]}
+    assert shown == by_name
+
+
+def test_few_clusters_widen_the_percentiles_by_students_t(tournament: Path) -> None:
+    # The interval reaches t(n − 1)/z·√(n/(n − 1)) times as far from the fit as the plain
+    # bootstrap percentiles: for 6 clusters, 2.571/1.960·1.095 = 1.437 times.
+    units = read_logs([tournament]).units
+    groups = clusters(units)
+    plain = fit_bootstrap([u.games() for u in units], clusters=groups, bootstrap=200)
+    listed = rate(units, bootstrap=200)
+    n = len(groups)
+    factor = two_sided_quantile(0.95, n - 1) / 1.959963984540054 * (n / (n - 1)) ** 0.5
+    assert factor == pytest.approx(1.437, abs=0.001)
+    for rating in listed.ratings:
+        i = plain.names.index(rating.name)
+        elo = plain.elos[i]
+        cuts = statistics.quantiles([s[i] for s in plain.samples], n=40, method="inclusive")
+        assert rating.elo == pytest.approx(elo)
+        assert rating.low == pytest.approx(elo + factor * (cuts[0] - elo))
+        assert rating.high == pytest.approx(elo + factor * (cuts[-1] - elo))
+        sd = statistics.stdev(s[i] for s in plain.samples) * (n / (n - 1)) ** 0.5
+        assert rating.sd == pytest.approx(sd)
+
+
+def test_students_quantiles() -> None:
+    assert doctest.testmod(student).failed == 0
+    # Tables of the t distribution (two-sided 95 %), to their 4 decimals.
+    for df, value in ((1, 12.7062), (2, 4.3027), (5, 2.5706), (9, 2.2622), (30, 2.0423),
+                      (100, 1.9840), (101, 1.9837), (1000, 1.9623)):  # fmt: skip
+        assert two_sided_quantile(0.95, df) == pytest.approx(value, abs=5e-5)
+    assert two_sided_quantile(0.5, 7) == pytest.approx(0.7111, abs=5e-5)
+    for bad in ((0.0, 5), (1.0, 5), (0.95, 0)):
+        with pytest.raises(ValueError):
+            two_sided_quantile(*bad)
