@@ -17,10 +17,13 @@ from pathlib import Path
 import pytest
 from clihelp import ok, zole
 
+from zole_arena.arena.summary import PlayerStats
+from zole_arena.records.model import DealRecord
+from zole_arena.records.reader import read_log
 from zole_arena.stats import student
 from zole_arena.stats.ratings import RatingList, fit_bootstrap, rate
 from zole_arena.stats.student import two_sided_quantile
-from zole_arena.stats.units import Unit, clusters, read_logs
+from zole_arena.stats.units import Unit, cards_key, clusters, read_logs
 
 BLOCKS = 6
 FAST = ("--no-sandbox", "--movetime", "1000", "--concurrency", "1")
@@ -59,16 +62,39 @@ def test_the_same_block_at_every_table_is_one_cluster(tournament: Path) -> None:
         assert len({units[i].block for i in group}) == 1
 
 
-def test_the_same_deals_played_again_make_the_ratings_no_surer(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two plain matches of deterministic bots on the same seed: the same deals, played the
+    same way."""
+    folder = tmp_path_factory.mktemp("replayed")
+    for name in ("a", "b"):
+        ok(zole("match", "cbot", "rulebot", "cbot", "--deals", "60", "--seed", "8",
+                "--log", f"{name}.jsonl", cwd=folder))  # fmt: skip
+    return folder / "a.jsonl", folder / "b.jsonl"
+
+
+def points(logs: list[Path], shared: bool = True) -> dict[str, PlayerStats]:
+    """Each player's points per deal over the logs, counted as the standings count them."""
+    stats: dict[str, PlayerStats] = {}
+    for log in logs:
+        for record in read_log(log)[0]:
+            if isinstance(record, DealRecord):
+                cards = cards_key(record.hands, record.talon) if shared else None
+                for seat, name in enumerate(record.names):
+                    player = stats.setdefault(name, PlayerStats(name))
+                    player.add(seat, record.result, record.result.scores[seat], cards)
+    return stats
+
+
+def test_the_same_deals_played_again_make_the_ratings_no_surer(
+    replayed: tuple[Path, Path],
+) -> None:
     # Deterministic bots play the same seed's deals the same way: a second table of the same
     # deals repeats the first one's results and adds nothing. Resampled by clusters its
     # ratings are as uncertain as the first table's alone; resampled as if its deals were
     # independent (the bootstrap before clusters) they looked √2 times surer.
-    for name in ("a", "b"):
-        ok(zole("match", "cbot", "rulebot", "cbot", "--deals", "60", "--seed", "8",
-                "--log", f"{name}.jsonl", cwd=tmp_path))  # fmt: skip
-    once = read_logs([tmp_path / "a.jsonl"]).units
-    twice = read_logs([tmp_path / "a.jsonl", tmp_path / "b.jsonl"]).units
+    once = read_logs(replayed[:1]).units
+    twice = read_logs(replayed).units
     assert [u.totals for u in twice[: len(once)]] == [u.totals for u in twice[len(once) :]]
     alone, shared = widths(rate(once)), widths(rate(twice))
     naive = widths(rate(independent(twice)))
@@ -76,6 +102,42 @@ def test_the_same_deals_played_again_make_the_ratings_no_surer(tmp_path: Path) -
     for name in alone:
         assert shared[name] == pytest.approx(alone[name], rel=0.05), name
         assert naive[name] < 0.8 * alone[name], name
+
+
+def test_the_same_deals_played_again_make_the_points_per_deal_no_surer(
+    replayed: tuple[Path, Path],
+) -> None:
+    once, twice, naive = (
+        points([replayed[0]]),
+        points(list(replayed)),
+        points(list(replayed), False),
+    )
+    assert once.keys() == twice.keys() == {"cbot", "cbot#2", "rulebot"}
+    for name, player in once.items():
+        assert twice[name].clusters == player.clusters == 60
+        assert twice[name].mean == pytest.approx(player.mean)
+        assert twice[name].interval == pytest.approx(player.interval)
+        assert naive[name].interval < 0.8 * player.interval, name
+
+
+def test_a_duplicate_matchs_points_per_deal_count_its_blocks(tmp_path: Path) -> None:
+    # The six deals of a block share their cards: the block is one sample of the points per
+    # deal (a cluster-robust standard error over the blocks, Student's t with blocks − 1).
+    out = ok(zole("match", "cbot", "crandom", "rulebot", "--duplicate", "--deals", "8",
+                  "--seed", "3", "--json", "--log", "d.jsonl", cwd=tmp_path)).stdout  # fmt: skip
+    shown = {p["name"]: p["ci95"] for p in json.loads(out)["players"]}
+    blocks: dict[str, dict[int, list[int]]] = {}
+    for record in read_log(tmp_path / "d.jsonl")[0]:
+        if isinstance(record, DealRecord):
+            for name, score in zip(record.names, record.result.scores, strict=True):
+                blocks.setdefault(name, {}).setdefault(record.block, []).append(score)
+    for name, by_block in blocks.items():
+        g, n = len(by_block), sum(len(s) for s in by_block.values())
+        mean = sum(sum(s) for s in by_block.values()) / n
+        spread = sum((sum(s) - mean * len(s)) ** 2 for s in by_block.values())
+        expected = two_sided_quantile(0.95, g - 1) * (g / (g - 1) * spread) ** 0.5 / n
+        assert g == 8 and n == 48
+        assert shown[name] == pytest.approx(expected), name
 
 
 def test_two_logs_of_the_same_seed_are_resampled_deal_by_deal_together(tmp_path: Path) -> None:
@@ -92,8 +154,8 @@ def test_two_logs_of_the_same_seed_are_resampled_deal_by_deal_together(tmp_path:
     assert "24 units in 12 clusters (84 deals) from 2 log(s)" in table
 
 
-def test_a_tournaments_own_ratings_resample_its_clusters(tournament: Path) -> None:
-    # The intervals the tournament prints at its end are the ones `ratings` gives its log.
+def test_a_tournaments_own_intervals_resample_its_clusters(tournament: Path) -> None:
+    # The intervals of its standings are the ones `ratings` gives its log.
     folder = tournament.parent
     standings = json.loads(ok(zole("standings", "t.jsonl", "--json", cwd=folder)).stdout)
     listed = json.loads(ok(zole("ratings", "t.jsonl", "--json", cwd=folder)).stdout)
@@ -101,6 +163,11 @@ def test_a_tournaments_own_ratings_resample_its_clusters(tournament: Path) -> No
     by_name = {r["name"]: (r["low"], r["high"]) for r in listed["ratings"]}
     shown = {r["name"]: (r["low"], r["high"]) for r in standings["standings"]}
     assert shown == by_name
+    # And the points per deal: each block, with every table's deals of it, one sample.
+    counted = points([tournament])
+    for row in standings["standings"]:
+        assert counted[row["name"]].clusters == BLOCKS
+        assert row["ci95"] == pytest.approx(counted[row["name"]].interval)
 
 
 def test_few_clusters_widen_the_percentiles_by_students_t(tournament: Path) -> None:

@@ -203,7 +203,7 @@ class Match:
     def _count(self, report: DealReport) -> None:
         stats, seating = self.stats, report.seating
         for seat, player in enumerate(seating):
-            stats[player].add(seat, report.result, report.result.scores[seat])
+            stats[player].add(seat, report.result, report.result.scores[seat], report.block)
         for move in report.moves:
             stats[seating[move.seat]].add_move(move)
 

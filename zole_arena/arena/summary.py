@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Hashable
 from typing import Any
 
 from zole_arena.arena.stop import Stop
 from zole_arena.game.actions import Contract
 from zole_arena.game.state import DealResult
 from zole_arena.records.model import Move
+from zole_arena.stats.student import two_sided_quantile
 
 __all__ = [
     "DealReport",
@@ -36,12 +38,11 @@ class DealReport:
 
 @dataclasses.dataclass
 class PlayerStats:
-    """One player's figures over a match."""
+    """One player's figures over a match (or a tournament, or any logs)."""
 
     name: str
     deals: int = 0
     points: int = 0
-    squares: int = 0
     soloist: int = 0
     soloist_won: int = 0
     soloist_points: int = 0
@@ -59,6 +60,15 @@ class PlayerStats:
     think_max_ms: float = 0.0
     clock_low_ms: int | None = None
     """Under a game clock, the least it had left after a move; None: no clock."""
+    _clusters: dict[Hashable, tuple[int, int]] = dataclasses.field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """The points and deals of the player in each cluster (:meth:`add`)."""
+    _sums: list[int] = dataclasses.field(
+        default_factory=lambda: [0, 0, 0], repr=False, compare=False
+    )
+    """Over the clusters: Σ points², Σ points·deals, Σ deals² (kept as deals are added, so
+    that the interval costs the same late in a long event as early)."""
 
     def add_move(self, move: Move) -> None:
         """Count the time one of this player's moves took (and its clock): a decision, unless
@@ -78,11 +88,25 @@ class PlayerStats:
         """Think time per decision, in milliseconds."""
         return self.think_ms / self.decisions if self.decisions else 0.0
 
-    def add(self, seat: int, result: DealResult, score: int) -> None:
-        """Count one deal in which this player sat in ``seat`` and scored ``score``."""
+    def add(
+        self, seat: int, result: DealResult, score: int, cluster: Hashable | None = None
+    ) -> None:
+        """Count one deal in which this player sat in ``seat`` and scored ``score``.
+
+        :param cluster: what the deal shares its cards with, for the interval: deals of one
+            cluster are one sample (a duplicate block's number in a match; the key of the
+            cards, :func:`~zole_arena.stats.units.cards_key`, across the tables of a
+            tournament or logs). None: the deal shares them with no other.
+        """
+        key = (None, self.deals) if cluster is None else cluster
         self.deals += 1
         self.points += score
-        self.squares += score * score
+        points, deals = self._clusters.get(key, (0, 0))
+        sums = self._sums
+        sums[0] += (points + score) ** 2 - points**2
+        sums[1] += (points + score) * (deals + 1) - points * deals
+        sums[2] += (deals + 1) ** 2 - deals**2
+        self._clusters[key] = (points + score, deals + 1)
         if result.forfeit is not None:
             self.forfeited += 1
         elif result.contract is Contract.TABLE:
@@ -104,12 +128,29 @@ class PlayerStats:
         return self.points / self.deals if self.deals else 0.0
 
     @property
+    def clusters(self) -> int:
+        """The independent samples of the points per deal: deals, or groups of deals with the
+        same cards (a duplicate block; the same block at every table of a tournament)."""
+        return len(self._clusters)
+
+    @property
     def interval(self) -> float:
-        """Half-width of the 95% confidence interval of the points per deal."""
-        if self.deals < 2:
+        """Half-width of the 95% confidence interval of the points per deal (infinite below two
+        clusters).
+
+        The cluster-robust standard error of a mean over *G* clusters — the clusters' points
+        less the mean times their deals, squared, summed, times G / (G − 1), over the deals
+        squared — and Student's t quantile with G − 1 degrees of freedom. For deals that share
+        no cards this is the textbook interval of a mean: sample variance over n, t(n − 1).
+        """
+        count = len(self._clusters)
+        if count < 2:
             return math.inf
-        variance = (self.squares - self.points * self.points / self.deals) / (self.deals - 1)
-        return 1.96 * math.sqrt(max(variance, 0.0) / self.deals)
+        mean = self.points / self.deals
+        squares, products, deals = self._sums
+        spread = max(squares - 2 * mean * products + mean * mean * deals, 0.0)
+        variance = count / (count - 1) * spread / (self.deals * self.deals)
+        return two_sided_quantile(0.95, count - 1) * math.sqrt(variance)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures."""

@@ -52,8 +52,9 @@ class Standings:
         """Count one deal record (one of this tournament's)."""
         result = record.result
         names = record.names
+        cards = cards_key(record.hands, record.talon)
         for seat, name in enumerate(names):
-            self._player(name).add(seat, result, result.scores[seat])
+            self._player(name).add(seat, result, result.scores[seat], cards)
         for move in record.moves:
             self._player(names[move.seat]).add_move(move)
         for fault in record.faults:
@@ -63,7 +64,7 @@ class Standings:
             record.deal,
             record.block,
             dict(zip(names, result.scores, strict=True)),
-            cards_key(record.hands, record.talon),
+            cards,
         )
 
     def _player(self, name: str) -> PlayerStats:

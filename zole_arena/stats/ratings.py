@@ -38,7 +38,7 @@ samples, so the interval reaches t/z times as far from the fit as the refits' 2.
 97.5th percentiles, where t is Student's two-sided 95 % quantile with *n* − 1 degrees of
 freedom and z the normal one (1.96): the rule of cluster-robust inference
 (:mod:`zole_arena.stats.student`). For 10 clusters the interval is 1.22 times as wide as the
-plain percentiles; for 100, 1.01 times. The likelihood of superiority (LOS) of a player over
+plain percentiles; for 100, 1.02 times. The likelihood of superiority (LOS) of a player over
 the next one in the sorted list is the fraction of (widened) refits in which it is rated
 above that player; ``sd`` is the standard deviation of its widened refits. An anchor player
 has no interval of its own, the others' are relative to it.

@@ -12,6 +12,7 @@ standard library has the normal distribution only, hence this module.
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from typing import Final
@@ -42,6 +43,7 @@ def _central(t: float, df: int) -> float:
     return math.sin(theta) * total
 
 
+@functools.cache
 def two_sided_quantile(level: float, df: int) -> float:
     """The t such that P(|T| ≤ t) = ``level`` for T with ``df`` degrees of freedom (≥ 1).
 
