@@ -62,7 +62,6 @@ both played in that many clusters.
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import itertools
 import math
@@ -275,20 +274,20 @@ def fit_bootstrap(
     names = sorted({name for games in unit_games for game in games for name in game[:2]})
     check_players(names, anchor, prior)
     index = {name: i for i, name in enumerate(names)}
-    # Each unit as {(i, j): (games, wins of i)}, i < j: a resample adds these up. Units with
-    # the same results are one kind (with three players a deal has at most 27 outcomes), so a
-    # resample's table sums each kind once, times how often it was drawn.
-    kinds: dict[tuple[tuple[tuple[int, int], tuple[float, float]], ...], int] = {}
-    kind_of = [
-        kinds.setdefault(tuple(sorted(tally_games(games, index).items())), len(kinds))
-        for games in unit_games
-    ]
-    tallies = list(kinds)
+    # Each cluster as {(i, j): (games, wins of i)}, i < j, over its units: a resample adds
+    # these up. Clusters with the same results are one kind (with three players a deal has at
+    # most 27 outcomes), so a resample's table sums each kind once, times how often it was
+    # drawn.
     groups = [[i] for i in range(len(unit_games))] if clusters is None else clusters
-    # Each cluster as the kinds of its units, with how many of each.
-    members = [
-        sorted(collections.Counter(kind_of[unit] for unit in group).items()) for group in groups
-    ]
+    kinds: dict[tuple[tuple[tuple[int, int], tuple[float, float]], ...], int] = {}
+    kind_of = []
+    for group in groups:
+        if len(group) == 1:
+            tally = tally_games(unit_games[group[0]], index)
+        else:
+            tally = tally_games((game for unit in group for game in unit_games[unit]), index)
+        kind_of.append(kinds.setdefault(tuple(sorted(tally.items())), len(kinds)))
+    tallies = list(kinds)
 
     def fit(counts: Sequence[int]) -> tuple[float, ...]:
         results: dict[tuple[int, int], tuple[float, float]] = {}
@@ -309,7 +308,7 @@ def fit_bootstrap(
     rng = random.Random(seed)
     # Each draw is rng.randrange(clusters), spelled out with getrandbits (the same numbers,
     # without randrange's argument checks on every one of clusters × resamples draws).
-    size = len(members)
+    size = len(kind_of)
     bits = size.bit_length()
     draw = rng.getrandbits
     samples = []
@@ -319,8 +318,7 @@ def fit_bootstrap(
             cluster = draw(bits)
             while cluster >= size:
                 cluster = draw(bits)
-            for kind, count in members[cluster]:
-                counts[kind] += count
+            counts[kind_of[cluster]] += 1
         samples.append(fit(counts))
     return BootstrapFit(tuple(names), elos, tuple(samples))
 
