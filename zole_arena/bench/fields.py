@@ -11,16 +11,16 @@ unsandboxed (kept bots need that), with the same concurrency, seed and time per 
 
 Reported: each run's wall-clock deals per second (start-up included) and the accuracy of its
 ratings: Spearman's and Kendall's rank correlation of the Elo order with the true order, and
-the mean width of the 95% intervals. With a Ray address, the balanced tournament is played a
-second time on the cluster, for its deals per second against the local run's and its cost
-per table.
+the mean width of the 95% intervals (none for the round-robin: its tables all play the same
+block, one cluster of cards, which cannot tell its luck from skill). With a Ray address, the
+balanced tournament is played a second time on the cluster, for its deals per second against
+the local run's and its cost per table.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
-import math
 import tempfile
 import time
 from pathlib import Path
@@ -47,8 +47,9 @@ class FieldRun:
     spearman: float
     """Rank correlation of the Elo order with the true order (1: the same order)."""
     kendall: float
-    interval: float
-    """The mean width of the 95% Elo intervals."""
+    interval: float | None
+    """The mean width of the 95% Elo intervals; None when they cannot be estimated (the
+    round-robin's tables all play the same one block: a single cluster of cards)."""
 
     @property
     def deals_per_second(self) -> float:
@@ -112,7 +113,7 @@ def _play(
         seconds,
         spearman,
         kendall,
-        sum(widths) / len(widths) if widths else math.inf,
+        sum(widths) / len(widths) if widths else None,
     )
 
 

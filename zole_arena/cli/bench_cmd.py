@@ -173,11 +173,15 @@ def _fields_bench(bots: int, concurrency: int, address: str | None, json_output:
         print_json(result.to_dict())
         return
     for run in result.runs:
+        widths = (
+            "n/a (every table plays the same one block)"
+            if run.interval is None
+            else f"{run.interval:.0f} Elo wide on average"
+        )
         out.print(
             f"  {run.label}: {run.tables:,} tables, {run.deals:,} deals in {run.seconds:,.1f} s "
             f"= {run.deals_per_second:,.1f} deals/s; ratings against the true order: Spearman "
-            f"{run.spearman:.3f}, Kendall {run.kendall:.3f}, 95% intervals {run.interval:.0f} "
-            "Elo wide on average"
+            f"{run.spearman:.3f}, Kendall {run.kendall:.3f}, 95% intervals {widths}"
         )
     fresh, kept, *ray = result.runs
     out.print(f"  balanced with kept bots: {kept.deals_per_second / fresh.deals_per_second:.2f}× "
