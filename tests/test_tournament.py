@@ -118,20 +118,21 @@ def test_gauntlet_puts_its_bot_at_every_table() -> None:
 def test_round_robin_in_parallel_logs_verifies_and_rates(tmp_path: Path) -> None:
     proc = ok(
         zole(
-            "tournament", "rulebot", "random", "cbot", "crandom", "--blocks", "1",
+            "tournament", "rulebot", "random", "cbot", "crandom", "--blocks", "2",
             "--seed", "7", "--concurrency", "2", "--log", "t.jsonl", "--json", *FAST,
             cwd=tmp_path,
         )
     )  # fmt: skip
     summary = json.loads(proc.stdout)
-    assert summary["deals"] == summary["planned"] == 4 * 6
+    assert summary["deals"] == summary["planned"] == 4 * 12
     assert summary["stopped"] is None
     assert summary["format"] == "round-robin"
-    assert [t["deals"] for t in summary["tables"]] == [6, 6, 6, 6]
+    assert [t["deals"] for t in summary["tables"]] == [12, 12, 12, 12]
     standings = summary["standings"]
     assert {s["name"] for s in standings} == {"rulebot", "random", "cbot", "crandom"}
     for entry in standings:
-        assert entry["deals"] == 18  # 3 tables of 6 deals each
+        assert entry["deals"] == 36  # 3 tables of 12 deals each
+        # Two blocks, each at every table: two clusters of cards to resample.
         assert entry["low"] <= entry["elo"] <= entry["high"]
     elos = [s["elo"] for s in standings]
     assert elos == sorted(elos, reverse=True)
@@ -164,7 +165,7 @@ def test_round_robin_in_parallel_logs_verifies_and_rates(tmp_path: Path) -> None
     assert all(len(found) == 1 for found in hands.values())
 
     verify = ok(zole("verify", "t.jsonl", cwd=tmp_path))
-    assert "24 of 24 deals verify" in verify.stdout
+    assert "48 of 48 deals verify" in verify.stdout
     rated = json.loads(ok(zole("ratings", "t.jsonl", "--json", cwd=tmp_path)).stdout)
     assert {r["name"] for r in rated["ratings"]} == {s["name"] for s in standings}
     assert [r["elo"] for r in rated["ratings"]] == elos
@@ -178,7 +179,7 @@ def test_round_robin_in_parallel_logs_verifies_and_rates(tmp_path: Path) -> None
 
 
 def test_a_one_block_tournament_shows_its_intervals_as_not_estimable(tmp_path: Path) -> None:
-    """Three bots, one table, one block: one unit to resample, so no interval and no LOS."""
+    """Three bots, one table, one block: one cluster to resample, so no interval and no LOS."""
     bots = ("rulebot", "random", f"other={PY} {TESTS.parent / 'bots' / 'random_bot.py'}")
     proc = ok(zole("tournament", *bots, "--blocks", "1", "--seed", "3", "--json", *FAST,
                    cwd=tmp_path))  # fmt: skip
@@ -194,7 +195,7 @@ def test_a_one_block_tournament_shows_its_intervals_as_not_estimable(tmp_path: P
     for row in rows[:3]:
         assert row[3] == "n/a", row  # not "+153…+153"
     assert rows[0][4] == rows[1][4] == "n/a"  # the LOS of all but the last
-    assert "n/a: not estimable from fewer than 2 units" in table
+    assert "n/a: not estimable from fewer than 2 clusters" in table
 
 
 def test_long_similar_names_stay_distinct_in_80_columns(tmp_path: Path) -> None:
