@@ -69,7 +69,7 @@ from zole_arena.records.model import DealRecord, Record
 from zole_arena.records.reader import read_log
 from zole_arena.stats.ratings import fit_elo, rate
 from zole_arena.stats.student import two_sided_quantile
-from zole_arena.stats.units import Unit, cards_key, units_from_records
+from zole_arena.stats.units import Unit, deal_keys, units_from_records
 
 PY = sys.executable
 
@@ -167,7 +167,7 @@ def points_run(records: Sequence[Record], alone: bool) -> Run:
     stats: dict[str, PlayerStats] = {}
     for record in records:
         if isinstance(record, DealRecord):
-            cards = None if alone else cards_key(record.hands, record.talon)
+            cards = None if alone else deal_keys(record)[1]
             for seat, name in enumerate(record.names):
                 player = stats.setdefault(name, PlayerStats(name))
                 player.add(seat, record.result, record.result.scores[seat], cards)

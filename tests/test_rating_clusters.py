@@ -23,7 +23,7 @@ from zole_arena.records.reader import read_log
 from zole_arena.stats import student
 from zole_arena.stats.ratings import RatingList, fit_bootstrap, rate
 from zole_arena.stats.student import two_sided_quantile
-from zole_arena.stats.units import Unit, cards_key, clusters, read_logs
+from zole_arena.stats.units import Unit, clusters, deal_keys, read_logs
 
 BLOCKS = 6
 FAST = ("--no-sandbox", "--movetime", "1000", "--concurrency", "1")
@@ -79,7 +79,7 @@ def points(logs: list[Path], shared: bool = True) -> dict[str, PlayerStats]:
     for log in logs:
         for record in read_log(log)[0]:
             if isinstance(record, DealRecord):
-                cards = cards_key(record.hands, record.talon) if shared else None
+                cards = deal_keys(record)[1] if shared else None
                 for seat, name in enumerate(record.names):
                     player = stats.setdefault(name, PlayerStats(name))
                     player.add(seat, record.result, record.result.scores[seat], cards)
@@ -201,3 +201,42 @@ def test_students_quantiles() -> None:
     for bad in ((0.0, 5), (1.0, 5), (0.95, 0)):
         with pytest.raises(ValueError):
             two_sided_quantile(*bad)
+
+
+def test_cards_edited_at_some_tables_still_join_their_seeds_deal(tournament: Path) -> None:
+    # A forger who swaps a card between two hands at all but one table (which `verify`
+    # reports) gives every table cards of its own; the records still say which of the seed's
+    # deals they are, and that joins them: the intervals are not narrowed by the edit.
+    lines = tournament.read_text().splitlines()
+    forged = []
+    for line in lines:
+        record = json.loads(line)
+        if record.get("type") == "deal" and not record["match_id"].endswith("-t1"):
+            hands = record["hands"]
+            hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+        forged.append(json.dumps(record))
+    path = tournament.parent / "forged.jsonl"
+    path.write_text("\n".join(forged) + "\n")
+    units = read_logs([path]).units
+    assert len({key for u in units for key in u.cards}) > 2 * BLOCKS  # the cards differ
+    assert len(clusters(units)) == BLOCKS
+    honest = rate(read_logs([tournament]).units, bootstrap=50)
+    edited = rate(units, bootstrap=50)
+    assert (edited.clusters, [r.low for r in edited.ratings]) == (
+        honest.clusters,
+        [r.low for r in honest.ratings],
+    )
+
+
+def test_a_score_no_match_could_reach_is_skipped_not_a_traceback(tournament: Path) -> None:
+    lines = tournament.read_text().splitlines()
+    first = next(i for i, line in enumerate(lines) if json.loads(line).get("type") == "deal")
+    record = json.loads(lines[first])
+    record["result"]["scores"] = [2 * 10**200, -(10**200), -(10**200)]
+    lines[first] = json.dumps(record)
+    path = tournament.parent / "huge.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    standings = ok(zole("standings", "huge.jsonl", cwd=tournament.parent))
+    assert "Standings after 143 of 144 deals" in standings.stdout  # the forged one left out
+    ratings = ok(zole("ratings", "huge.jsonl", cwd=tournament.parent))
+    assert "three whole numbers of at most 10^12" in ratings.stderr, ratings.stderr

@@ -39,7 +39,7 @@ from zole_arena.stats.ratings import (
     units_from_records,
 )
 from zole_arena.stats.tally import ResultTally
-from zole_arena.stats.units import cards_key
+from zole_arena.stats.units import deal_keys
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -365,8 +365,7 @@ def test_the_live_tally_of_deals_gives_the_same_units() -> None:
     for record in records[1:]:
         assert isinstance(record, DealRecord)
         scores = dict(zip(record.names, record.result.scores, strict=True))
-        cards = cards_key(record.hands, record.talon)
-        tally.add(record.match_id, record.deal, record.block, scores, cards)
+        tally.add(record.match_id, record.deal, record.block, scores, deal_keys(record))
     kept = tally.units()
     assert [(u.match_id, u.block, u.totals, u.deals, u.scores, u.cards) for u in typed] == [
         (u.match_id, u.block, u.totals, u.deals, u.scores, u.cards) for u in kept

@@ -94,9 +94,9 @@ class PlayerStats:
         """Count one deal in which this player sat in ``seat`` and scored ``score``.
 
         :param cluster: what the deal shares its cards with, for the interval: deals of one
-            cluster are one sample (a duplicate block's number in a match; the key of the
-            cards, :func:`~zole_arena.stats.units.cards_key`, across the tables of a
-            tournament or logs). None: the deal shares them with no other.
+            cluster are one sample (a duplicate block's number in a match; the seed's deal,
+            :func:`~zole_arena.stats.units.deal_keys`, across the tables of a tournament or
+            logs). None: the deal shares them with no other.
         """
         key = (None, self.deals) if cluster is None else cluster
         self.deals += 1

@@ -14,7 +14,7 @@ from zole_arena.events.schedule import Table
 from zole_arena.records.model import DealRecord
 from zole_arena.stats.ratings import RatingError, RatingList, Unit, rate
 from zole_arena.stats.tally import ResultTally
-from zole_arena.stats.units import cards_key
+from zole_arena.stats.units import deal_keys
 
 __all__ = [
     "Standings",
@@ -52,9 +52,9 @@ class Standings:
         """Count one deal record (one of this tournament's)."""
         result = record.result
         names = record.names
-        cards = cards_key(record.hands, record.talon)
+        keys = deal_keys(record)
         for seat, name in enumerate(names):
-            self._player(name).add(seat, result, result.scores[seat], cards)
+            self._player(name).add(seat, result, result.scores[seat], keys[1])
         for move in record.moves:
             self._player(names[move.seat]).add_move(move)
         for fault in record.faults:
@@ -64,7 +64,7 @@ class Standings:
             record.deal,
             record.block,
             dict(zip(names, result.scores, strict=True)),
-            cards,
+            keys,
         )
 
     def _player(self, name: str) -> PlayerStats:

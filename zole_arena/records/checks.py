@@ -245,6 +245,10 @@ def _folder(value: Any) -> bool:
 
 
 _INTS3: Final = _list_of(_whole, 3)
+#: No score or running total of a real match comes near this (a deal moves a few dozen points):
+#: a larger one is forged, and would overflow the floats that figures are computed in.
+MAX_SCORE: Final = 10**12
+_SCORES3: Final = _list_of(lambda value: _whole(value) and abs(value) <= MAX_SCORE, 3)
 
 
 # (key, check, what it must be) for each part of a deal record the readers use.
@@ -285,7 +289,7 @@ _PLAYER_LATER: Final[Shape] = (
 _RESULT: Final[Shape] = (
     ("contract", _contract, f"null or one of {', '.join(sorted(_CONTRACTS))}"),
     ("soloist", _optional(_seat), "null or a seat"),
-    ("scores", _INTS3, "three whole numbers"),
+    ("scores", _SCORES3, "three whole numbers of at most 10^12"),
     ("tricks", _INTS3, "three whole numbers"),
     ("points", _INTS3, "three whole numbers"),
     ("band", _optional(_one_of(_BANDS)), f"null or one of {_listed(_BANDS)}"),
@@ -312,7 +316,7 @@ _DEAL: Final[Shape] = (
     ("buried", _list_of(_card), "a list of card names"),
     ("tricks", lambda v: isinstance(v, list), "a list"),
     ("result", lambda v: isinstance(v, dict), "an object"),
-    ("totals", _INTS3, "three whole numbers"),
+    ("totals", _SCORES3, "three whole numbers of at most 10^12"),
     ("termination", _one_of(_TERMINATIONS), " or ".join(sorted(_TERMINATIONS))),
     ("culprit", lambda v: v is None or isinstance(v, dict), "null or a fault"),
     ("faults", lambda v: isinstance(v, list), "a list"),

@@ -42,7 +42,7 @@ from zole_arena.stats.ratings import (
     rate,
     ratings_over_time,
 )
-from zole_arena.stats.units import cards_key, units_from_records
+from zole_arena.stats.units import deal_keys, units_from_records
 
 __all__ = [
     "SOLO_CONTRACTS",
@@ -258,9 +258,9 @@ class _Collector:
         self.deal_tables.append(self.table_of[record.match_id])
         result = record.result
         names = record.names
-        cards = cards_key(record.hands, record.talon)
+        seed_deal = deal_keys(record)[1]
         for seat, name in enumerate(names):
-            self._bot(name).add(seat, result, result.scores[seat], cards)
+            self._bot(name).add(seat, result, result.scores[seat], seed_deal)
             identity = record.players[seat]
             self._identity(name, BotIdentity("", "", identity.version, identity.command))
         if result.forfeit is None and result.contract is not None:

@@ -379,6 +379,8 @@ def rate(
             cuts = statistics.quantiles(mine, n=40, method="inclusive")
             reach = two_sided_quantile(0.95, present[i] - 1) / _Z95
             low, high = (elos[i] + reach * (cut - elos[i]) for cut in (cuts[0], cuts[-1]))
+            # Few refits can all fall on one side of the fit: the interval still holds it.
+            low, high = min(low, elos[i]), max(high, elos[i])
             sd = statistics.stdev(mine)
         los = None
         if place + 1 < len(order) and estimable[i] and estimable[order[place + 1]]:

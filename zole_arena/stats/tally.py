@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from zole_arena.stats.btfit import (
     ELO,
@@ -77,10 +77,10 @@ class ResultTally:
         deal: int,
         block: int,
         scores: Mapping[str, int],
-        cards: str | None = None,
+        cards: Iterable[str] = (),
     ) -> None:
-        """Count one deal: its match, number, block, each player's score and the key of its
-        cards (:func:`~zole_arena.stats.units.cards_key`; None: shared with no other deal).
+        """Count one deal: its match, number, block, each player's score and the keys of its
+        cards (:func:`~zole_arena.stats.units.deal_keys`; none: shared with no other deal).
 
         A deal already counted (the same match and number) is counted once, as when a log is
         read.
@@ -91,8 +91,7 @@ class ResultTally:
             return
         unit.deals[deal] = dict(scores)
         unit.sequence = self.deals
-        if cards is not None:
-            unit.cards.add(cards)
+        unit.cards.update(cards)
         pairs = self._pairs
         for first, second in itertools.combinations(sorted(scores), 2):
             a, b = scores[first], scores[second]

@@ -24,8 +24,9 @@ record (``protocol/records.md``) is turned into pairwise games in three steps:
 3. **Clusters.** Units that hold the same cards are not independent either: every table of a
    tournament plays the same seeded deals, so block *b* at one table has the cards of block
    *b* at every other, and logs played from the same seed share them too. Each unit keeps the
-   keys of its deals' cards (:func:`cards_key`, whoever holds which hand), and
-   :func:`clusters` joins the units that share any: the bootstrap resamples these clusters.
+   keys of its deals' cards (:func:`cards_key`, whoever holds which hand, and the seed's deal
+   the record names: :func:`deal_keys`), and :func:`clusters` joins the units that share any:
+   the bootstrap resamples these clusters.
 4. **Totals.** A unit also keeps each player's total score over its deals and how many of them
    it played (for the counts in the list), and when its last deal finished (for
    :func:`~zole_arena.stats.ratings.ratings_over_time`).
@@ -70,6 +71,7 @@ __all__ = [
     "Unit",
     "cards_key",
     "clusters",
+    "deal_keys",
     "read_logs",
     "units_from_records",
 ]
@@ -153,6 +155,13 @@ def cards_key(hands: Iterable[Iterable[int]], talon: Iterable[int]) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
+def deal_keys(record: DealRecord) -> tuple[str, str]:
+    """The keys that tie a deal record to the others with its cards: its cards
+    (:func:`cards_key`) and the seed's deal it says it is. Both count, so that a log whose
+    hands were edited (which ``verify`` reports) still joins the deals of its seed."""
+    return cards_key(record.hands, record.talon), f"seed {record.seed} deal {record.deal_no}"
+
+
 def clusters(units: Sequence[Unit]) -> list[list[int]]:
     """The units, by index, in groups of those linked by shared cards (directly, or through
     other units): the independent samples of the bootstrap. A unit that shares no cards is a
@@ -201,7 +210,7 @@ class _Deal(NamedTuple):
     scores: dict[str, int]
     finished: datetime.datetime | None
     sequence: int
-    cards: str
+    cards: tuple[str, str]
 
 
 def units_from_records(records: Iterable[Record]) -> RatingData:
@@ -229,8 +238,7 @@ def units_from_records(records: Iterable[Record]) -> RatingData:
                     f"deal {number} of match {match_id}: not usable for ratings ({exc}): skipped"
                 )
                 continue
-            cards = cards_key(record.hands, record.talon)
-            deal = _Deal(record.block, scores, _utc(record.finished), sequence, cards)
+            deal = _Deal(record.block, scores, _utc(record.finished), sequence, deal_keys(record))
         else:
             continue
         if (match_id, number) in deals:
@@ -263,7 +271,7 @@ def units_from_records(records: Iterable[Record]) -> RatingData:
                 tuple(found.scores for _, found in members),
                 max(known) if len(known) == len(times) else None,
                 max(found.sequence for _, found in members),
-                frozenset(found.cards for _, found in members),
+                frozenset(key for _, found in members for key in found.cards),
             )
         )
     return RatingData(tuple(units), tuple(warnings))
