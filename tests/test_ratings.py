@@ -578,3 +578,22 @@ def test_two_players_rated_alike_are_even_in_the_los() -> None:
     assert {first.name, second.name} == {"A", "B"}
     assert first.elo == pytest.approx(second.elo)
     assert first.los_next == 0.5
+
+
+def test_a_player_who_never_loses_is_fitted_to_convergence() -> None:
+    # Hunter's MM moves a player who never loses by a little per sweep, for as many sweeps as
+    # it has games; the fit takes Newton steps there instead. Whichever step it takes, at its
+    # result every player's expected wins (the prior's virtual game included) equal its wins.
+    from zole_arena.stats import btfit
+
+    games = [("A", "B", 1.0)] * 20_000 + [("B", "C", 1.0), ("C", "B", 1.0)] * 50
+    names = ["A", "B", "C"]
+    index = {name: i for i, name in enumerate(names)}
+    table = btfit.results_table(3, btfit.tally_games(games, index))
+    logs = btfit.fit_strengths(table, 1.0)
+    strength = [math.exp(value) for value in logs]
+    for i in range(3):
+        expected = 0.5 * strength[i] / (strength[i] + 1.0) * 2  # the prior's virtual game
+        for j, count in table.neighbours[i]:
+            expected += count * strength[i] / (strength[i] + strength[j])
+        assert expected == pytest.approx(table.wins[i] + 0.5, rel=1e-6), names[i]

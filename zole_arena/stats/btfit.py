@@ -86,7 +86,10 @@ def fit_strengths(table: FitTable, prior: float) -> list[float]:
     """Maximum-likelihood log-strengths (natural log; the neutral opponent is at 0).
 
     Each sweep is Hunter's MM update, player by player (γᵢ ← Wᵢ / Σⱼ nᵢⱼ / (γᵢ + γⱼ), with the
-    prior's virtual draw as half a win and one game against γ = 1), followed by the exact best
+    prior's virtual draw as half a win and one game against γ = 1) — or a Newton step in the
+    player's log-strength where that is longer and likelier (a player who almost never loses
+    or wins, whom MM moves a little per sweep for as many sweeps as it has games: a crafted
+    log made a fit take hours) — followed by the exact best
     common factor for all strengths, which only the prior decides and which plain MM would
     approach very slowly when there are many games. Players who never met, directly or through
     others (logs of different pools rated together), form groups whose levels only the prior
@@ -101,9 +104,23 @@ def fit_strengths(table: FitTable, prior: float) -> list[float]:
         for i in range(count):
             own = strength[i]
             denominator = prior / (own + 1.0)
+            expected = prior * own / (own + 1.0)  # the player's expected wins, and their
+            curvature = prior * own / (own + 1.0) ** 2  # derivative in its log-strength
             for j, games in table.neighbours[i]:
-                denominator += games / (own + strength[j])
+                total = own + strength[j]
+                denominator += games / total
+                expected += games * own / total
+                curvature += games * own * strength[j] / (total * total)
             new = wins[i] / denominator
+            # MM moves a player who (nearly) never loses, or never wins, by a little per
+            # sweep, for as many sweeps as it has games; a Newton step in its log-strength
+            # (at most 1, e ≈ 174 Elo) goes there in a few. The likelier of the two is kept.
+            step = max(-1.0, min(1.0, (wins[i] - expected) / curvature))
+            newton = own * math.exp(step)
+            if abs(step) > abs(math.log(new / own)) and _gain(
+                table.neighbours[i], strength, wins[i], prior, own, newton
+            ) > _gain(table.neighbours[i], strength, wins[i], prior, own, new):
+                new = newton
             moved = max(moved, abs(math.log(new / own)))
             strength[i] = new
         largest = 0.0
@@ -116,6 +133,22 @@ def fit_strengths(table: FitTable, prior: float) -> list[float]:
         if max(moved, largest) < _TOLERANCE:
             break
     return [math.log(s) for s in strength]
+
+
+def _gain(
+    neighbours: Sequence[tuple[int, float]],
+    strength: Sequence[float],
+    wins: float,
+    prior: float,
+    own: float,
+    new: float,
+) -> float:
+    """How much the log-likelihood (prior included) of one player's games grows when its
+    strength moves from ``own`` to ``new``, the others' staying."""
+    change = wins * math.log(new / own) - prior * math.log((new + 1.0) / (own + 1.0))
+    for j, games in neighbours:
+        change -= games * math.log((new + strength[j]) / (own + strength[j]))
+    return change
 
 
 def _groups(table: FitTable) -> list[list[int]]:
