@@ -310,6 +310,25 @@ def test_resume_continues_the_chain_after_a_crash(dup: Played, tmp_path: Path) -
     assert "c.jsonl:5: truncated record" in proc.stderr  # a warning, as before
 
 
+@pytest.mark.parametrize("how", ["more after its end", "a number too long to read"])
+def test_a_whole_record_made_unreadable_is_damage_not_a_cut(
+    dup: Played, tmp_path: Path, how: str
+) -> None:
+    # Only a line cut short is what an arena stopped while writing leaves (a warning). A whole
+    # record made unreadable otherwise, to hide a deal, fails verification.
+    lines = list(dup.lines)
+    last = len(lines) - 1
+    if how == "more after its end":
+        lines[last] += b"x"
+    else:
+        lines[last] = re.sub(rb'"deal":\d+', b'"deal":' + b"1" * 5001, lines[last], count=1)
+    (tmp_path / "d.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    proc = verify(tmp_path, "d.jsonl")
+    assert proc.returncode == 1, proc.stdout
+    assert "damaged record" in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 def _as_format_1(line: bytes) -> bytes:
     """A format-2 line as the arena wrote it before the chain (format 1, no prev)."""
     found = re.match(rb'\{"format":"zole-arena","format_version":2,"prev":(null|"[0-9a-f]{64}"),',

@@ -169,15 +169,33 @@ class _TooDeep:
 _TOO_DEEP: Final = _TooDeep()
 
 
+class _Cut:
+    """What :func:`_decode` gives for JSON that stops too early: a line cut short."""
+
+
+_CUT: Final = _Cut()
+
+
 def _decode(raw: bytes) -> Any:
-    """A line's JSON value; None when it is not JSON, :data:`_TOO_DEEP` when it is nested too
+    """A line's JSON value; None when it is not JSON, :data:`_CUT` when it is JSON cut off
+    (what an arena stopped while writing leaves), :data:`_TOO_DEEP` when it is nested too
     deep for the reader."""
     try:
         return json.loads(raw)
-    except ValueError:  # JSONDecodeError, UnicodeDecodeError
+    except json.JSONDecodeError as exc:
+        return _CUT if _cut_off(exc) else None
+    except ValueError:  # UnicodeDecodeError; an integer too long to read
         return None
     except RecursionError:
         return _TOO_DEEP
+
+
+def _cut_off(exc: json.JSONDecodeError) -> bool:
+    """Whether the JSON ends too early (a prefix of a value: a cut string, or the end within
+    a literal's few letters), not whether it is damaged elsewhere or has more after its end."""
+    if exc.msg.startswith("Unterminated string"):
+        return True
+    return not exc.msg.startswith("Extra data") and exc.pos >= len(exc.doc.rstrip()) - 4
 
 
 def first_format_version(handle: IO[bytes]) -> object:
@@ -242,9 +260,11 @@ def _read_line(raw: bytes, ended: bool) -> _Line:
         if not ended:
             return _Line(None, "truncated last line (the arena stopped while writing it): "
                          "skipped", True)  # fmt: skip
-        if value is None and raw.startswith(_RECORD_START):
+        if value is _CUT and raw.startswith(_RECORD_START):
             return _Line(None, "truncated record (the arena stopped while writing it): skipped",
                          True)  # fmt: skip
+        if raw.startswith(_RECORD_START):
+            return _Line(None, "damaged record (not JSON, and not cut short): skipped", True)
         return _Line(None, "not a zole-arena record: skipped", True)
     record = from_json(value)
     if isinstance(record, str):
