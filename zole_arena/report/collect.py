@@ -42,7 +42,7 @@ from zole_arena.stats.ratings import (
     rate,
     ratings_over_time,
 )
-from zole_arena.stats.units import deal_keys, units_from_records
+from zole_arena.stats.units import seed_deal_key, units_from_records
 
 __all__ = [
     "SOLO_CONTRACTS",
@@ -258,7 +258,7 @@ class _Collector:
         self.deal_tables.append(self.table_of[record.match_id])
         result = record.result
         names = record.names
-        seed_deal = deal_keys(record)[1]
+        seed_deal = seed_deal_key(record)
         for seat, name in enumerate(names):
             self._bot(name).add(seat, result, result.scores[seat], seed_deal)
             identity = record.players[seat]

@@ -282,10 +282,7 @@ def fit_bootstrap(
     kinds: dict[tuple[tuple[tuple[int, int], tuple[float, float]], ...], int] = {}
     kind_of = []
     for group in groups:
-        if len(group) == 1:
-            tally = tally_games(unit_games[group[0]], index)
-        else:
-            tally = tally_games((game for unit in group for game in unit_games[unit]), index)
+        tally = tally_games((game for unit in group for game in unit_games[unit]), index)
         kind_of.append(kinds.setdefault(tuple(sorted(tally.items())), len(kinds)))
     tallies = list(kinds)
 

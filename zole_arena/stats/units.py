@@ -72,6 +72,7 @@ __all__ = [
     "cards_key",
     "clusters",
     "deal_keys",
+    "seed_deal_key",
     "read_logs",
     "units_from_records",
 ]
@@ -99,8 +100,8 @@ class Unit:
     :param finished: when the unit's last deal finished (None if a record did not say).
     :param sequence: where the unit's last deal came among the records read: the order of
         units whose finish times are unknown.
-    :param cards: the :func:`cards_key` of each of its deals' cards (one, in a duplicate
-        block): units that share one are resampled together (:func:`clusters`). Empty: the
+    :param cards: the :func:`deal_keys` of its deals (two, in a duplicate block whose records
+        agree): units that share one are resampled together (:func:`clusters`). Empty: the
         unit shares its cards with no other.
     """
 
@@ -155,11 +156,17 @@ def cards_key(hands: Iterable[Iterable[int]], talon: Iterable[int]) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
+def seed_deal_key(record: DealRecord) -> str:
+    """A key of the seed's deal a deal record says it is (its ``seed`` and ``deal_no``)."""
+    return f"seed {record.seed} deal {record.deal_no}"
+
+
 def deal_keys(record: DealRecord) -> tuple[str, str]:
     """The keys that tie a deal record to the others with its cards: its cards
-    (:func:`cards_key`) and the seed's deal it says it is. Both count, so that a log whose
-    hands were edited (which ``verify`` reports) still joins the deals of its seed."""
-    return cards_key(record.hands, record.talon), f"seed {record.seed} deal {record.deal_no}"
+    (:func:`cards_key`) and the seed's deal it says it is (:func:`seed_deal_key`). Both
+    count, so that a log whose hands were edited (which ``verify`` reports) still joins the
+    deals of its seed."""
+    return cards_key(record.hands, record.talon), seed_deal_key(record)
 
 
 def clusters(units: Sequence[Unit]) -> list[list[int]]:
