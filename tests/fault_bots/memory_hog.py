@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Fault bot: at its first ``go``, allocates memory without bound until the arena's memory limit
-(on the address space) stops it with a MemoryError (a ``crash``).
+"""Fault bot: at its first ``go``, fills memory without bound until the arena's memory limit
+stops it: the kernel kills it in its control group, or (without one) ``RLIMIT_DATA`` refuses
+it more and it ends with a MemoryError (a ``crash`` either way).
 
-The blocks are zero-filled by ``calloc`` and never written, so they cost address space but not
-RAM or page faults: the limit is hit in milliseconds. As a safety net on a machine where no
-limit is set, it stops at 64 GiB of address space and sleeps (the arena then sees a
-``timeout``, which a test would report).
+Every block is written (``b"x" * n`` fills its pages), so it is memory really used, which the
+limit counts, not address space reserved. As a safety net on a machine where no limit is set,
+it stops at 8 GiB and sleeps (the arena then sees a ``timeout``, which a test would report).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import sys
 import time
 
 CHUNK = 16 * 1024 * 1024
-SAFETY_CAP = 64 * 1024 * 1024 * 1024
+SAFETY_CAP = 8 * 1024 * 1024 * 1024
 
 
 def report_pid() -> None:
-    path = os.environ.get("ZOLE_FAULT_PIDS")
+    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
     if path:
         with open(path, "a") as file:
             file.write(f"bot {os.getpid()}\n")
@@ -28,7 +28,7 @@ def report_pid() -> None:
 def hog() -> None:
     blocks = []
     while len(blocks) * CHUNK < SAFETY_CAP:
-        blocks.append(bytes(CHUNK))  # calloc: address space, no pages
+        blocks.append(b"x" * CHUNK)  # every page written: memory used, not only reserved
     time.sleep(600)
 
 

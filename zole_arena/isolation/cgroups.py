@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Final
 
-__all__ = ["BotCgroup", "CgroupError", "Layout", "Probe", "probe"]
+__all__ = ["OFF_VARIABLE", "BotCgroup", "CgroupError", "Layout", "Probe", "probe"]
 
 _ROOT: Final = Path("/sys/fs/cgroup")
 #: The folder, under the arena's own group, that holds the bots' groups.
@@ -46,6 +46,9 @@ _V1_OPTIONAL: Final = ("cpu",)
 _CPU_SHARES: Final = 1024
 _CPU_WEIGHT: Final = 100
 _counter = itertools.count(1)
+#: ``ZOLE_ARENA_CGROUPS=off`` in the arena's environment: make no groups (the limits then hold
+#: per process), as on a machine that has none; for a machine whose groups misbehave.
+OFF_VARIABLE: Final = "ZOLE_ARENA_CGROUPS"
 
 
 class CgroupError(OSError):
@@ -158,6 +161,9 @@ def probe() -> Probe:
     global _probed
     if _probed is not None:
         return _probed
+    if os.environ.get(OFF_VARIABLE, "").lower() == "off":
+        _probed = Probe(Layout.NONE, {}, f"turned off by {OFF_VARIABLE}=off")
+        return _probed
     own = _own_groups()
     try:
         if (_ROOT / "cgroup.controllers").exists():  # pure v2
@@ -265,6 +271,7 @@ class BotCgroup:
         processes: int | None,
         found: Probe | None = None,
         parent: BotCgroup | None = None,
+        memory_only: bool = False,
     ) -> None:
         """Make the group and set its limits (and its CPU weight, where the machine has the
         ``cpu`` controller: one weight for all the bot's processes, so that a bot that runs
@@ -273,6 +280,9 @@ class BotCgroup:
         :param parent: make the group inside this one (a part of a bot: its limits hold
             inside the parent's, and the parent's CPU time counts it); it has no CPU weight of
             its own, so that its processes share the parent's.
+        :param memory_only: a group for the memory limit alone (an unsandboxed bot's process):
+            with cgroup v1 it is made in the ``memory`` tree only, and it gets no CPU weight,
+            so that the process is scheduled as any other of the user's.
         :raises CgroupError: the machine has no usable groups, or one cannot be made.
         """
         found = found or probe()
@@ -281,6 +291,8 @@ class BotCgroup:
         self.layout = found.layout
         name = f"{_owner_mark()}-{next(_counter)}"
         bases: dict[str, Path] = found.parents if parent is None else parent.dirs
+        if memory_only and self.layout is Layout.V1:
+            bases = {"memory": bases["memory"]}
         self.dirs: dict[str, Path] = {key: base / name for key, base in bases.items()}
         """The group's folder in each controller's tree (``""`` for v2's one tree)."""
         try:
@@ -299,7 +311,7 @@ class BotCgroup:
                     self._write("memory.memsw.limit_in_bytes", size, optional=True)
             if processes is not None:
                 self._write("pids.max", str(processes))
-            if found.cpu_shares and parent is None:
+            if found.cpu_shares and parent is None and not memory_only:
                 if self.layout is Layout.V2:
                     self._write("cpu.weight", str(_CPU_WEIGHT), optional=True)
                 else:

@@ -20,7 +20,8 @@ __all__ = [
 class Limits:
     """Resource limits for a bot; None means no limit.
 
-    Each holds for every process of the bot (``setrlimit``); in a sandbox with a control group
+    Each holds for every process of the bot (``setrlimit``, or for memory a control group of
+    the process's own where there is one); in a sandbox with a control group
     (:func:`limits_in_force`), memory, processes and CPU time hold for all of them together:
     all the processes of the bot at one table, whatever their number (a sandboxed duplicate
     match runs one per seating, and shares memory and processes out evenly among them:
@@ -29,8 +30,11 @@ class Limits:
     """
 
     memory_mb: int | None = 2048
-    """Memory in MiB: the address space of each process (``RLIMIT_AS``), and in a control group
-    the memory of the whole bot at the table (every process's ``/tmp`` included)."""
+    """Memory in MiB: what the bot really uses, never the address space it reserves (a JVM,
+    Go and .NET reserve gigabytes they never touch). Held by a control group where the
+    machine has them: of the whole bot at the table when sandboxed (every process's ``/tmp``
+    included), of each process when not; without groups, ``RLIMIT_DATA`` on each process (its
+    private writable memory)."""
     cpu_seconds: int | None = 600
     """CPU time in seconds on top of the time the bot thinks in its turns: in a control group,
     of the whole bot at the table, beyond the wall time its processes have spent deciding so
@@ -55,7 +59,7 @@ class Limits:
 def limits_in_force(sandboxed: bool) -> str:
     """One line saying how the limits hold for a bot, for the headers of matches."""
     if not sandboxed:
-        return "per process (unsandboxed bots get no control group)"
+        return "per process (memory in a control group of each process's own, where there is one)"
     return probe_cgroups().describe()
 
 

@@ -73,7 +73,14 @@ def _signals_held() -> Iterator[None]:
 
 def _child_setup(limits: Limits, cgroup: BotCgroup | None, parent: int) -> None:
     """Runs in the bot's process between ``fork`` and ``exec``: join the bot's control group,
-    die with the arena, set the per-process limits."""
+    die with the arena, set the per-process limits.
+
+    Memory is limited by the control group where there is one (it counts the pages the bot's
+    processes really use); without one, by ``RLIMIT_DATA`` on each process: the private
+    writable memory it has mapped, which a runtime's reservations of address space (a JVM's
+    heap and class space, Go's and .NET's arenas, all mapped without access until used) do
+    not count in. ``RLIMIT_AS`` would count them, and stops a JVM with default flags before
+    it runs a line."""
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD_SIGNALS)  # held by the arena meanwhile
     if cgroup is not None:
         cgroup.join()
@@ -84,9 +91,9 @@ def _child_setup(limits: Limits, cgroup: BotCgroup | None, parent: int) -> None:
         prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if os.getppid() != parent:  # the arena died before the signal was set
             os._exit(1)
-    if limits.memory_mb is not None:
+    if limits.memory_mb is not None and cgroup is None:
         size = limits.memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        resource.setrlimit(resource.RLIMIT_DATA, (size, size))
     if limits.cpu_seconds is not None:
         cpu = limits.cpu_seconds + limits.thinking_s
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
