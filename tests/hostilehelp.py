@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -198,8 +198,10 @@ def run_match(
     deals: int = 3,
     seed: int | None = None,
     others: Sequence[str] = ("random", "random"),
+    env: Mapping[str, str] | None = None,
 ) -> Run:
-    """Play a match through the real command line, in ``tmp/arena``; wait for it to end."""
+    """Play a match through the real command line, in ``tmp/arena``; wait for it to end
+    (``env``: more variables for the arena's environment)."""
     args, log, seed = match_args(
         tmp, attacker, *options, sandbox=sandbox, deals=deals, seed=seed, others=others
     )
@@ -207,7 +209,7 @@ def run_match(
     proc = subprocess.run(
         [PY, "-m", "zole_arena", *args],
         cwd=tmp / "arena",
-        env=arena_env(tmp, secret),
+        env={**arena_env(tmp, secret), **(env or {})},
         capture_output=True,
         text=True,
         timeout=TIMEOUT,

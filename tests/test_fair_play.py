@@ -57,6 +57,8 @@ from hostilehelp import (
     zole,
 )
 
+from zole_arena.isolation.cgroups import Layout
+from zole_arena.isolation.cgroups import probe as probe_cgroups
 from zole_arena.players.bundled import cache_dir
 
 #: The arena's default cap on a bot's stderr file, and what a marker line may add to it.
@@ -264,7 +266,8 @@ def test_sandbox_stops_the_attack(case: Case, tmp_path: Path, mark: str) -> None
 
 def test_seed_thief_unsandboxed_reads_the_seed(tmp_path: Path, mark: str) -> None:
     """Trust model: unsandboxed, a bot reads the seed from the arena's command line and from
-    the log, and so every hand of every deal, and the organizer's environment. Whatever seed
+    the log, and so every hand of every deal, and the organizer's environment (from the
+    arena's process: its own has none of the organizer's variables). Whatever seed
     it finds in the arena is the real one (the oracle does not cry wolf; a scan of every
     process's command line may also find other matches' seeds on this machine)."""
     run = run_match(tmp_path, bot_command("seed_thief", mark), sandbox=False)
@@ -281,9 +284,11 @@ def test_seed_thief_unsandboxed_reads_the_seed(tmp_path: Path, mark: str) -> Non
     hands = "|".join(",".join(hand) for hand in run.deals()[0]["hands"])
     dealt = [a.detail for a in outcomes["deal-hands"]]
     assert f"seed={run.seed} deal=1 hands={hands}" in dealt, dealt
-    for name in ("arena-environ-go", "own-environ-go"):
-        [attack] = outcomes[name]
-        assert attack.succeeded and run.secret in attack.detail, attack
+    [attack] = outcomes["arena-environ-go"]  # the arena's process: readable, as its user's
+    assert attack.succeeded and run.secret in attack.detail, attack
+    # Its own environment no longer carries the organizer's: one rule, sandboxed or not.
+    [attack] = outcomes["own-environ-go"]
+    assert not attack.succeeded and run.secret not in attack.detail, attack
 
 
 def test_seed_thief_unsandboxed_reads_a_random_seed_from_the_log(tmp_path: Path, mark: str) -> None:
@@ -424,19 +429,31 @@ def test_stderr_flood_unsandboxed_is_capped(
     assert len(run.deals()) == 3
 
 
-def test_memory_hog_family_unsandboxed(tmp_path: Path, mark: str) -> None:
-    """Trust model: unsandboxed, ``--max-memory-mb`` bounds each process of a bot, not the
-    bot: eight children of 200 MiB each all get their memory under a 512 MB limit."""
+@pytest.mark.parametrize("cgroups", ["on", "off"])
+def test_memory_hog_family_unsandboxed(tmp_path: Path, mark: str, cgroups: str) -> None:
+    """Unsandboxed, a bot's process and the children it starts share a memory group where the
+    machine has control groups: eight children of 200 MiB cannot all hold theirs under a 512
+    MiB limit. Without groups (``ZOLE_ARENA_CGROUPS=off``; trust model) the limit bounds each
+    process, not the bot: all eight get their memory."""
+    if cgroups == "on" and probe_cgroups().layout is Layout.NONE:
+        assert not os.environ.get("CI"), "CI runs as root, with control groups"
+        pytest.skip("this machine has no control groups for the arena")
     run = run_match(
         tmp_path,
         bot_command("memory_hog_family", mark, "--over", "512"),
         "--max-memory-mb",
         "512",
         sandbox=False,
+        env={"ZOLE_ARENA_CGROUPS": cgroups},
     )
     assert run.proc.returncode == 0, run.describe()
     [attack] = run.outcomes()["memory-family"]
-    assert attack.succeeded and attack.detail.startswith("8 of 8"), attack
+    if cgroups == "off":
+        assert attack.succeeded and attack.detail.startswith("8 of 8"), attack
+    else:
+        assert not attack.succeeded, attack
+        held = int(attack.detail.split(" children held")[0].split(" of ")[0])
+        assert held * 200 <= 512, attack
 
 
 def test_process_counter_unsandboxed(tmp_path: Path, mark: str) -> None:

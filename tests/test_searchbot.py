@@ -100,7 +100,7 @@ def _ceiling_match(tmp_path: Path, bot_seed: int, name: str) -> tuple[list[int],
     """A short duplicate lzf match of the ceiling bot told ``bot_seed`` (the match's is 31):
     the sample count of each of its decisions (from searchbot's debug lines), and its stderr."""
     log = tmp_path / f"{name}.jsonl"
-    env = {**os.environ, "SEARCHBOT_DEBUG": "1"}
+    env = {**os.environ, "ZOLE_BOT_SEARCHBOT_DEBUG": "1"}
     ok(zole("match", f"ceiling=python3 {CEILING} --seed {bot_seed}", "rulebot", "rulebot",
             "--duplicate", "--deals", "3", "--seed", "31", "--rules", "lzf", "--no-sandbox",
             "--option", "ceiling:Seed=1", "--log", str(log), cwd=tmp_path, env=env,

@@ -1886,7 +1886,7 @@ int main(void)
     char buf[200];
     setvbuf(stdout, NULL, _IOLBF, 0);
     init_tables();
-    debug = getenv("SEARCHBOT_DEBUG") != NULL;
+    debug = getenv("ZOLE_BOT_SEARCHBOT_DEBUG") != NULL;
     tt = (TTE *)calloc((size_t)1 << TT_BITS, sizeof(TTE));
     tt2 = (TTE2 *)calloc((size_t)1 << TT2_BITS, sizeof(TTE2));
     if (!tt || !tt2) return 1;

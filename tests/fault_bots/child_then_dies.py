@@ -3,7 +3,7 @@
 
 The child inherits the bot's pipes and process group; it must not outlive the arena. The bot
 tells its child's pid in an ``info child <pid>`` line during the handshake, on stderr, and in
-``$ZOLE_FAULT_PIDS`` (as ``child <pid>``).
+``$ZOLE_BOT_FAULT_PIDS`` (as ``child <pid>``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 
 
 def report_pid(child: int) -> None:
-    path = os.environ.get("ZOLE_FAULT_PIDS")
+    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
     if path:
         with open(path, "a") as file:
             file.write(f"bot {os.getpid()}\nchild {child}\n")

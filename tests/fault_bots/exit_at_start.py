@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fault bot: exits at once, before the handshake (a ``startup`` fault).
 
-Like every fault bot, it first appends ``bot <pid>`` to the file named by ``$ZOLE_FAULT_PIDS``
+Like every fault bot, it first appends ``bot <pid>`` to the file named by ``$ZOLE_BOT_FAULT_PIDS``
 (if set), so that tests can prove that nothing of it is left behind.
 """
 
@@ -12,7 +12,7 @@ import sys
 
 
 def report_pid() -> None:
-    path = os.environ.get("ZOLE_FAULT_PIDS")
+    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
     if path:
         with open(path, "a") as file:
             file.write(f"bot {os.getpid()}\n")

@@ -3,7 +3,7 @@
 a restarted copy plays on correctly.
 
 Usage: ``hangs_once.py [N]`` (default 5). "Once" is kept in a file beside
-``$ZOLE_FAULT_PIDS`` (``….hung``), made when it hangs. Plays the first legal action otherwise.
+``$ZOLE_BOT_FAULT_PIDS`` (``….hung``), made when it hangs. Plays the first legal action otherwise.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 
 
 def report_pid() -> None:
-    path = os.environ.get("ZOLE_FAULT_PIDS")
+    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
     if path:
         with open(path, "a") as file:
             file.write(f"bot {os.getpid()}\n")
@@ -27,7 +27,7 @@ def answer(fields: dict[str, str]) -> str:
 def main() -> None:
     report_pid()
     hang_at = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    marker = os.environ.get("ZOLE_FAULT_PIDS", "hangs_once") + ".hung"
+    marker = os.environ.get("ZOLE_BOT_FAULT_PIDS", "hangs_once") + ".hung"
     goes = 0
     hung = False
     for line in sys.stdin:

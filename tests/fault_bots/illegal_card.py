@@ -14,7 +14,7 @@ DECK = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C AS TS KS 9S AH TH 
 
 
 def report_pid() -> None:
-    path = os.environ.get("ZOLE_FAULT_PIDS")
+    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
     if path:
         with open(path, "a") as file:
             file.write(f"bot {os.getpid()}\n")

@@ -9,7 +9,7 @@ import sys
 
 
 def report_pid() -> None:
-    path = os.environ.get("ZOLE_FAULT_PIDS")
+    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
     if path:
         with open(path, "a") as file:
             file.write(f"bot {os.getpid()}\n")

@@ -15,8 +15,8 @@ with a random legal action.
 
 Usage: ``tracker_bot.py [--crash-at N MARKER]``: exit with code 3 at its Nth ``go`` instead of
 answering, once (a file MARKER is made then; a copy started while it exists plays on). With
-``$ZOLE_FAULT_PIDS`` set, it appends ``bot <pid>`` to that file when it starts and ``quit <pid>``
-when it is told to quit.
+``$ZOLE_BOT_FAULT_PIDS`` set, it appends ``bot <pid>`` to that file when it starts and
+``quit <pid>`` when it is told to quit.
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ class Tracker:
 
 
 def note(what: str) -> None:
-    path = os.environ.get("ZOLE_FAULT_PIDS")
+    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
     if path:
         with open(path, "a") as file:
             file.write(f"{what} {os.getpid()}\n")

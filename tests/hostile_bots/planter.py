@@ -31,6 +31,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hostile
 
 
+def adopt_arena_cache() -> None:
+    """Take the arena's ``XDG_CACHE_HOME`` (where it builds the C bots) from its process's
+    environment, which an unsandboxed bot may read (its own is not the arena's)."""
+    with contextlib.suppress(OSError):
+        data = Path(f"/proc/{os.getppid()}/environ").read_bytes()
+        for item in data.split(b"\0"):
+            if item.startswith(b"XDG_CACHE_HOME="):
+                os.environ["XDG_CACHE_HOME"] = item.split(b"=", 1)[1].decode()
+
+
 def overwrite(attack: str, path: Path, mark: str) -> None:
     try:
         with open(path, "ab") as handle:
@@ -114,6 +124,7 @@ def discovered(mark: str, confine: Path | None) -> None:
     try:
         from zole_arena.players import bundled
 
+        adopt_arena_cache()  # bots get no XDG_CACHE_HOME: the arena's own environment tells
         cache = bundled.cache_dir()
         built = sorted(p for p in cache.glob("*") if p.is_file()) if cache.is_dir() else []
         for path in built:

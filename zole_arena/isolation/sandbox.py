@@ -3,7 +3,8 @@
 A sandboxed bot runs in namespaces of its own: it sees no other process (a PID namespace whose
 first process is bubblewrap's; when the bot ends, or the arena dies, everything in it dies), has
 no network, its own IPC and host name, a new session (no terminal to push keys into), no
-capabilities, and a clean environment. Its file system is built for it: the system's folders,
+capabilities, and the environment every bot gets (:mod:`~zole_arena.isolation.environment`).
+Its file system is built for it: the system's folders,
 its own program's folder, its interpreter and the zole_arena library, read-only; a private
 ``/tmp`` of bounded size, the only place it may write. Nothing else of the machine is there —
 not the log, not the stderr files, not the organizer's folders, not another bot's program
@@ -35,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from zole_arena.errors import BotStartupError, SandboxUnavailable
+from zole_arena.isolation.environment import bot_environment
 from zole_arena.isolation.procfs import proc_mask_args
 from zole_arena.isolation.seccomp import filter_fd
 
@@ -55,8 +57,6 @@ SYSTEM_DIRS: Final = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/lib
 #: Python bot written on its bot class imports it wherever the library lies (an editable install
 #: keeps it outside the interpreter's folders). It is the arena's own, so no bot's.
 _LIBRARY: Final = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-#: Environment variables a sandboxed bot inherits from the arena (when set).
-_KEPT_ENV: Final = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
 #: The size of a sandbox's /dev/shm (POSIX shared memory and semaphores of its processes).
 _SHM_BYTES: Final = 16 * 1024 * 1024
 #: The user a bot runs as when the arena runs as root: nobody.
@@ -474,7 +474,7 @@ def bwrap_argv(
     # bot may write.
     args += ["--size", str(_SHM_BYTES), "--tmpfs", "/dev/shm", "--remount-ro", "/dev"]
     args += ["--remount-ro", "/", "--chdir", here, "--clearenv"]
-    for name, value in _environment({**plan.env, **env}).items():
+    for name, value in _environment({**plan.env, **env}, memory_mb).items():
         args += ["--setenv", name, value]
     prlimit = shutil.which("prlimit", path="/usr/bin:/bin")
     if processes is not None and prlimit is not None:
@@ -502,9 +502,7 @@ def _masks(binds: Sequence[str], hidden: set[str]) -> list[tuple[str, str]]:
     return masks
 
 
-def _environment(env: Mapping[str, str]) -> dict[str, str]:
-    """The sandboxed bot's environment: a few of the arena's variables, a home in ``/tmp``,
-    and every variable the bot's configuration sets."""
-    base = {name: os.environ[name] for name in _KEPT_ENV if name in os.environ}
-    base.update({"HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"})
-    return base | dict(env)
+def _environment(env: Mapping[str, str], memory_mb: int | None) -> dict[str, str]:
+    """The sandboxed bot's environment (:func:`~zole_arena.isolation.environment.bot_environment`):
+    a home in its private ``/tmp``, and every variable the bot's configuration sets."""
+    return bot_environment(env, sandboxed=True, memory_mb=memory_mb)
