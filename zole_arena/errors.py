@@ -12,12 +12,16 @@ import enum
 import re
 from typing import ClassVar, Final
 
-#: Characters a terminal acts on (C0 and C1 controls, DEL) and the Unicode marks that reorder
-#: how a line is shown (bidirectional overrides and isolates): bot text never reaches the
+#: Characters a terminal acts on (C0 and C1 controls, DEL), the Unicode marks that reorder
+#: how a line is shown (bidirectional overrides and isolates) and those that show as nothing
+#: (zero-width spaces and joiners, the soft hyphen, fillers, tags): bot text never reaches the
 #: organizer's terminal with them (an escape sequence could rewrite the screen or the title,
-#: an override make a line read otherwise than it is).
+#: an override make a line read otherwise than it is, an invisible one make two texts that
+#: differ look the same).
 _CONTROLS: Final = re.compile(
-    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f\xad\u034f\u061c\u115f\u1160\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb"
+    "\U000e0000-\U000e0fff]"
 )
 
 

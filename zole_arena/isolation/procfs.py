@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Final
 
-__all__ = ["EMPTIED", "MASKED_FOLDERS", "proc_mask_args"]
+__all__ = ["EMPTIED", "KNOWN", "MASKED_FOLDERS", "proc_mask_args"]
 
 #: Files of ``/proc`` that count for the whole machine and that programs hardly read: shown
 #: empty in a sandbox (those this kernel has).
@@ -43,6 +43,22 @@ MASKED_FOLDERS: Final = ("pressure", "fs")
 # that only calls the filter refuses could move (``key-users``), or that this kernel keeps
 # constant (``sys/kernel/random/entropy_avail``). Each mask is a bind mount, some 0.3 ms of a
 # sandbox's start.
+#: The entries at the top of ``/proc`` (besides the processes' folders) that a sandbox shows:
+#: those above, and those masked. Any other — a kernel's own addition, such as a list of every
+#: process on the machine with its CPU time (seen on a virtual machine's kernel, where a bot
+#: told another its hand by naming a process after it) — is shown empty: what is not known to
+#: be harmless is not shown.
+KNOWN: Final = frozenset({
+    "self", "thread-self", "cpuinfo", "meminfo", "stat", "uptime", "loadavg", "version",
+    "version_signature", "filesystems", "mounts", "net", "sys", "cmdline", "crypto", "devices",
+    "misc", "consoles", "execdomains", "swaps", "partitions", "iomem", "ioports", "dma", "mtrr",
+    "bus", "driver", "tty", "sysvipc", "key-users", "keys", "kallsyms", "kmsg", "config.gz",
+    "cgroups", "acpi", "irq", "modules", "kcore", "sched_debug", "fb", "asound", "scsi",
+    "sysrq-trigger", "cpu", "dynamic_debug", "bootconfig", "latency_stats", "mdstat",
+    "pressure", "fs", "buddyinfo", "zoneinfo", "vmstat", "pagetypeinfo", "slabinfo",
+    "diskstats", "interrupts", "softirqs", "schedstat", "locks", "timer_list", "vmallocinfo",
+    "kpageflags", "kpagecount", "kpagecgroup",
+})  # fmt: skip
 
 
 def _cpus() -> list[int]:
@@ -127,4 +143,19 @@ def proc_mask_args(memory_mb: int | None) -> list[str]:
     for name in MASKED_FOLDERS:
         if os.path.isdir(f"/proc/{name}"):
             args += ["--ro-bind", emptydir, f"/proc/{name}"]
+    for name in _unknown():
+        path = f"/proc/{name}"
+        if os.path.isdir(path) and not os.path.islink(path):
+            args += ["--ro-bind", emptydir, path]
+        elif os.path.isfile(path):
+            args += ["--ro-bind", empty, path]
     return args
+
+
+@functools.cache
+def _unknown() -> tuple[str, ...]:
+    """The entries at the top of this machine's ``/proc`` that are not :data:`KNOWN` (nor a
+    process's folder): each is shown empty."""
+    with contextlib.suppress(OSError):
+        return tuple(sorted(n for n in os.listdir("/proc") if not n.isdigit() and n not in KNOWN))
+    return ()
