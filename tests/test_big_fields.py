@@ -112,7 +112,7 @@ def test_balanced_options_are_checked_in_one_line(tmp_path: Path) -> None:
 
 def test_a_worker_keeps_its_bots_from_table_to_table(tmp_path: Path) -> None:
     pids = tmp_path / "pids.txt"
-    env = {**os.environ, "ZOLE_FAULT_PIDS": str(pids)}
+    env = {**os.environ, "ZOLE_BOT_FAULT_PIDS": str(pids)}
     # Plain deals: the tracker checks the standing from deal to deal (one sheet per table).
     args = ["--no-duplicate", "--deals", "4", "--seed", "5", "--no-sandbox"]
     proc = ok(zole("tournament", *trackers(4), *args, "--log", "kept.jsonl", cwd=tmp_path,
@@ -133,7 +133,7 @@ def test_a_worker_keeps_its_bots_from_table_to_table(tmp_path: Path) -> None:
 def test_a_kept_bot_that_crashes_is_replaced_and_the_rest_play_on(tmp_path: Path) -> None:
     pids = tmp_path / "pids.txt"
     marker = tmp_path / "crashed"
-    env = {**os.environ, "ZOLE_FAULT_PIDS": str(pids)}
+    env = {**os.environ, "ZOLE_BOT_FAULT_PIDS": str(pids)}
     bots = [*trackers(3), f"x={PY} {TRACKER} --crash-at 20 {marker}"]
     ok(zole("tournament", *bots, "--no-duplicate", "--deals", "4", "--seed", "5",
             "--no-sandbox", "--log", "t.jsonl", cwd=tmp_path, env=env))  # fmt: skip

@@ -5,7 +5,7 @@ time limit) and reads its PASS/FAIL lines. The runs are independent, so a module
 them all at once, a few at a time, and each test checks one run: the exit code, the item that
 must FAIL (with its detail and the offending line), no traceback, and that no process of the bad
 bot — nor a child of it — outlived the command (the fault bots write their pids to the file
-named by ``$ZOLE_FAULT_PIDS``).
+named by ``$ZOLE_BOT_FAULT_PIDS``).
 
 Bots that never answer in time fail every decision item, so they are checked with a shorter
 ``--movetime`` (their items fail whatever the time); the others use ``--movetime 300``.
@@ -115,7 +115,7 @@ CASES = [
     Case("missing_program", "/nonexistent/zole-bot --level 3"),
     Case("crash_mid_deal", "crash_mid_deal", ("1",)),
     Case("hangs_once", "hangs_once", ("5",)),
-    Case("memory_hog", "memory_hog"),
+    Case("memory_hog", "memory_hog", options=(*FAST, "--max-memory-mb", "32")),
     Case("never_answers", "never_answers", options=NEVER_IN_TIME),
     Case("wrong_id", "wrong_id", options=NEVER_IN_TIME),
     Case("late_answer", "late_answer", options=NEVER_IN_TIME),
@@ -133,7 +133,7 @@ def run_check(case: Case, pidfile: Path) -> Run:
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "COLUMNS": "200",
         "NO_COLOR": "1",
-        "ZOLE_FAULT_PIDS": str(pidfile),
+        "ZOLE_BOT_FAULT_PIDS": str(pidfile),
         # Every process the run starts inherits this: see marked_processes().
         "ZOLE_TEST_RUN": marker(case),
     }
@@ -323,7 +323,9 @@ EXPECT: dict[str, Callable[[Run], None]] = {
     "random": _all_pass("Random"),
     "tracker": _all_pass("Tracker"),
     "exit_at_start": _start_failure("the bot ended during the handshake"),
-    "slow_start_over_limit": _start_failure("no 'zoleok' within the startup time of 500 ms"),
+    "slow_start_over_limit": _start_failure(
+        "the bot wrote nothing within the startup time of 500 ms"
+    ),
     "missing_program": _start_failure("cannot start bot: no such program '/nonexistent/zole-bot'"),
     "crash_mid_deal": _decision_failure("crash: the bot closed its output"),
     "hangs_once": _hangs_once,

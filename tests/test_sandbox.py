@@ -24,6 +24,8 @@ import pytest
 from clihelp import PY, ok, one_line_error, zole
 
 from zole_arena.isolation.cgroups import Layout, probe
+from zole_arena.isolation.environment import KEPT
+from zole_arena.isolation.procfs import KNOWN, proc_mask_args
 from zole_arena.isolation.sandbox import Sandbox, check_available
 from zole_arena.players.botproc import BotProcess
 from zole_arena.players.session import BotConfig, BotSession
@@ -98,9 +100,8 @@ def test_a_sandboxed_bot_sees_only_itself_and_a_clean_environment(organizer: Pat
     assert found["network"] == ["no"]
     assert found["hostname"] == ["zole-bot"]
     assert found["home"] == ["/tmp"]
-    assert set(found["env"][0].split(",")) <= {"PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ",
-                                               "HOME", "TMPDIR", "PYTHONDONTWRITEBYTECODE",
-                                               "PWD"}  # fmt: skip
+    given = {*KEPT, "HOME", "TMPDIR", "PWD", "PYTHONDONTWRITEBYTECODE", "JAVA_TOOL_OPTIONS"}
+    assert set(found["env"][0].split(",")) <= given
     reads = dict(v.split(" ", 1) for v in found["read"])
     assert reads[str(secret)].startswith("no")  # the organizer's folder is not there
     assert reads[str(log)] in ("empty",) or reads[str(log)].startswith("no")  # the log: masked
@@ -494,3 +495,46 @@ def test_a_tournament_made_in_python_hides_its_log_and_the_rivals_programs(
     said = facts(log.with_name("t.jsonl.stderr") / "table-1.probe.stderr")
     answers = [line.split(" ")[:2] for line in said["read"]]
     assert answers == [[str(log), "no"], [str(rival), "no"], [str(reads[2]), "yes"]], said
+
+
+def test_entries_of_proc_not_known_to_be_harmless_are_shown_empty(organizer: Path) -> None:
+    """A kernel's own addition to ``/proc`` (on some virtual machines a list of every process
+    of the machine with its CPU time: a channel between sandboxes) is shown empty."""
+    unknown = [n for n in os.listdir("/proc") if not n.isdigit() and n not in KNOWN]
+    masks = proc_mask_args(2048)
+    for name in unknown:
+        assert f"/proc/{name}" in masks, name
+    bot = organizer / "proc_bot.py"
+    bot.write_text(
+        "import os, sys\n"
+        "for name in sorted(os.listdir('/proc')):\n"
+        "    path = '/proc/' + name\n"
+        "    if not name.isdigit() and os.path.isfile(path) and not os.path.islink(path):\n"
+        "        try:\n"
+        "            size = len(open(path, 'rb').read(4096))\n"
+        "        except OSError:\n"
+        "            size = -1\n"
+        "        print('PROC', name, size, file=sys.stderr, flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    if line.startswith('zole'):\n"
+        "        print('id name P\\nzoleok 1', flush=True)\n"
+        "    elif line.startswith('isready'):\n"
+        "        print('readyok', flush=True)\n"
+        "    elif line.startswith('quit'):\n"
+        "        break\n"
+    )
+    transcript = organizer / "t.txt"
+    subprocess.run([sys.executable, "-m", "zole_arena", "check", "--sandbox", "--movetime",
+                    "300", f"{sys.executable} {bot}", "--transcript", str(transcript)],
+                   cwd=organizer, capture_output=True, timeout=300, check=False)  # fmt: skip
+    seen = {}
+    for line in transcript.read_text().splitlines():
+        if " #P[" in line or "#proc_bot[" in line:
+            _, _, text = line.partition(": ")
+            if text.startswith("PROC "):
+                _, name, size = text.split()
+                seen[name] = int(size)
+    assert seen, "the bot listed nothing"
+    for name in unknown:
+        if name in seen:
+            assert seen[name] == 0, (name, seen[name])

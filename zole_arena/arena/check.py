@@ -23,7 +23,10 @@ as a match stops a bot that faults and starts it again.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from typing import Final
@@ -48,6 +51,13 @@ from zole_arena.protocol import (
 
 __all__ = ["CheckItem", "CheckMatch", "Scenario", "check_matches", "run_check"]
 
+#: How many lines of its transcript a failed item shows.
+TRANSCRIPT_LINES: Final = 12
+#: The most of a transcript read for one failed item (bytes): its last lines are in it.
+MAX_TRANSCRIPT_READ: Final = 256 * 1024
+#: How many of a bot's lines that are no protocol message the check shows.
+STRAY_SHOWN: Final = 5
+
 _OPTION_TYPES: Final = frozenset({"check", "spin", "combo", "string"})
 #: How long a bot has to exit after ``quit``.
 QUIT_GRACE_S: Final = 1.0
@@ -63,6 +73,9 @@ class CheckItem:
     detail: str
     line: str | None = None
     """The offending line from the bot, on a failure."""
+    transcript: tuple[str, ...] = ()
+    """On a failure, the end of the item's transcript: the last lines between the arena and
+    the bot (:mod:`~zole_arena.players.transcript`), oldest first."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -213,7 +226,24 @@ class _Checker:
         margin_ms: int,
         report: Callable[[CheckItem], None],
     ) -> None:
+        self._own_transcript: str | None = None
+        if config.transcript is None:  # failed items show the end of theirs anyway
+            handle, self._own_transcript = tempfile.mkstemp(prefix="zole-check-", suffix=".txt")
+            os.close(handle)
+            config = dataclasses.replace(config, transcript=self._own_transcript)
+        if config.sandbox is not None and config.transcript is not None:
+            # The transcript holds every copy's hand: no sandboxed copy may read it.
+            hidden = (*config.sandbox.hidden, os.path.abspath(config.transcript))
+            config = dataclasses.replace(
+                config, sandbox=dataclasses.replace(config.sandbox, hidden=hidden)
+            )
         self.config = dataclasses.replace(config, options={})
+        self._mark = 0
+        """Where the transcript stood when the item under way began (bytes)."""
+        self.stray_lines = 0
+        """Lines the bot wrote on its stdout that were no protocol message, in all copies."""
+        self.stray_examples: list[str] = []
+        """The first few of them."""
         self.time_ms = time_ms
         self.margin_ms = margin_ms
         self.report = report
@@ -225,25 +255,69 @@ class _Checker:
         """Copies sent ``quit``, with the time by which they must have exited."""
 
     def item(self, name: str, passed: bool, detail: str, line: str | None = None) -> bool:
-        item = CheckItem(len(self.items) + 1, name, passed, detail, line)
+        shown = () if passed else self._transcript_since_mark()
+        item = CheckItem(len(self.items) + 1, name, passed, detail, line, shown)
         self.items.append(item)
         self.report(item)
+        self._mark = self._transcript_size()
         return passed
 
+    def _transcript_size(self) -> int:
+        assert self.config.transcript is not None
+        with contextlib.suppress(OSError):
+            return os.path.getsize(self.config.transcript)
+        return 0
+
+    def _transcript_since_mark(self, lines: int = TRANSCRIPT_LINES) -> tuple[str, ...]:
+        """The last lines of the transcript written since the item began."""
+        assert self.config.transcript is not None
+        try:
+            with open(self.config.transcript, "rb") as file:
+                file.seek(self._mark)
+                text = file.read(MAX_TRANSCRIPT_READ + 1)
+        except OSError:
+            return ()
+        if len(text) > MAX_TRANSCRIPT_READ:  # the end of a long item: read its last part
+            with contextlib.suppress(OSError), open(self.config.transcript, "rb") as file:
+                file.seek(max(self._mark, self._transcript_size() - MAX_TRANSCRIPT_READ))
+                text = file.read()
+        kept = text.decode("utf-8", "replace").splitlines()
+        return tuple(kept[-lines:])
+
+    def _count_stray(self, session: BotSession) -> None:
+        """Count the lines the copy wrote that were no protocol message (once per copy)."""
+        self.stray_lines += session.take_stray()
+        for example in session.stray_examples:
+            if len(self.stray_examples) < STRAY_SHOWN and example not in self.stray_examples:
+                self.stray_examples.append(example)
+
+    def _start(self) -> BotSession:
+        session = BotSession(self.config)
+        self._copies.append(session)
+        return session
+
     def run(self) -> list[CheckItem]:
+        self._copies: list[BotSession] = []
         started = time.monotonic()
         try:
-            self.session = BotSession(self.config)
-        except BotError as exc:
-            self.item("start and handshake", False, str(exc), exc.line)
-            return self.items
-        try:
-            self._with_session(self.session, started)
+            try:
+                self.session = self._start()
+            except BotError as exc:
+                self.item("start and handshake", False, str(exc), exc.line)
+                return self.items
+            try:
+                self._with_session(self.session, started)
+            finally:
+                if self.session is not None:
+                    self.session.kill()
+                for session, _ in self.retired:
+                    session.kill()
+                for session in self._copies:
+                    self._count_stray(session)
         finally:
-            if self.session is not None:
-                self.session.kill()
-            for session, _ in self.retired:
-                session.kill()
+            if self._own_transcript is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(self._own_transcript)
         return self.items
 
     def _with_session(self, session: BotSession, started: float) -> None:
@@ -316,7 +390,7 @@ class _Checker:
 
         :raises BotError: it could not be started.
         """
-        self.session = BotSession(self.config)
+        self.session = self._start()
         return self.session
 
     # -- the decisions ----------------------------------------------------------------------
@@ -450,6 +524,7 @@ class _Checker:
             contracts = []
             for _ in range(3):
                 outcome = referee.play_deal(sheet)
+                self.stray_lines += sum(outcome.stray)
                 contracts.append(str(outcome.result.contract))
                 clocks += [m.clock_ms for m in outcome.moves if m.clock_ms is not None]
                 if outcome.faults:
@@ -499,9 +574,24 @@ def run_check(
     time_ms: int = MOVETIME_MS,
     margin_ms: int = MARGIN_MS,
     report: Callable[[CheckItem], None] = lambda item: None,
+    warn: Callable[[str], None] = lambda text: None,
 ) -> list[CheckItem]:
     """Run every item of the check against the bot of ``config`` (without its options: the
-    check sets each to its default); ``report`` is called as each item ends. A failed start
-    ends the check at the first item.
+    check sets each to its default); ``report`` is called as each item ends, ``warn`` with
+    each warning at the end (lines on the bot's stdout that are no protocol message: not a
+    failure, but a bot's debugging output in the wrong place, which a later line could make
+    an answer). A failed start ends the check at the first item. Each failed item carries
+    the end of its transcript (:attr:`CheckItem.transcript`), with ``config.transcript`` or
+    without.
     """
-    return _Checker(config, time_ms, margin_ms, report).run()
+    checker = _Checker(config, time_ms, margin_ms, report)
+    items = checker.run()
+    if checker.stray_lines:
+        n = checker.stray_lines
+        shown = ", ".join(repr(line) for line in checker.stray_examples)
+        warn(
+            f"the bot wrote {n:,} line{'s' if n != 1 else ''} on its stdout that "
+            f"{'are' if n != 1 else 'is'} no protocol message (ignored; a match counts them "
+            f"in its log and results); the first: {shown}. Debugging output belongs on stderr."
+        )
+    return items

@@ -30,6 +30,7 @@ def seal(configs: list[BotConfig], sandbox: Sandbox | None, log: Path | None) ->
     if log is not None and not _special(log):
         shared.append(str(log.absolute()))
     shared += [c.stderr_path for c in configs if c.stderr_path is not None]
+    shared += [c.transcript for c in configs if c.transcript is not None]
     programs = []
     for config in configs:
         argv = split_command(config.command)

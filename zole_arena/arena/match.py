@@ -206,6 +206,8 @@ class Match:
             stats[player].add(seat, report.result, report.result.scores[seat], report.block)
         for move in report.moves:
             stats[seating[move.seat]].add_move(move)
+        for seat, lines in enumerate(report.stray):
+            stats[seating[seat]].stray_lines += lines
 
     def replay_records(self, records: Sequence[DealRecord]) -> None:
         """Bring the sheets and figures up to date with deal records from a log (resume)."""
@@ -233,6 +235,7 @@ class Match:
                     _by_player(seating, result.scores),
                     len(record.faults),
                     record.moves,
+                    record.stray,
                 )
             )
             for fault in record.faults:
@@ -396,6 +399,7 @@ class Match:
             _by_player(seating, result.scores),
             len(outcome.faults),
             tuple(outcome.moves),
+            outcome.stray,
         )
         for fault in outcome.faults:
             self.stats[fault.player].faults += 1
@@ -420,6 +424,7 @@ class Match:
                     _identity(c.name, c.identity),
                 ),
                 totals=self.sheets[sheet_index].totals,
+                stray=outcome.stray,
             )
             self._writer.write(record)
         self.done = number
@@ -479,6 +484,7 @@ def resume_match(
     *,
     playable: bool = True,
     grant: Callable[[MatchSettings], MatchSettings] | None = None,
+    transcript: str | None = None,
 ) -> Match:
     """A :class:`Match` set up from a log's header and brought up to its last whole deal.
 
@@ -492,6 +498,7 @@ def resume_match(
         ``zole-arena match --resume`` always gives one). None: as the header says, for reading
         a log or resuming one of your own. A finished match, which runs no bot, is not held
         to it.
+    :param transcript: the file for the bots' protocol lines (``--transcript``); None: none.
     :raises RecordError: the file is not a zole-arena log.
     :raises MatchError: the log has no header or does not fit its header.
     """
@@ -538,6 +545,7 @@ def resume_match(
             limits=settings.limits,
             stderr_path=stderr_path(Path(log_path), p.name),
             sandbox=settings.sandbox,
+            transcript=transcript,
         )
         for p in header.players
     ]

@@ -88,6 +88,9 @@ class DealOutcome:
     result: DealResult
     moves: list[Move]
     faults: list[Fault]
+    stray: tuple[int, int, int] = (0, 0, 0)
+    """By seat: lines the bot wrote on its stdout during the deal that are no protocol
+    message (ignored, not a fault; a bot's debugging output in the wrong place)."""
 
     @property
     def forfeit(self) -> Fault | None:
@@ -109,6 +112,8 @@ class _Player:
         self.slot = 0
         """The slot of the current deal: whose process plays it."""
         self.faults = 0
+        self.stray = 0
+        """Stray lines of the deal under way from processes already stopped."""
         argv = split_command(config.command) if config.command else []
         self.name = config.name or (program_name(argv) if argv else f"player{number + 1}")
         self.identity: dict[str, object] = {"name": self.name, "command": list(config.command)}
@@ -155,9 +160,24 @@ class _Player:
     @session.setter
     def session(self, session: PlayerSession | None) -> None:
         if session is None:
-            self.sessions.pop(self.slot, None)
+            old = self.sessions.pop(self.slot, None)
+            if old is not None:
+                self.stray += old.take_stray()
         else:
             self.sessions[self.slot] = session
+
+
+#: The most of a fault's message and of the bot's reply a record keeps (characters): a bot's
+#: answers of 64 KiB each, faulted many times in one deal, would make the deal's record longer
+#: than a log line may be (:data:`~zole_arena.records.reader.MAX_LINE_BYTES`).
+FAULT_TEXT_CHARS: Final = 1000
+
+
+def _cut(text: str) -> str:
+    """``text``, cut to :data:`FAULT_TEXT_CHARS` with its length said."""
+    if len(text) <= FAULT_TEXT_CHARS:
+        return text
+    return f"{text[:FAULT_TEXT_CHARS]}… ({len(text):,} characters)"
 
 
 class _Forfeit(Exception):
@@ -292,8 +312,8 @@ class Referee:
         reply: str | None = None,
     ) -> Fault:
         fault = Fault(deal_no, seat.index, seat.number, seat.name, FaultKind(kind),
-                      printable(message), request,
-                      None if reply is None else printable(reply))  # fmt: skip
+                      _cut(printable(message)), request,
+                      None if reply is None else _cut(printable(reply)))  # fmt: skip
         self.faults.append(fault)
         seat.faults += 1
         LOGGER.info("fault: %s", fault.describe())
@@ -354,7 +374,16 @@ class Referee:
             result = forfeit_result(deal, forfeit.seat, self.penalty)
         sheet.record(result)
         self._flush(deal_no, result, sheet.totals)
-        return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:])
+        a, b, c = (self._stray_of(player) for player in self._by_seat)
+        return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:], (a, b, c))
+
+    @staticmethod
+    def _stray_of(player: _Player) -> int:
+        """The stray lines of the player's deal just played (and zero them)."""
+        session = player.session
+        stray = player.stray + (session.take_stray() if session is not None else 0)
+        player.stray = 0
+        return stray
 
     def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
         writer = self._writer = DealWriter(deal, deal_no, scores)

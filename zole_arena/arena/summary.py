@@ -34,6 +34,8 @@ class DealReport:
     moves: tuple[Move, ...] = ()
     """The deal's moves (by seat: ``seating[move.seat]`` is whose), with their think times
     and clocks."""
+    stray: tuple[int, int, int] = (0, 0, 0)
+    """By seat: the lines that were no protocol message."""
 
 
 @dataclasses.dataclass
@@ -53,6 +55,9 @@ class PlayerStats:
     forfeited: int = 0
     """Deals stopped by a fault (of any player): counted in points, not in the roles."""
     faults: int = 0
+    stray_lines: int = 0
+    """Lines the bot wrote on its stdout that are no protocol message (ignored; not faults:
+    :attr:`~zole_arena.records.model.DealRecord.stray`)."""
     decisions: int = 0
     """Decisions the bot made (answers to requests; not the moves played for it)."""
     think_ms: float = 0.0
@@ -169,6 +174,7 @@ class PlayerStats:
             "table_games": {"deals": self.table, "points": self.table_points},
             "forfeited_deals": self.forfeited,
             "faults": self.faults,
+            "stray_lines": self.stray_lines,
             "time": {
                 "decisions": self.decisions,
                 "think_ms": round(self.think_ms, 3),

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from zole_arena.arena.check import CheckItem, run_check
 from zole_arena.cli.console import out
-from zole_arena.cli.options import sandbox_setting, takes_options
+from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
 from zole_arena.events.options import CHECK, MOVETIME, SANDBOX, SANDBOX_READ, TIMEMARGIN
 from zole_arena.events.optionvalues import OptionValues
 from zole_arena.players.bundled import BUNDLED, describe_command, parse_bot_arg
@@ -35,6 +35,14 @@ def _print_item(item: CheckItem) -> None:
     out.print(f"{mark} {item.number:2d} {item.name}: {escape(item.detail)}", highlight=False)
     if item.line is not None:
         out.print(f"        offending line: {item.line!r}", highlight=False, markup=False)
+    if item.transcript:
+        out.print("        the transcript's end (> to the bot, < from it):", highlight=False)
+        for line in item.transcript:
+            out.print(f"          {line}", highlight=False, markup=False)
+
+
+def _print_warning(text: str) -> None:
+    out.print(f"[bold yellow]WARNING[/] {escape(text)}", highlight=False)
 
 
 @takes_options(CHECK)
@@ -47,13 +55,18 @@ def check_command(
     and contract of both presets, a restart mid-deal, full deals, quit. Exits 1 on any FAIL.
     """
     spec = parse_bot_arg(bot)
+    start_transcript_file(values)
     config = values.bot_config(
         spec.argv, spec.name, sandbox=sandbox_setting(values[SANDBOX], values[SANDBOX_READ])
     )
     where = " in a sandbox" if config.sandbox is not None else ""
     out.print(f"checking {' '.join(spec.argv)}{where}", highlight=False, markup=False)
     items = run_check(
-        config, time_ms=values[MOVETIME], margin_ms=values[TIMEMARGIN], report=_print_item
+        config,
+        time_ms=values[MOVETIME],
+        margin_ms=values[TIMEMARGIN],
+        report=_print_item,
+        warn=_print_warning,
     )
     failed = [item for item in items if not item.passed]
     if failed:

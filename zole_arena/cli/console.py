@@ -8,7 +8,7 @@ import re
 import shlex
 import signal
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any, Final, NoReturn
@@ -159,6 +159,19 @@ def print_json(data: Any) -> None:
     """Machine-readable output: one JSON document on stdout, nothing else."""
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     sys.stdout.flush()
+
+
+def print_stray_notes(players: Iterable[PlayerStats]) -> None:
+    """A note for each player that wrote lines on its stdout that are no protocol message."""
+    for player in players:
+        n = player.stray_lines
+        if n:
+            out.print(
+                f"[yellow]note:[/] {escape(player.name)} wrote {n:,} line{'s' if n != 1 else ''} "
+                "on its stdout that are no protocol message (ignored; debugging output belongs "
+                "on stderr)",
+                highlight=False,
+            )
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

@@ -26,11 +26,12 @@ from zole_arena.cli.console import (
     fit_names,
     out,
     print_json,
+    print_stray_notes,
     show_logged_bots,
     stop_on_signals,
     time_caption,
 )
-from zole_arena.cli.options import sandbox_setting, takes_options
+from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
 from zole_arena.events.options import (
     CPU,
     DEALS,
@@ -44,6 +45,7 @@ from zole_arena.events.options import (
     OPTION,
     SANDBOX,
     SANDBOX_READ,
+    TRANSCRIPT,
 )
 from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
 from zole_arena.events.resume import Grant
@@ -58,7 +60,7 @@ DEMO_BOTS = ("random", "rulebot", "cbot")
 #: use, which is always the organizer's word (the match's defaults when not given: no sandbox,
 #: the default limits), never the log's (:class:`~zole_arena.events.resume.Grant`).
 _RESUME_OPTIONS = (
-    CPU, SANDBOX, SANDBOX_READ, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB,
+    CPU, SANDBOX, SANDBOX_READ, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB, TRANSCRIPT,
 )  # fmt: skip
 
 
@@ -148,7 +150,10 @@ def match_command(
         games = games if games is not None or deals is not None else 2
     assert bots is not None
     if len(bots) != 3:
-        fail(f"a match needs exactly 3 bots, not {len(bots)} (or none for a demo)")
+        quote = (
+            " (a bot's command line with spaces is one argument: quote it)" if len(bots) > 3 else ""
+        )
+        fail(f"a match needs exactly 3 bots, not {len(bots)} (or none for a demo){quote}")
     if games is not None and deals is not None:
         fail("give --games or --deals, not both")
     total = deals if deals is not None else 3 * (games if games is not None else 1)
@@ -165,6 +170,7 @@ def match_command(
     # announces is kept in the log as its id_name.
     names = unique_names([s.name or program_name(s.argv) for s in specs])
     options = assign_bot_options(values[OPTION], names)
+    start_transcript_file(values)
     configs = [
         values.bot_config(
             spec.argv,
@@ -230,7 +236,7 @@ def _resume(
         except TournamentError as exc:
             raise MatchError(str(exc)) from None
 
-    match = resume_match(log, grant=allowed)
+    match = resume_match(log, grant=allowed, transcript=start_transcript_file(values))
     for problem in match.log_problems:  # verify reports them too, until they are removed
         err.print(f"[yellow]warning:[/] {escape(problem.describe())}")
     if match.done >= match.settings.total_deals:
@@ -299,6 +305,7 @@ def _run(match: Match, json_output: bool) -> None:
         out.print(_results_table(summary))
         for fault in summary.fault_lines:
             out.print(f"[red]fault[/] {escape(fault)}", highlight=False)
+        print_stray_notes(summary.players)
         now = summary.deals - done_before
         rate = now / elapsed if elapsed > 0 else 0.0
         out.print(

@@ -18,9 +18,10 @@ from typing import Annotated, Any
 import typer
 
 from zole_arena.cli.console import fail
-from zole_arena.events.options import Command, Option, options_of
+from zole_arena.events.options import LOG, Command, Option, options_of
 from zole_arena.events.optionvalues import OptionValues
 from zole_arena.isolation.sandbox import Sandbox, SandboxUnavailable, check_available
+from zole_arena.players.transcript import start_transcript
 
 __all__ = [
     "help_text",
@@ -141,3 +142,19 @@ def sandbox_setting(enabled: bool, readable: tuple[str, ...] = ()) -> Sandbox | 
     except SandboxUnavailable as exc:
         fail(str(exc))
     return Sandbox(readable=tuple(os.path.abspath(path) for path in readable))
+
+
+def start_transcript_file(values: OptionValues) -> str | None:
+    """Make (or empty) the ``--transcript`` file and write its first line; its absolute path,
+    or None without the option. A file that cannot be written ends the command with one line.
+    """
+    path = values.transcript()
+    if path is not None:
+        log = values[LOG] if values.takes(LOG) else None
+        if log is not None and os.path.abspath(log) == path:
+            fail(f"--transcript {path}: it is the log too: give each a file of its own")
+        try:
+            start_transcript(path)
+        except OSError as exc:
+            fail(f"--transcript {path}: {exc.strerror or exc}")
+    return path

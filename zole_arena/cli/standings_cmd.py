@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from zole_arena.arena.match import resume_match
-from zole_arena.cli.console import fail, out, print_json
+from zole_arena.cli.console import err, fail, out, print_json
 from zole_arena.cli.match_cmd import _results_table
 from zole_arena.cli.sprt_cmd import sprt_report
 from zole_arena.cli.tournament_cmd import print_final, summary_json
@@ -75,6 +75,7 @@ def standings_command(
     if not log.is_file():
         fail(f"{log}: no such file")
     kind = log_type(log)
+    _warn_of_skipped(log)
     try:
         if kind == "tournament":
             _tournament(log, bootstrap, form)
@@ -126,6 +127,18 @@ def _markdown(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
 
     return "\n".join([line(headings), line(["---"] * len(headings)), *map(line, rows)])
+
+
+def _warn_of_skipped(log: Path) -> None:
+    """A warning on stderr for each line of the log the standings leave out (a damaged or
+    forged record: ``verify`` says more), so that standings of fewer deals never pass for the
+    whole."""
+    for entry in LogReader(log):
+        if entry.problem is not None:
+            err.print(
+                f"[yellow]warning:[/] {escape(entry.problem.describe())}",
+                highlight=False,
+            )
 
 
 def _table_results(log: Path) -> list[tuple[int, str, list[tuple[str, int]], int, int]]:

@@ -30,11 +30,12 @@ from zole_arena.cli.console import (
     fit_names,
     out,
     print_json,
+    print_stray_notes,
     show_logged_bots,
     stop_on_signals,
     time_caption,
 )
-from zole_arena.cli.options import sandbox_setting, takes_options
+from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
 from zole_arena.cli.ratings_cmd import interval_text, los_text, not_estimated_note
 from zole_arena.errors import printable
 from zole_arena.events.config import ConfigBot, TournamentConfig, read_config
@@ -62,6 +63,7 @@ from zole_arena.events.options import (
     SANDBOX_READ,
     TABLES,
     TOURNAMENT,
+    TRANSCRIPT,
 )
 from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
 from zole_arena.events.ray_backend import RAY_MISSING, cluster_problem, ray_available
@@ -86,7 +88,7 @@ _BUNDLED_NAMES = {bot.name for bot in BUNDLED}
 #: never the log's (:class:`~zole_arena.events.resume.Grant`).
 _RESUME_OPTIONS = (
     CONCURRENCY, AFFINITY, KEEP_BOTS, BACKEND, RAY_ADDRESS,
-    SANDBOX, SANDBOX_READ, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB,
+    SANDBOX, SANDBOX_READ, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB, TRANSCRIPT,
 )  # fmt: skip
 
 
@@ -367,7 +369,12 @@ def tournament_command(
     check_entrants(entrants, match_settings)
     cpus = allowed_cpus() if values[AFFINITY] else None
     tournament = Tournament(
-        settings, log_path, tournament_id=tournament_id, cpus=cpus, ray_address=address
+        settings,
+        log_path,
+        tournament_id=tournament_id,
+        cpus=cpus,
+        ray_address=address,
+        transcript=start_transcript_file(values),
     )
     if not json_output:
         tables = len(tournament.tables)
@@ -416,7 +423,8 @@ def _resume(
     more = values[CONCURRENCY] if values.source(CONCURRENCY) is not Source.DEFAULT else None
     address = _ray_address(values)
     grant = Grant(_isolation(values[SANDBOX], values[SANDBOX_READ], config), values.limits())
-    tournament = resume_tournament(log, more, grant=grant)
+    transcript = start_transcript_file(values)
+    tournament = resume_tournament(log, more, grant=grant, transcript=transcript)
     if settings_file is not None and settings_file.bots:
         _check_config_bots(settings_file, tournament.settings.entrants, log)
     tournament.cpus = allowed_cpus() if values[AFFINITY] else None
@@ -533,6 +541,7 @@ def print_final(summary: TournamentSummary) -> None:
         out.print(h2h)
     if summary.ratings is not None:
         out.print(f"Elo: {summary.ratings.method}.", markup=False)
+    print_stray_notes(summary.standings.players.values())
 
 
 def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:

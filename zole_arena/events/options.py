@@ -300,8 +300,9 @@ MAX_FAULTS: Final = Option[int](
 )  # fmt: skip
 MAX_MEMORY_MB: Final = Option[int](
     "max-memory-mb", int, Limits.memory_mb or 0,
-    "Memory limit, MiB: the address space of each bot process, and sandboxed the memory of "
-    "the whole bot at a table (shared out among its seatings' processes); 0: none.", _BOTS,
+    "Memory limit, MiB: the memory a bot uses (not the address space it reserves): of each "
+    "bot process, and sandboxed of the whole bot at a table (shared out among its seatings' "
+    "processes); 0: none.", _BOTS,
     unit="MIB", least=0,
 )  # fmt: skip
 MAX_CPU_S: Final = Option[int](
@@ -352,6 +353,13 @@ LOG: Final = Option[Path | None](
     default_texts={
         PLAY: "play-YYYYMMDD-HHMMSS.jsonl here", TOURNAMENT: "tournament-<id>.jsonl here"
     },
+)  # fmt: skip
+TRANSCRIPT: Final = Option[Path | None](
+    "transcript", Path, None, "Write every line between the arena and the bots, both ways, "
+    "with the time and the bot's name, to this file (like cutechess-cli's -debug; emptied "
+    "first).", _BOTS, unit="FILE", path=True, in_config=False,
+    helps={CHECK: "Write every line between the arena and the bot, both ways, with the time, "
+           "to this file (emptied first); failed items show its end anyway."},
 )  # fmt: skip
 CPU: Final = Option[int | None](
     "cpu", int, None, "Run the arena and its bots on this CPU only (Linux): every wake-up then "
@@ -411,8 +419,8 @@ RAY_ADDRESS: Final = Option[str | None](
 OPTIONS: Final[tuple[Option[Any], ...]] = (
     SEED, RULES, DEALS, BLOCKS, DUPLICATE, MOVETIME, TC, TIMEMARGIN, STARTUP_MS, PING_MS, ON_FAULT,
     FORFEIT_PENALTY, MAX_FAULTS, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB, SANDBOX,
-    SANDBOX_READ, OPTION, LOG, CPU, FORMAT, GAUNTLET, TABLES, MEETINGS, CONCURRENCY, AFFINITY,
-    KEEP_BOTS, BACKEND, RAY_ADDRESS,
+    SANDBOX_READ, OPTION, LOG, TRANSCRIPT, CPU, FORMAT, GAUNTLET, TABLES, MEETINGS, CONCURRENCY,
+    AFFINITY, KEEP_BOTS, BACKEND, RAY_ADDRESS,
 )  # fmt: skip
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import enum
 import secrets
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from zole_arena.arena.referee import FaultPolicy
@@ -33,6 +34,7 @@ from zole_arena.events.options import (
     STARTUP_MS,
     TC,
     TIMEMARGIN,
+    TRANSCRIPT,
     Command,
     Option,
     OptionError,
@@ -174,7 +176,13 @@ class OptionValues:
             limits=self.limits(),
             stderr_path=stderr_path,
             sandbox=sandbox,
+            transcript=self.transcript(),
         )
+
+    def transcript(self) -> str | None:
+        """The transcript file (``--transcript``) as an absolute path, or None."""
+        path = self[TRANSCRIPT]
+        return None if path is None else str(Path(path).absolute())
 
     def match_settings(
         self, *, deals: int, duplicate: bool, sandbox: Sandbox | None, seed: int | None = None

@@ -134,7 +134,11 @@ class Grant:
 
 
 def resume_tournament(
-    log_path: str | Path, concurrency: int | None = None, *, grant: Grant | None = None
+    log_path: str | Path,
+    concurrency: int | None = None,
+    *,
+    grant: Grant | None = None,
+    transcript: str | None = None,
 ) -> Tournament:
     """A :class:`Tournament` set up from its log and brought up to its last whole deal.
 
@@ -143,6 +147,7 @@ def resume_tournament(
         for reading a log (its standings) or resuming one of your own — a log from anywhere
         else is resumed with a grant (``zole-arena tournament --resume`` always gives one).
         A finished tournament, which runs no bot, is not held to it.
+    :param transcript: the file for the bots' protocol lines (``--transcript``); None: none.
 
     :raises RecordError: the file is not a zole-arena log.
     :raises TournamentError: the log does not start with a tournament header, does not fit
@@ -180,7 +185,9 @@ def resume_tournament(
         raise TournamentError(
             f"{log_path}: its tables are not the ones this zole-arena version would play"
         )
-    tournament = Tournament(settings, log_path, tournament_id=header.tournament_id)
+    tournament = Tournament(
+        settings, log_path, tournament_id=header.tournament_id, transcript=transcript
+    )
     tournament.take_records(records)
     if grant is not None and not all(table.finished for table in tournament.tables):
         tournament.play_rest_with(grant.settings(match, log_path))  # a finished one runs no bot

@@ -44,8 +44,14 @@ class Entrant:
     relative path in its command means the same when the tournament is resumed elsewhere);
     None: the arena's."""
 
-    def config(self, match: MatchSettings, stderr_path: str | None = None) -> BotConfig:
-        """How to start this bot with a table's settings."""
+    def config(
+        self,
+        match: MatchSettings,
+        stderr_path: str | None = None,
+        transcript: str | None = None,
+    ) -> BotConfig:
+        """How to start this bot with a table's settings (``transcript``: the file of the
+        protocol's lines, :mod:`~zole_arena.players.transcript`)."""
         return BotConfig(
             command=self.command,
             name=self.name,
@@ -56,6 +62,7 @@ class Entrant:
             limits=match.limits,
             stderr_path=stderr_path,
             sandbox=match.sandbox,
+            transcript=transcript,
         )
 
 

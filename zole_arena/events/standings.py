@@ -59,6 +59,8 @@ class Standings:
             self._player(names[move.seat]).add_move(move)
         for fault in record.faults:
             self._player(names[fault.seat]).faults += 1
+        for seat, lines in enumerate(record.stray):
+            self._player(names[seat]).stray_lines += lines
         self.tally.add(
             record.match_id,
             record.deal,

@@ -96,13 +96,17 @@ class Tournament:
         tournament_id: str | None = None,
         cpus: Sequence[int] | None = None,
         ray_address: str | None = None,
+        transcript: str | None = None,
     ) -> None:
-        """:param cpus: pin worker ``k`` and its bots to ``cpus[k % len(cpus)]``
+        """:param transcript: the file every table's bots' protocol lines go to
+            (:mod:`~zole_arena.players.transcript`; hidden from sandboxed bots); None: none.
+        :param cpus: pin worker ``k`` and its bots to ``cpus[k % len(cpus)]``
         (:mod:`zole_arena.isolation.affinity`); None: the operating system places them.
         :param ray_address: play the tables on this Ray cluster (``auto``: the one this
             machine is part of; :mod:`zole_arena.events.ray_backend`); None: on this machine.
         """
         self.ray_address = ray_address
+        self.transcript = transcript
         self.log_path = Path(log_path)
         self.settings = dataclasses.replace(settings, match=self._match_settings(settings))
         self.cpus = list(cpus) if cpus else None
@@ -192,6 +196,8 @@ class Tournament:
         hidden = [*match.sandbox.hidden]
         if is_regular_log(self.log_path):
             hidden += [str(log), str(log) + ".stderr"]
+        if self.transcript is not None:
+            hidden.append(self.transcript)
         for entrant in settings.entrants:
             hidden += readable_paths(list(entrant.command), entrant.cwd or os.getcwd())[1]
         sandbox = dataclasses.replace(match.sandbox, hidden=tuple(dict.fromkeys(hidden)))
@@ -202,7 +208,7 @@ class Tournament:
         folder = self.stderr_folder()
         table_folder = None if folder is None else folder / f"table-{table.table.number}"
         configs = tuple(
-            entrant.config(match, stderr_path(table_folder, entrant.name))
+            entrant.config(match, stderr_path(table_folder, entrant.name), self.transcript)
             for entrant in (self.settings.entrants[p] for p in table.table.players)
         )
         return Task(

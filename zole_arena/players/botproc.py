@@ -1,7 +1,8 @@
 """Bot processes: start, line I/O with deadlines, resource limits, and a kill that leaves nothing.
 
 A bot is an untrusted program. :class:`BotProcess` starts it from an argument list (never
-through a shell) in a new session; caps each of its processes' address space and CPU time; gives
+through a shell) in a new session; limits its memory (in a control group of its own where the
+machine has them, else each process's private writable memory) and CPU time; gives
 it a parent-death signal, so that it dies with the arena even after ``kill -9``; copies its
 stderr to a file of its own, up to a size limit (:mod:`zole_arena.players.stderrcap`); reads its
 stdout line by line with a deadline (``poll`` on the pipe); and on :meth:`~BotProcess.close` or
@@ -34,7 +35,7 @@ import select
 import signal
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -46,8 +47,9 @@ from zole_arena.errors import (
     BotTimeoutError,
 )
 from zole_arena.isolation.affinity import current_cpus
-from zole_arena.isolation.cgroups import CgroupError, Layout
+from zole_arena.isolation.cgroups import BotCgroup, CgroupError, Layout
 from zole_arena.isolation.cgroups import probe as probe_cgroups
+from zole_arena.isolation.environment import bot_environment
 from zole_arena.isolation.sandbox import Sandbox, SandboxUnavailable, bwrap_argv, check_available
 from zole_arena.isolation.seccomp import filter_fd
 from zole_arena.players.botgroup import BotGroup, SlotGroup
@@ -109,6 +111,25 @@ def _spin_seconds() -> float:
     return 0.0 if cpus is not None and len(cpus) == 1 else SPIN_SECONDS
 
 
+def _memory_group(memory_mb: int) -> BotCgroup | None:
+    """A control group holding an unsandboxed bot's memory to ``memory_mb`` MiB; None where
+    the machine has none (the bot then gets ``RLIMIT_DATA``: :func:`_child_setup`)."""
+    if probe_cgroups().layout is Layout.NONE:
+        return None
+    try:
+        return BotCgroup(memory_mb=memory_mb, processes=None, memory_only=True)
+    except CgroupError as exc:
+        LOGGER.debug("no memory group for an unsandboxed bot: %s", exc)
+        return None
+
+
+def _says_memory(text: str) -> bool:
+    """Whether a bot's last words speak of running out of memory (a runtime's own message
+    when ``RLIMIT_DATA`` refused it more)."""
+    lowered = text.lower()
+    return any(word in lowered for word in ("memory", "alloc", "enomem"))
+
+
 class BotProcess:
     """One running bot program with line I/O on its stdin and stdout."""
 
@@ -122,17 +143,20 @@ class BotProcess:
         limits: Limits = DEFAULT_LIMITS,
         sandbox: Sandbox | None = None,
         group: SlotGroup | None = None,
+        on_stderr: Callable[[list[str]], None] | None = None,
     ) -> None:
         """Start the program.
 
-        :param env: the bot's environment; None inherits the arena's (a sandboxed bot gets a
-            clean one, with these variables added).
+        :param env: variables to add to the environment every bot gets, sandboxed or not
+            (:func:`~zole_arena.isolation.environment.bot_environment`).
         :param stderr_path: the file that receives the bot's stderr (appended, up to
             ``limits.stderr_bytes``); None keeps only its last lines, for messages.
         :param sandbox: run the bot in this sandbox; None: as an ordinary process.
         :param group: this process's part of its bot's group (:class:`SlotGroup`: its share of
             the bot's limits at the table, which its other processes share the rest of);
             None: a sandboxed bot gets a group of its own. Unsandboxed bots have none.
+        :param on_stderr: called with the lines the bot writes on its stderr, as they come
+            (from the stderr reader's thread: a transcript's).
         :raises BotStartupError: the program does not exist or cannot be run, or the sandbox
             cannot be built.
         """
@@ -147,11 +171,14 @@ class BotProcess:
         """The control group of the whole bot, and its CPU allowance (sandboxed bots)."""
         self._owns_group = False
         self._oom_before = 0
+        self._memory: BotCgroup | None = None
+        """An unsandboxed bot's memory group (where the machine has control groups)."""
         self.stderr_path: str | None = str(stderr_path) if stderr_path is not None else None
         become_subreaper()
         where = os.fspath(cwd) if cwd is not None else os.getcwd()
         argv = self.argv
-        run_env: dict[str, str] | None = dict(env) if env is not None else None
+        run_env = bot_environment(env, sandboxed=False, memory_mb=limits.memory_mb)
+        run_env.setdefault("PWD", where)  # as a sandbox sets it
         if sandbox is not None:
             _check_program(self.argv[0], where, run_env)  # bubblewrap's own words say less
             grouped = probe_cgroups().layout is not Layout.NONE
@@ -170,11 +197,14 @@ class BotProcess:
                     raise BotStartupError(f"cannot limit the sandboxed bot: {exc}") from None
             self.group = group
             self._oom_before = group.oom_kills()
+        if sandbox is None and limits.memory_mb is not None:
+            self._memory = _memory_group(limits.memory_mb)
+            self._oom_before = self._memory.oom_kills() if self._memory is not None else 0
         read_end, write_end = os.pipe()
         try:
             if self.stderr_path is not None:
                 Path(self.stderr_path).parent.mkdir(parents=True, exist_ok=True)
-            self._stderr = StderrCopy(read_end, self.stderr_path, limits.stderr_bytes)
+            self._stderr = StderrCopy(read_end, self.stderr_path, limits.stderr_bytes, on_stderr)
         except OSError as exc:
             os.close(read_end)
             os.close(write_end)
@@ -182,7 +212,8 @@ class BotProcess:
             raise BotStartupError(
                 f"cannot write the bot's stderr file {stderr_path}: {exc.strerror or exc}"
             ) from None
-        cgroup, parent = (self.group.cgroup if self.group else None), os.getpid()
+        cgroup = self.group.cgroup if self.group else self._memory
+        parent = os.getpid()
         keep: tuple[int, ...] = ()
         if sandbox is not None:  # the system-call filter, read by bubblewrap at its start
             try:
@@ -243,6 +274,8 @@ class BotProcess:
     def _drop_cgroup(self) -> None:
         if self.group is not None and self._owns_group:
             self.group.bot.close()
+        if self._memory is not None:
+            self._memory.remove()
 
     # -- writing --------------------------------------------------------------------------
 
@@ -439,10 +472,18 @@ class BotProcess:
             said = f"; {self.group.limit_hit}{said}"
         elif self.group is not None and self.group.oom_kills() > self._oom_before:
             said = f"; out of memory: {self.group.describe_memory()}{said}"
+        elif self._memory is not None and self._memory.oom_kills() > self._oom_before:
+            said = f"; out of memory: over the limit of {self._limits.memory_mb} MiB{said}"
+        elif self._grouped_memory() is None and _says_memory(tail):
+            said = f"; memory is limited to {self._limits.memory_mb} MiB per process{said}"
         if code < 0:
             with contextlib.suppress(ValueError):
                 return f" (killed by {signal.Signals(-code).name}{said})"
         return f" (exit code {code}{said})"
+
+    def _grouped_memory(self) -> BotCgroup | None:
+        """The control group that holds the bot's memory (None: ``RLIMIT_DATA`` does)."""
+        return self.group.cgroup if self.group is not None else self._memory
 
     @property
     def running(self) -> bool:

@@ -32,6 +32,10 @@ _SCRIPT_SUFFIXES: Final = (".py", ".js", ".mjs", ".rb", ".pl", ".php", ".jar", "
                            ".R", ".sh", ".exe")  # fmt: skip
 
 
+#: An interpreter's options whose value is the next argument (Java's class and module paths).
+_VALUED_OPTIONS: Final = frozenset({"-cp", "-classpath", "--class-path", "-p", "--module-path"})
+
+
 def program_name(argv: Sequence[str]) -> str:
     """A short name for a bot given only as a command: its program's file name, or, for a
     script run by an interpreter (``python3 bots/mine.py``, ``java -jar zb.jar``), the
@@ -44,6 +48,8 @@ def program_name(argv: Sequence[str]) -> str:
     'zolebot-1.2'
     >>> program_name(["python3", "-m", "mybots.deep"]), program_name(["python3", "-c", "..."])
     ('deep', 'python3')
+    >>> program_name(["java", "-cp", "build", "Bot"]), program_name(["mono", "Bot.exe"])
+    ('Bot', 'Bot')
     >>> program_name(["./bot\\x1b[2J"])
     'bot?[2J'
     """
@@ -55,12 +61,19 @@ def _program_name(argv: Sequence[str]) -> str:
     """:func:`program_name`, as the file names give it."""
     program = Path(argv[0]).name
     if _INTERPRETERS.match(program):
+        skip = False
         for index, arg in enumerate(argv[1:], start=1):
+            if skip:  # the value of an option: a class path, not the program
+                skip = False
+                continue
             if arg == "-c":  # code on the command line: no better name than the interpreter
                 break
             if arg == "-m" and index + 1 < len(argv):  # python -m package.bot
                 return argv[index + 1].rpartition(".")[2]
-            if not arg.startswith("-"):
+            if arg in _VALUED_OPTIONS:
+                skip = True
+                continue
+            if not arg.startswith("-"):  # a script, or a Java class (``java -cp build Bot``)
                 program = Path(arg).name
                 break
     for suffix in _SCRIPT_SUFFIXES:

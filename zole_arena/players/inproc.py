@@ -256,6 +256,10 @@ class InProcessSession:
     def check_limits(self) -> None:
         """An in-process bot has no limits of its own."""
 
+    def take_stray(self) -> int:
+        """An in-process bot writes no lines."""
+        return 0
+
     def send_quit(self) -> None:
         """The match is over: the bot's ``on_quit``."""
         try:

@@ -46,7 +46,7 @@ def process_cpu_seconds(pid: int) -> float:
 def _key(config: BotConfig) -> str:
     """What makes two configs the same bot: everything but where its stderr and its dialogue
     go (a table's own files; a kept bot's stay in the first table's)."""
-    return repr(dataclasses.replace(config, stderr_path=None, log_path=None))
+    return repr(dataclasses.replace(config, stderr_path=None, transcript=None))
 
 
 class SessionPool:
@@ -145,6 +145,9 @@ class KeptSession:
 
     def check_limits(self) -> None:
         self.session.check_limits()
+
+    def take_stray(self) -> int:
+        return self.session.take_stray()
 
     def request(
         self,

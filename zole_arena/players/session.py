@@ -10,13 +10,14 @@ disqualify) is the referee's business.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import logging
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import Final, NamedTuple, Protocol, TextIO
+from typing import Final, NamedTuple, Protocol
 
 from zole_arena.errors import (
     BotCrashedError,
@@ -31,13 +32,16 @@ from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.bot import Bot
 from zole_arena.players.botgroup import SlotGroup
 from zole_arena.players.botproc import BotProcess
+from zole_arena.players.command import program_name
 from zole_arena.players.limits import DEFAULT_LIMITS, Limits
+from zole_arena.players.transcript import Transcript
 from zole_arena.protocol import (
     ISREADY,
     PROTOCOL_VERSION,
     QUIT,
     ZOLE,
     ActionReply,
+    BotLine,
     IdLine,
     InfoLine,
     OptionDecl,
@@ -58,6 +62,8 @@ MAX_LINES_PER_REQUEST: Final = 10_000
 MAX_BYTES_PER_REQUEST: Final = 1024 * 1024
 #: Diagnostics kept in memory per session (older ones are dropped).
 MAX_KEPT_NOTES: Final = 1000
+#: How many lines that are no protocol message a session keeps, to show (it counts them all).
+STRAY_EXAMPLES: Final = 5
 #: The program a record names for a bot seated in the arena's process (no program at all).
 IN_PROCESS: Final = "<python>"
 
@@ -72,7 +78,9 @@ class BotConfig:
     """Display name; None takes the name the bot gives in the handshake."""
     cwd: str | None = None
     env: Mapping[str, str] | None = None
-    """The bot's environment; None inherits the arena's."""
+    """Variables added to the environment every bot starts with, sandboxed or not (the
+    arena's ``PATH``, locale and ``ZOLE_BOT_*`` variables, a ``HOME``:
+    :func:`~zole_arena.isolation.environment.bot_environment`); None: that alone."""
     options: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """Values for options the bot declares (``setoption``)."""
     startup_ms: int = 10_000
@@ -80,8 +88,9 @@ class BotConfig:
     limits: Limits = DEFAULT_LIMITS
     stderr_path: str | None = None
     """File for the bot's stderr (appended); None discards it."""
-    log_path: str | None = None
-    """File for a transcript of every protocol line, with times (appended); None: none."""
+    transcript: str | None = None
+    """File for a transcript of every protocol line, with times and the bot's name (appended:
+    :mod:`~zole_arena.players.transcript`); None: none."""
     sandbox: Sandbox | None = None
     """Run the bot in this sandbox (:mod:`zole_arena.isolation.sandbox`); None: an ordinary
     process."""
@@ -146,6 +155,8 @@ class PlayerSession(Protocol):
 
     def check_limits(self) -> None: ...
 
+    def take_stray(self) -> int: ...
+
     def request(
         self,
         line: str,
@@ -179,11 +190,21 @@ class BotSession:
         self.notes: list[str] = []
         """``info`` lines and ignored lines, newest last (at most :data:`MAX_KEPT_NOTES`)."""
         self.requests = 0
-        self._log: TextIO | None = None
+        self.stray_lines = 0
+        """Lines the bot wrote on its stdout that are no protocol message (debugging output
+        in the wrong place, usually): ignored, and counted."""
+        self._stray_taken = 0
+        self.stray_examples: list[str] = []
+        """The first few of them (:data:`STRAY_EXAMPLES`)."""
+        self._log: Transcript | None = None
         self._started = self._last_heard = time.monotonic()
-        if config.log_path is not None:
-            os.makedirs(os.path.dirname(os.path.abspath(config.log_path)), exist_ok=True)
-            self._log = open(config.log_path, "a", encoding="ascii", errors="replace")  # noqa: SIM115
+        if config.transcript is not None:
+            try:
+                self._log = Transcript(config.transcript)
+            except OSError as exc:
+                raise BotStartupError(
+                    f"cannot write the transcript {config.transcript}: {exc.strerror or exc}"
+                ) from None
         try:
             self.process = BotProcess(
                 config.command,
@@ -193,10 +214,14 @@ class BotSession:
                 limits=config.limits,
                 sandbox=config.sandbox,
                 group=config.group,
+                on_stderr=self._log.write_stderr if self._log is not None else None,
             )
         except BaseException:
             self._close_log()
             raise
+        if self._log is not None:
+            label = config.name or program_name(self.process.argv)
+            self._log.who = f"{printable(label)[:60]}[{self.process.pid}]"
         try:
             self._handshake()
             self._set_options(config.options)
@@ -216,6 +241,16 @@ class BotSession:
             return self.config.name
         return self.ids.get("name") or os.path.basename(self.process.argv[0])
 
+    def _heard(self, line: str, message: BotLine | None) -> None:
+        """Keep a line that answered nothing: an ``info`` line, a late answer, or a line
+        that is no protocol message at all (counted: :attr:`stray_lines`)."""
+        if isinstance(message, UnknownLine):
+            self.stray_lines += 1
+            if len(self.stray_examples) < STRAY_EXAMPLES:
+                self.stray_examples.append(printable(line)[:120])
+        if message is not None:
+            self._note(line)
+
     def _note(self, text: str) -> None:
         self.notes.append(printable(text))
         if len(self.notes) > MAX_KEPT_NOTES:
@@ -223,15 +258,14 @@ class BotSession:
 
     def _send(self, line: str, timeout: float = 5.0) -> None:
         if self._log is not None:
-            stamp = f"{(time.monotonic() - self._started) * 1000:10.3f} >> "
-            self._log.write("".join(f"{stamp}{part}\n" for part in line.split("\n")))
+            self._log.write(True, line.split("\n"))
         self.process.send(line, timeout)
 
     def _read(self, deadline: float) -> str:
         line = self.process.read_line(deadline)
         self._last_heard = time.monotonic()
         if self._log is not None:
-            self._log.write(f"{(time.monotonic() - self._started) * 1000:10.3f} << {line}\n")
+            self._log.write(False, (line,))
         return line
 
     def _close_log(self) -> None:
@@ -244,23 +278,22 @@ class BotSession:
         self._send(ZOLE)
         lines = 0
         size = 0
+        recent: collections.deque[str] = collections.deque(maxlen=3)
         while True:
             try:
                 line = self._read(deadline)
             except BotTimeoutError:
-                raise BotStartupError(
-                    f"no 'zoleok' within the startup time of {self.config.startup_ms} ms"
-                ) from None
+                raise BotStartupError(self._no_zoleok(recent)) from None
             except BotCrashedError as exc:
-                raise BotStartupError(f"the bot ended during the handshake: {exc}") from None
+                said = f"; its stdout ends: {' | '.join(recent)}" if recent else ""
+                raise BotStartupError(f"the bot ended during the handshake: {exc}{said}") from None
             lines += 1
             size += len(line) + 1
+            recent.append(printable(line)[:200])
             if lines > MAX_LINES_PER_REQUEST or size > MAX_BYTES_PER_REQUEST:
                 raise BotFloodError("more than 10,000 lines or 1 MiB during the handshake")
             if time.monotonic() > deadline:
-                raise BotStartupError(
-                    f"no 'zoleok' within the startup time of {self.config.startup_ms} ms"
-                )
+                raise BotStartupError(self._no_zoleok(recent))
             message = parse_bot_line(line)
             if isinstance(message, ZoleOk):
                 if message.version != PROTOCOL_VERSION:
@@ -275,7 +308,23 @@ class BotSession:
             elif isinstance(message, OptionDecl):
                 self.options[message.name] = message
             elif isinstance(message, InfoLine | UnknownLine):
-                self._note(line)
+                self._heard(line, message)
+
+    def _no_zoleok(self, recent: Sequence[str]) -> str:
+        """Why the handshake did not end in time: nothing written at all (output not
+        flushed, usually), or lines but no ``zoleok``; and how to give more time."""
+        ms = self.config.startup_ms
+        more = f"a bot that needs longer to start gets it with --startup-ms (now {ms})"
+        if not recent:
+            return (
+                f"the bot wrote nothing within the startup time of {ms} ms: is its output "
+                "flushed after each line? (a program writing into a pipe keeps what it prints "
+                f"in a buffer until it flushes); {more}"
+            )
+        return (
+            f"no 'zoleok' within the startup time of {ms} ms; the bot's last line: "
+            f"{recent[-1]!r}; {more}"
+        )
 
     def _set_options(self, values: Mapping[str, str]) -> None:
         for name, value in values.items():
@@ -337,7 +386,7 @@ class BotSession:
             size += len(line) + 1
             if lines > MAX_LINES_PER_REQUEST or size > MAX_BYTES_PER_REQUEST:
                 raise BotFloodError("more than 10,000 lines or 1 MiB while waiting for 'readyok'")
-            self._note(line)
+            self._heard(line, parse_bot_line(line))
             if time.monotonic() > deadline:
                 raise BotStallError(f"no 'readyok' within {limit} ms")
 
@@ -368,7 +417,9 @@ class BotSession:
         size = 0
         expected = str(request_id)
         for stale in self.process.stale_lines():  # written before the request: no answer
-            self._note(stale)
+            if self._log is not None:
+                self._log.write(False, (stale,))
+            self._heard(stale, parse_bot_line(stale))
         group = self.process.group
         if group is not None:
             group.deciding()
@@ -396,8 +447,7 @@ class BotSession:
                         f"{MAX_BYTES_PER_REQUEST:,} bytes of output for request {request_id}",
                         line=text[:200],
                     )
-                if message is not None:
-                    self._note(text)
+                self._heard(text, message)
                 if time.monotonic() > deadline:  # lines kept coming, but not the answer
                     raise BotTimeoutError(
                         f"no answer to request {request_id} within {time_ms} ms "
@@ -414,6 +464,11 @@ class BotSession:
         finally:
             if group is not None:
                 group.decided()  # its decision time: what its CPU time may exceed its limit by
+
+    def take_stray(self) -> int:
+        """The lines that are no protocol message the bot wrote since the last call."""
+        taken, self._stray_taken = self.stray_lines - self._stray_taken, self.stray_lines
+        return taken
 
     def check_limits(self) -> None:
         """Between deals: is the whole bot within its limits (:meth:`BotProcess.check`)?

@@ -17,6 +17,7 @@ import os
 import select
 import threading
 import time
+from collections.abc import Callable
 from typing import IO, Final
 
 __all__ = ["DEFAULT_STDERR_BYTES", "THROTTLE_SECONDS", "StderrCopy"]
@@ -40,10 +41,20 @@ def _marker(limit: int) -> bytes:
 class StderrCopy:
     """The reading end of one bot's stderr pipe and where its bytes go."""
 
-    def __init__(self, fd: int, path: str | None, limit: int | None) -> None:
+    def __init__(
+        self,
+        fd: int,
+        path: str | None,
+        limit: int | None,
+        on_lines: Callable[[list[str]], None] | None = None,
+    ) -> None:
         """:param fd: the pipe's reading end (this object owns it from now on).
         :param path: the file to append the bytes to; None keeps only the tail.
         :param limit: the most bytes written to the file; None: no limit.
+        :param on_lines: called (in the reading thread) with each batch of whole lines, those
+            within the limit where there is a file, for the protocol transcript (which bounds
+            what it takes of a bot: :data:`~zole_arena.players.transcript.MAX_FROM_BOT`); a
+            line still unfinished when the pipe closes is passed too.
 
         :raises OSError: the file cannot be opened.
         """
@@ -53,6 +64,9 @@ class StderrCopy:
         self.dropped = 0
         self._file: IO[bytes] | None = open(path, "ab") if path is not None else None  # noqa: SIM115
         self._tail = bytearray()
+        self._on_lines = on_lines
+        self._partial = bytearray()
+        """The start of a line not ended yet (for ``on_lines``)."""
         self._lock = threading.Lock()
         self._closed = False
         self.due = 0.0
@@ -84,10 +98,12 @@ class StderrCopy:
         self._tail += data
         if len(self._tail) > _TAIL_BYTES:
             del self._tail[: len(self._tail) - _TAIL_BYTES]
-        if self._file is None:
-            return
         room = len(data) if self.limit is None else max(0, self.limit - self.written)
         part = data[:room]
+        if self._on_lines is not None and part:
+            self._pass_lines(part)
+        if self._file is None:
+            return
         try:
             if part:
                 self._file.write(part)
@@ -99,6 +115,19 @@ class StderrCopy:
             self._file.flush()
         except OSError:  # a full disk: the bot's stderr is not worth stopping the match for
             self.dropped += len(data) - len(part)
+
+    def _pass_lines(self, data: bytes, final: bool = False) -> None:
+        """Hand the whole lines in ``data`` (after what was left unfinished) to ``on_lines``."""
+        assert self._on_lines is not None
+        self._partial += data
+        *lines, rest = bytes(self._partial).split(b"\n")
+        if final and rest:
+            lines.append(rest)
+            rest = b""
+        self._partial = bytearray(rest[:_READ_SIZE])
+        if lines:
+            with contextlib.suppress(Exception):  # a transcript's trouble is not the bot's
+                self._on_lines([line.decode("utf-8", "replace").rstrip("\r") for line in lines])
 
     def tail(self) -> str:
         """The last bytes the bot wrote (up to 4 KiB), as text."""
@@ -114,6 +143,8 @@ class StderrCopy:
             if self._closed:
                 return
             self._closed = True
+            if self._on_lines is not None and self._partial:
+                self._pass_lines(b"", final=True)
             with contextlib.suppress(OSError):
                 os.close(self.fd)
             if self._file is not None:

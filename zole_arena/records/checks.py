@@ -324,6 +324,18 @@ _DEAL: Final[Shape] = (
 )
 
 
+#: Keys a deal record may lack (written only when they say something).
+def _counts3(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 3
+        and all(_whole(n) and 0 <= n <= 10**9 for n in value)
+    )
+
+
+_DEAL_LATER: Final[Shape] = (("stray", _counts3, "three whole numbers from 0 to 10^9"),)
+
+
 def _shape(data: Mapping[str, Any], shape: Shape, where: str, later: Shape = ()) -> str | None:
     for key, check, what in shape:
         if key not in data:
@@ -380,7 +392,7 @@ def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
     name that is none), or None."""
     problem = match_id_problem(record.get("match_id"))
     if problem is None:
-        problem = _shape(record, _DEAL, "")
+        problem = _shape(record, _DEAL, "", _DEAL_LATER)
     if problem is None:
         problem = _shape(record["result"], _RESULT, "result.")
     if problem is None and not _moves_fit(record["moves"]):

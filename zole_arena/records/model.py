@@ -219,6 +219,10 @@ class DealRecord:
     finished: datetime.datetime | None = dataclasses.field(default_factory=now)
     """When the deal ended (None: the record does not say)."""
     arena_version: str | None = __version__
+    stray: tuple[int, int, int] = (0, 0, 0)
+    """By seat: lines the bot wrote on its stdout during the deal that are no protocol message
+    (ignored by the arena, not a fault: usually debugging output meant for stderr). Logs
+    write the key only when one is not zero."""
 
     @property
     def names(self) -> tuple[str, str, str]:
@@ -242,12 +246,14 @@ class DealRecord:
         faults: Sequence[Fault],
         players: tuple[Identity, Identity, Identity],
         totals: Sequence[int],
+        stray: tuple[int, int, int] = (0, 0, 0),
     ) -> DealRecord:
         """The record of a deal the engine played to its end (or forfeit).
 
         :param number: the deal's number in the match; ``block``: the shuffle's deal number.
         :param state: the deal, dealt from ``seed`` (so that it has a ``deal_no``).
         :param totals: each seat's cumulative score after this deal, on its seating's sheet.
+        :param stray: by seat, the lines that were no protocol message (:attr:`stray`).
         :raises ValueError: the deal was not dealt from a seed.
         """
         if state.deal_no is None:
@@ -278,6 +284,7 @@ class DealRecord:
             culprit=culprit,
             faults=tuple(faults),
             players=players,
+            stray=stray,
         )
 
 

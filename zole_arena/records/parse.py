@@ -231,6 +231,7 @@ def _deal(v: Mapping[str, Any]) -> DealRecord:
         players=(_identity(x), _identity(y), _identity(z)),
         finished=_when(v.get("finished")),
         arena_version=_text(v.get("arena_version")),
+        stray=_three(v["stray"]) if "stray" in v else (0, 0, 0),
     )  # fmt: skip
 
 

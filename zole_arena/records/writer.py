@@ -137,7 +137,7 @@ def _deal(record: DealRecord) -> dict[str, Any]:
             for p in record.players
         ],
         "finished": _time(record.finished),
-    }
+    } | ({"stray": list(record.stray)} if any(record.stray) else {})
 
 
 def _moves(moves: Sequence[Move]) -> list[dict[str, Any]]:
