@@ -1,0 +1,3 @@
+module starter
+
+go 1.19
