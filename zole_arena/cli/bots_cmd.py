@@ -11,6 +11,7 @@ from rich.table import Table
 from zole_arena.arena.check import CheckItem, run_check
 from zole_arena.cli.console import out
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
+from zole_arena.errors import printable
 from zole_arena.events.options import CHECK, MOVETIME, SANDBOX, SANDBOX_READ, TIMEMARGIN
 from zole_arena.events.optionvalues import OptionValues
 from zole_arena.players.bundled import BUNDLED, describe_command, parse_bot_arg
@@ -60,7 +61,8 @@ def check_command(
         spec.argv, spec.name, sandbox=sandbox_setting(values[SANDBOX], values[SANDBOX_READ])
     )
     where = " in a sandbox" if config.sandbox is not None else ""
-    out.print(f"checking {' '.join(spec.argv)}{where}", highlight=False, markup=False)
+    shown = printable(" ".join(spec.argv))  # the user's own text, but shown as text
+    out.print(f"checking {shown}{where}", highlight=False, markup=False)
     items = run_check(
         config,
         time_ms=values[MOVETIME],

@@ -12,6 +12,7 @@ import typer
 from rich.table import Table
 
 from zole_arena.cli.console import fail, out
+from zole_arena.errors import printable
 from zole_arena.players.starters import StarterError, copy_starter, find_starter, starters
 
 #: What a bot's name may be (it goes into its sources, in a string).
@@ -69,7 +70,8 @@ def new_bot_command(
         fail(str(exc))
     where = shlex.quote(str(folder))
     shown = ", ".join(str(p.relative_to(folder)) for p in written)
-    out.print(f"made {folder}/: the {starter.language} starter bot {chosen!r} ({shown})",
+    made = printable(str(folder))  # the user's own text, but shown as text
+    out.print(f"made {made}/: the {starter.language} starter bot {chosen!r} ({shown})",
               highlight=False, markup=False)  # fmt: skip
     steps = [f"cd {where}"]
     if starter.build:

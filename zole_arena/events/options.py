@@ -237,7 +237,8 @@ DEALS: Final = Option[int | None](
     "deals", int, None, "Deals to play.", frozenset({MATCH, PLAY, TOURNAMENT}), unit="N",
     least=1, defaults={PLAY: 3},
     helps={
-        MATCH: "Deals to play (instead of --games).",
+        MATCH: "Deals to play (instead of --games); with --duplicate each is played in all 6 "
+        "seatings: 6 times as many.",
         TOURNAMENT: "Deals of the seed per table, instead of --blocks (with duplicate tables, "
         "each is played in all 6 seatings, as in 'match').",
     },
