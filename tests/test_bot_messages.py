@@ -221,6 +221,7 @@ def test_a_transcript_shows_a_bots_control_characters_as_question_marks(tmp_path
         "for line in sys.stdin:\n"
         "    if line.startswith('zole'):\n"
         "        print('\\x1b[2Jid name \\x1b]0;owned\\x07E', flush=True)\n"
+        "        print('\\u202eevil\\u200bname', file=sys.stderr, flush=True)\n"
         "        print('zoleok 1', flush=True)\n"
         "    elif line.startswith('isready'):\n"
         "        print('readyok', flush=True)\n"
@@ -232,6 +233,8 @@ def test_a_transcript_shows_a_bots_control_characters_as_question_marks(tmp_path
     text = transcript.read_text()
     assert "\x1b" not in text and "\x07" not in text
     assert "?[2Jid name ?]0;owned?E" in text
+    assert "\u202e" not in text and "\u200b" not in text  # stderr: reordering, invisible
+    assert "?evil?name" in text
 
 
 def test_an_unwritable_transcript_is_one_line(tmp_path: Path) -> None:
@@ -331,7 +334,7 @@ def test_a_flooding_bot_fills_no_disk_through_the_transcript(
         "    if line.startswith('zole'):\n"
         "        print('id name Flood\\nzoleok 1', flush=True)\n"
         "    elif line.startswith('isready'):\n"
-        "        print('\\n'.join(['x' * 100] * 300), flush=True)\n"
+        "        print('\\n'.join(['\\u4e00' * 100] * 300), flush=True)\n"
         "        print('readyok', flush=True)\n"
     )
     path = tmp_path / "t.txt"
@@ -343,7 +346,7 @@ def test_a_flooding_bot_fills_no_disk_through_the_transcript(
         session.kill()
     text = path.read_text()
     from_bot = [line for line in text.splitlines() if " <Flood[" in line or " <flood_bot[" in line]
-    assert sum(len(line) + 1 for line in from_bot) < 20_000 + 200
+    assert sum(len(line.encode()) + 1 for line in from_bot) < 20_000 + 1_000  # one line over
     notes = [line for line in text.splitlines() if " !" in line]
     assert len(notes) == 1 and "the rest of this bot's lines is left out" in notes[0]
     assert text.count(": isready") == 4  # the arena's own lines: the handshake's and three
@@ -392,6 +395,11 @@ def test_a_transcript_never_overwrites_a_file_that_is_not_one(tmp_path: Path) ->
                 "--transcript", str(tmp_path / "m.jsonl"), cwd=tmp_path)  # fmt: skip
     assert same.returncode == 1 and "it is the log too" in same.stderr
     assert not (tmp_path / "m.jsonl").exists()
+    (tmp_path / "d").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "d")  # the same file by another path
+    linked = zole("match", "random", "random", "random", "--log", str(tmp_path / "d" / "m.jsonl"),
+                  "--transcript", str(tmp_path / "link" / "m.jsonl"), cwd=tmp_path)  # fmt: skip
+    assert linked.returncode == 1 and "it is the log too" in linked.stderr
     again = tmp_path / "t.txt"  # a transcript may be written over by the next run
     ok(zole("check", "random", *FAST, "--transcript", str(again), cwd=tmp_path))
     ok(zole("check", "random", *FAST, "--transcript", str(again), cwd=tmp_path))

@@ -151,7 +151,7 @@ def start_transcript_file(values: OptionValues) -> str | None:
     path = values.transcript()
     if path is not None:
         log = values[LOG] if values.takes(LOG) else None
-        if log is not None and os.path.abspath(log) == path:
+        if log is not None and os.path.realpath(log) == os.path.realpath(path):
             fail(f"--transcript {path}: it is the log too: give each a file of its own")
         try:
             start_transcript(path)

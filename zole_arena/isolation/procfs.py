@@ -34,8 +34,8 @@ __all__ = ["EMPTIED", "KNOWN", "MASKED_FOLDERS", "proc_mask_args"]
 EMPTIED: Final = (
     "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo", "slabinfo", "diskstats", "interrupts",
     "softirqs", "schedstat", "locks", "timer_list", "vmallocinfo", "kpageflags", "kpagecount",
-    "kpagecgroup", "sys/fs/file-nr", "sys/fs/inode-nr", "sys/fs/dentry-state", "sys/fs/aio-nr",
-    "sys/kernel/pty/nr",
+    "kpagecgroup", "sys/fs/file-nr", "sys/fs/inode-nr", "sys/fs/inode-state",
+    "sys/fs/dentry-state", "sys/fs/aio-nr", "sys/kernel/pty/nr", "cgroups",
 )  # fmt: skip
 #: Folders of ``/proc`` whose files count for the whole machine: shown empty.
 MASKED_FOLDERS: Final = ("pressure", "fs")

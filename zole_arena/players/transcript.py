@@ -33,6 +33,8 @@ import threading
 from collections.abc import Iterable
 from typing import Final
 
+from zole_arena.errors import printable
+
 __all__ = ["MAX_FILE", "MAX_FROM_BOT", "SHOWN", "Transcript", "start_transcript"]
 
 #: The most of one protocol line a transcript shows (characters).
@@ -55,7 +57,7 @@ HEADER: Final = (
 def _clean(line: str) -> str:
     if len(line) > SHOWN:
         line = f"{line[:SHOWN]}… ({len(line):,} characters)"
-    return _CONTROL.sub("?", line)
+    return printable(_CONTROL.sub("?", line))  # tabs too; and what reorders or hides text
 
 
 class Transcript:
@@ -91,7 +93,7 @@ class Transcript:
             if mark != ">":
                 if self._from_bot >= MAX_FROM_BOT:
                     return
-                self._from_bot += len(text)
+                self._from_bot += len(text.encode("utf-8", "replace"))  # bytes, not characters
                 if self._from_bot >= MAX_FROM_BOT:
                     text += f"{stamp} !{self.who}: (the rest of this bot's lines is left out: "
                     text += f"over {MAX_FROM_BOT // 2**20} MiB of them)\n"
