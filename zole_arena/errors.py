@@ -30,6 +30,13 @@ def printable(text: str) -> str:
     return _CONTROLS.sub("?", text)
 
 
+def cut(text: str, limit: int) -> str:
+    """``text``, cut to ``limit`` characters with its whole length said."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
 class ZoleError(Exception):
     """Base class of every error zole-arena raises on purpose."""
 

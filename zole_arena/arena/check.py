@@ -271,16 +271,13 @@ class _Checker:
     def _transcript_since_mark(self, lines: int = TRANSCRIPT_LINES) -> tuple[str, ...]:
         """The last lines of the transcript written since the item began."""
         assert self.config.transcript is not None
+        start = max(self._mark, self._transcript_size() - MAX_TRANSCRIPT_READ)  # a long item's end
         try:
             with open(self.config.transcript, "rb") as file:
-                file.seek(self._mark)
-                text = file.read(MAX_TRANSCRIPT_READ + 1)
+                file.seek(start)
+                text = file.read()
         except OSError:
             return ()
-        if len(text) > MAX_TRANSCRIPT_READ:  # the end of a long item: read its last part
-            with contextlib.suppress(OSError), open(self.config.transcript, "rb") as file:
-                file.seek(max(self._mark, self._transcript_size() - MAX_TRANSCRIPT_READ))
-                text = file.read()
         kept = text.decode("utf-8", "replace").splitlines()
         return tuple(kept[-lines:])
 

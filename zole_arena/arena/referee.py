@@ -25,6 +25,7 @@ from zole_arena.errors import (
     FaultKind,
     IllegalActionError,
     NotationError,
+    cut,
     printable,
 )
 from zole_arena.game.actions import Action, Bid, Bury
@@ -173,13 +174,6 @@ class _Player:
 FAULT_TEXT_CHARS: Final = 1000
 
 
-def _cut(text: str) -> str:
-    """``text``, cut to :data:`FAULT_TEXT_CHARS` with its length said."""
-    if len(text) <= FAULT_TEXT_CHARS:
-        return text
-    return f"{text[:FAULT_TEXT_CHARS]}… ({len(text):,} characters)"
-
-
 class _Forfeit(Exception):
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -311,9 +305,9 @@ class Referee:
         request: str | None = None,
         reply: str | None = None,
     ) -> Fault:
+        shown = None if reply is None else cut(printable(reply), FAULT_TEXT_CHARS)
         fault = Fault(deal_no, seat.index, seat.number, seat.name, FaultKind(kind),
-                      _cut(printable(message)), request,
-                      None if reply is None else _cut(printable(reply)))  # fmt: skip
+                      cut(printable(message), FAULT_TEXT_CHARS), request, shown)  # fmt: skip
         self.faults.append(fault)
         seat.faults += 1
         LOGGER.info("fault: %s", fault.describe())

@@ -161,6 +161,11 @@ def print_json(data: Any) -> None:
     sys.stdout.flush()
 
 
+#: What an error about the number of bots adds when there are more than asked for: the shell
+#: split a bot's command line, usually.
+QUOTE_IT: Final = " (a bot's command line with spaces is one argument: quote it)"
+
+
 def print_stray_notes(players: Iterable[PlayerStats]) -> None:
     """A note for each player that wrote lines on its stdout that are no protocol message."""
     for player in players:

@@ -20,6 +20,7 @@ from zole_arena.arena.match import Match, resume_match, stderr_path
 from zole_arena.arena.settings import MatchError, MatchSettings, unique_names
 from zole_arena.arena.summary import DealReport, Summary
 from zole_arena.cli.console import (
+    QUOTE_IT,
     check_new_log,
     err,
     fail,
@@ -150,9 +151,7 @@ def match_command(
         games = games if games is not None or deals is not None else 2
     assert bots is not None
     if len(bots) != 3:
-        quote = (
-            " (a bot's command line with spaces is one argument: quote it)" if len(bots) > 3 else ""
-        )
+        quote = QUOTE_IT if len(bots) > 3 else ""
         fail(f"a match needs exactly 3 bots, not {len(bots)} (or none for a demo){quote}")
     if games is not None and deals is not None:
         fail("give --games or --deals, not both")

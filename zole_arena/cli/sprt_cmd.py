@@ -15,7 +15,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from zole_arena.arena.stop import StopReason
-from zole_arena.cli.console import check_new_log, err, fail, out, print_json, stop_on_signals
+from zole_arena.cli.console import (
+    QUOTE_IT,
+    check_new_log,
+    err,
+    fail,
+    out,
+    print_json,
+    stop_on_signals,
+)
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
 from zole_arena.events.options import CPU, LOG, OPTION, SANDBOX, SANDBOX_READ, SPRT
 from zole_arena.events.optionvalues import OptionValues, assign_bot_options
@@ -176,9 +184,7 @@ def sprt_command(
     if cpu is not None:
         pin(cpu)  # before any bot starts: they inherit it
     if len(bots) not in (2, 3):
-        quote = (
-            " (a bot's command line with spaces is one argument: quote it)" if len(bots) > 3 else ""
-        )
+        quote = QUOTE_IT if len(bots) > 3 else ""
         fail(f"sprt takes NEW and OLD, and optionally THIRD: 2 or 3 bots, not {len(bots)}{quote}")
     settings = SprtSettings(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta)
     if max_blocks < 1:

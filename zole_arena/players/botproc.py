@@ -212,8 +212,7 @@ class BotProcess:
             raise BotStartupError(
                 f"cannot write the bot's stderr file {stderr_path}: {exc.strerror or exc}"
             ) from None
-        cgroup = self.group.cgroup if self.group else self._memory
-        parent = os.getpid()
+        cgroup, parent = self._grouped_memory(), os.getpid()
         keep: tuple[int, ...] = ()
         if sandbox is not None:  # the system-call filter, read by bubblewrap at its start
             try:

@@ -197,7 +197,7 @@ class BotSession:
         self.stray_examples: list[str] = []
         """The first few of them (:data:`STRAY_EXAMPLES`)."""
         self._log: Transcript | None = None
-        self._started = self._last_heard = time.monotonic()
+        self._last_heard = time.monotonic()
         if config.transcript is not None:
             try:
                 self._log = Transcript(config.transcript)

@@ -28,12 +28,11 @@ from __future__ import annotations
 import datetime
 import errno
 import os
-import re
 import threading
 from collections.abc import Iterable
 from typing import Final
 
-from zole_arena.errors import printable
+from zole_arena.errors import cut, printable
 
 __all__ = ["MAX_FILE", "MAX_FROM_BOT", "SHOWN", "Transcript", "start_transcript"]
 
@@ -46,7 +45,6 @@ MAX_FROM_BOT: Final = 16 * 1024 * 1024
 #: starts many processes of each bot (a seating's, a table's, a restart's), each with its own
 #: :data:`MAX_FROM_BOT`. Past it, each process notes once that it stopped.
 MAX_FILE: Final = 1024 * 1024 * 1024
-_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 #: The first line of a transcript file.
 HEADER: Final = (
     "# zole-arena protocol transcript: time, >bot[pid] to the bot, <bot[pid] from its stdout, "
@@ -55,9 +53,9 @@ HEADER: Final = (
 
 
 def _clean(line: str) -> str:
-    if len(line) > SHOWN:
-        line = f"{line[:SHOWN]}… ({len(line):,} characters)"
-    return printable(_CONTROL.sub("?", line))  # tabs too; and what reorders or hides text
+    """A line as the transcript shows it: cut, and with controls, tabs too, and what reorders
+    or hides text as ``?``."""
+    return printable(cut(line, SHOWN)).replace("\t", "?")
 
 
 class Transcript:
