@@ -1881,6 +1881,243 @@ static int read_line(void)
     return n > MAXLINE ? -1 : 1;
 }
 
+#ifdef SEARCHBOT_SOLVER
+/* ------------------------------------------------------------------ */
+/* Solver mode: the open-card values of positions, for zole-arena analyze */
+/* ------------------------------------------------------------------ */
+
+/* Built with -DSEARCHBOT_SOLVER this file is no bot but the exact solver
+ * behind `zole-arena analyze` (zole_arena/analysis/solver.py speaks to it).
+ * One request per line, one answer per line:
+ *
+ *   CTX KIND SEAT LEADER H0 H1 H2 TRICK BASE ALL NONE TR0 TR1 TR2 PT0 PT1 PT2 BYPTS MOVES
+ *
+ * CTX: any word; the transposition tables are kept while it stays the same
+ * (the caller changes it whenever who-holds-what, the soloist or the
+ * table-game seat changes: entries are keyed by the cards in play only).
+ * KIND: P (take or zole: the soloist's band), S (small zole: 0 won, 1
+ * lost), T (table game: SEAT's paranoid outcome, -2..2 table payments), B
+ * (a take before the bury: the soloist SEAT holds 10 cards; the answer is
+ * the best band over every pair he may bury, and MOVES must be '-').
+ * SEAT: the soloist (P, S) or the seat valued (T).  H0..H2: the seats'
+ * hands as hex masks (canonical card order); TRICK: the cards on the table
+ * in play order, comma-separated card numbers, or '-'; BASE: the soloist's
+ * points so far (tricks won, a take's buried cards); ALL / NONE: 1 when
+ * the soloist has won every / no completed trick; TRn / PTn: tricks and
+ * points won by each seat (table game); BYPTS: 1 when the table game's
+ * loser is found by points only.  MOVES: comma-separated card numbers, each
+ * valued as the next card of the seat to move, or '-' for the position as
+ * it stands.  Answer: '= V1 V2 ...', or '? reason'. */
+
+static int parse_card_list(char *s, int *out_v, int max)
+{
+    int n = 0;
+    char *end;
+    if (strcmp(s, "-") == 0) return 0;
+    for (;;) {
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 0 || v >= NCARDS || n >= max) return -1;
+        out_v[n++] = (int)v;
+        if (*end == '\0') return n;
+        if (*end != ',') return -1;
+        s = end + 1;
+    }
+}
+
+static int parse_mask(const char *s, uint32_t *m)
+{
+    char *end;
+    unsigned long v = strtoul(s, &end, 16);
+    if (end == s || *end || v > ALLCARDS) return 0;
+    *m = (uint32_t)v;
+    return 1;
+}
+
+static int parse_small(const char *s, int lo, int hi, int *v)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end || x < lo || x > hi) return 0;
+    *v = (int)x;
+    return 1;
+}
+
+/* Can the soloist, from the state loaded (nothing played, base points
+ * buried), reach band `band` or better?  One threshold search. */
+static int reaches(int band, int base)
+{
+    switch (band) {
+    case 0: return ab(M_ALL, 0, 1, -1) >= 1;
+    case 1: return test_pts(91 - base, -1);
+    case 2: return test_pts(61 - base, -1);
+    case 3: return test_pts(31 - base, -1);
+    case 4: return ab(M_ANY, 0, 1, -1) >= 1;
+    default: return 1;
+    }
+}
+
+/* The best band the take soloist Ssol (holding 10 cards in SH) reaches
+ * over every pair he may bury: the pairs in RuleBot's order of preference,
+ * the first solved, each other one only tested against the best so far. */
+static int best_bury(int sol)
+{
+    int pa[45], pb[45], n, i, best = 6;
+    uint32_t h10 = SH[sol];
+    n = bury_candidates(h10, 45, pa, pb);
+    for (i = 0; i < n && best > 0; i++) {
+        uint32_t pair = BIT(pa[i]) | BIT(pb[i]);
+        int base = mpts(pair);
+        SH[sol] = h10 & ~pair;
+        Sinplay = SH[0] | SH[1] | SH[2];
+        if (best == 6) {
+            best = solve_band(base, 1, 1, -1);
+        } else if (reaches(best - 1, base)) {
+            int b = best - 1;
+            while (b > 0 && reaches(b - 1, base)) b--;
+            best = b;
+        }
+    }
+    SH[sol] = h10;
+    Sinplay = SH[0] | SH[1] | SH[2];
+    return best;
+}
+
+static void solve_request(int ntok)
+{
+    static char ctx[256] = "";
+    char buf[16 * MAXLIST];
+    int kind, seat, leader, trick[3], tn, base, all, none, bypts, moves[MAXLIST], nm, i, len;
+    int tr[3], pt[3];
+    uint32_t h[3], seen = 0;
+    if (ntok != 19) {
+        out("? expected 19 fields");
+        return;
+    }
+    kind = tok[1][0] == 'P' ? 0 : tok[1][0] == 'S' ? 1 : tok[1][0] == 'T' ? 2 : tok[1][0] == 'B' ? 3 : -1;
+    if (kind < 0 || tok[1][1] || !parse_small(tok[2], 0, 2, &seat) ||
+        !parse_small(tok[3], 0, 2, &leader) || !parse_mask(tok[4], &h[0]) ||
+        !parse_mask(tok[5], &h[1]) || !parse_mask(tok[6], &h[2]) ||
+        (tn = parse_card_list(tok[7], trick, 3)) < 0 || tn > 2 ||
+        !parse_small(tok[8], 0, 120, &base) || !parse_small(tok[9], 0, 1, &all) ||
+        !parse_small(tok[10], 0, 1, &none) || !parse_small(tok[17], 0, 1, &bypts) ||
+        (nm = parse_card_list(tok[18], moves, MAXLIST)) < 0) {
+        out("? malformed request");
+        return;
+    }
+    for (i = 0; i < 3; i++)
+        if (!parse_small(tok[11 + i], 0, 8, &tr[i]) || !parse_small(tok[14 + i], 0, 120, &pt[i])) {
+            out("? malformed tricks or points");
+            return;
+        }
+    /* The cards must be distinct, the hands sized as the trick requires. */
+    for (i = 0; i < 3; i++) {
+        if (seen & h[i]) {
+            out("? a card is in two hands");
+            return;
+        }
+        seen |= h[i];
+    }
+    for (i = 0; i < tn; i++) {
+        if (seen & BIT(trick[i])) {
+            out("? a trick card is also held");
+            return;
+        }
+        seen |= BIT(trick[i]);
+    }
+    if (kind == 3) {
+        if (tn || nm || popc(h[seat]) != 10 || popc(h[(seat + 1) % 3]) != 8 ||
+            popc(h[(seat + 2) % 3]) != 8) {
+            out("? a bury request needs 10 cards for the soloist, 8 for the others, no trick");
+            return;
+        }
+    } else {
+        /* seats that have played to this trick hold one card fewer */
+        int n = popc(h[(leader + tn) % 3]);
+        for (i = 0; i < 3; i++)
+            if (popc(h[(leader + i) % 3]) != n - (i < tn ? 1 : 0) || n > 8) {
+                out("? hand sizes do not fit the trick");
+                return;
+            }
+    }
+    {
+        int p = (leader + tn) % 3;
+        uint32_t legal = h[p];
+        if (tn > 0 && (h[p] & CATMASK[CAT[trick[0]]])) legal = h[p] & CATMASK[CAT[trick[0]]];
+        if (nm > 0 && !legal) {
+            out("? no card to play");
+            return;
+        }
+        for (i = 0; i < nm; i++)
+            if (!(legal & BIT(moves[i]))) {
+                out("? a move is not legal for the seat to play");
+                return;
+            }
+    }
+    if (strlen(tok[0]) >= sizeof ctx || strcmp(ctx, tok[0]) != 0) {
+        new_gen();
+        memset(hist, 0, sizeof hist);
+        snprintf(ctx, sizeof ctx, "%s", tok[0]);
+    }
+    for (i = 0; i < 3; i++) {
+        SH[i] = h[i];
+        Ttr[i] = tr[i];
+        Tpt[i] = pt[i];
+    }
+    Stn = tn;
+    for (i = 0; i < tn; i++) Stab[i] = trick[i];
+    Sleader = leader;
+    Sinplay = seen;
+    Ssol = seat;
+    Sinv = 0;
+    Tme = seat;
+    Tbypts = bypts;
+    aborted = 0;
+    deadline_hard = INT64_MAX;
+    len = snprintf(buf, sizeof buf, "=");
+    if (kind == 3) {
+        snprintf(buf + len, sizeof buf - (size_t)len, " %d", best_bury(seat));
+        out(buf);
+        return;
+    }
+    for (i = 0; i < (nm > 0 ? nm : 1); i++) {
+        int force = nm > 0 ? moves[i] : -1, v;
+        if (kind == 0) {
+            v = solve_band(base, all, none, force);
+        } else if (kind == 1) {
+            v = ab(M_ANY, 0, 1, force) >= 1 ? 1 : 0;
+        } else {
+            v = tab_value(force);
+        }
+        len += snprintf(buf + len, sizeof buf - (size_t)len, " %d", v);
+    }
+    out(buf);
+}
+
+int main(void)
+{
+    (void)answer_go; /* the bot's side, not used here */
+    (void)read_newdeal;
+    (void)set_option;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    init_tables();
+    tt = (TTE *)calloc((size_t)1 << TT_BITS, sizeof(TTE));
+    tt2 = (TTE2 *)calloc((size_t)1 << TT2_BITS, sizeof(TTE2));
+    if (!tt || !tt2) return 1;
+    for (;;) {
+        int r = read_line(), ntok;
+        if (r == 0) break;
+        if (r < 0) {
+            out("? line too long");
+            continue;
+        }
+        ntok = tokenize(line_buf);
+        if (ntok == 0) continue;
+        if (strcmp(tok[0], "quit") == 0) break;
+        solve_request(ntok);
+    }
+    return 0;
+}
+#else
 int main(void)
 {
     char buf[200];
@@ -1933,3 +2170,4 @@ int main(void)
     }
     return 0;
 }
+#endif /* SEARCHBOT_SOLVER */

@@ -13,6 +13,7 @@ import typer
 from rich.markup import escape
 
 from zole_arena import __version__
+from zole_arena.cli.analyze_cmd import analyze_command
 from zole_arena.cli.bench_cmd import bench_command
 from zole_arena.cli.bots_cmd import bots_command, check_command
 from zole_arena.cli.console import err, stop_for_broken_pipe
@@ -68,6 +69,7 @@ app.command("report")(report_command)
 app.command("verify")(verify_command)
 app.command("tournament")(tournament_command)
 app.command("ratings")(ratings_command)
+app.command("analyze")(analyze_command)
 app.command("sprt")(sprt_command)
 app.command("play")(play_command)
 app.command("warm")(warm_command)

@@ -129,6 +129,14 @@ def build_c_program(source: Path, stem: str, defines: tuple[str, ...] = ()) -> P
     return target
 
 
+def c_source(name: str) -> Path:
+    """The C source file of a bundled C bot (``searchbot``: ``searchbot.c``).
+
+    :raises KeyError: no bundled C bot of that name.
+    """
+    return _bots_dir() / "c" / f"{_C_SOURCES[name]}.c"
+
+
 def bundled_command(name: str) -> tuple[str, ...]:
     """The argument list of a bundled bot, building it first if it is compiled.
 

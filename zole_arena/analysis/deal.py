@@ -1,0 +1,147 @@
+"""Analysing one deal record: the open-card value of every legal action at every decision.
+
+The record is played again through the rules engine, move by move; before each move of a bot
+with more than one legal choice, every legal action is valued by the solver (the bids by
+:class:`~zole_arena.analysis.bids.BidValues`) and turned into the deciding seat's score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from zole_arena.analysis.bids import BidValues
+from zole_arena.analysis.model import ActionValue, DealAnalysis, Decision, Phase, Role
+from zole_arena.analysis.outcomes import band_scores, table_score
+from zole_arena.analysis.solver import Solver
+from zole_arena.errors import ZoleError
+from zole_arena.game.actions import Bid, Bury, BuryChoices, Contract, parse_action
+from zole_arena.game.cards import cards_of
+from zole_arena.game.rules import Rules
+from zole_arena.game.state import DealState
+from zole_arena.game.values import Phase as StatePhase
+from zole_arena.records.model import DealRecord
+
+__all__ = ["analyse_deal", "bury_text", "rules_swing"]
+
+
+def bury_text(bury: Bury) -> str:
+    """A bury as the protocol and the log write it: ``KD 9C``."""
+    return f"{bury.cards[0]} {bury.cards[1]}"
+
+
+def rules_swing(rules: Rules) -> int:
+    """What a take's win is worth to one defender more than its loss (the thresholds' unit)."""
+    return rules.take.win - rules.take.loss
+
+
+def _role(state: DealState, seat: int) -> Role:
+    if state.soloist is None:
+        return Role.TABLE
+    return Role.SOLOIST if seat == state.soloist else Role.DEFENDER
+
+
+def _scores(
+    state: DealState, context: str, solver: Solver, seat: int, cards: Sequence[int]
+) -> list[int]:
+    """The deciding ``seat``'s score for each of ``cards`` played now."""
+    raw = solver.values(context, state, cards)
+    if state.contract is Contract.TABLE:
+        return [table_score(state.rules, v) for v in raw]
+    soloist: int = state.soloist  # type: ignore[assignment]
+    contract: Contract = state.contract  # type: ignore[assignment]
+    return [band_scores(state.rules, contract, soloist, state.pules, v)[seat] for v in raw]
+
+
+def _bury_values(state: DealState, context: str, solver: Solver) -> list[ActionValue]:
+    seat: int = state.turn  # type: ignore[assignment]
+    values = []
+    for bury in BuryChoices(state.hand_mask(seat)):
+        after = state.copy()
+        after.apply(bury)
+        band = solver.values(context, after)[0]
+        score = band_scores(state.rules, Contract.TAKE, seat, state.pules, band)[seat]
+        values.append(ActionValue(bury_text(bury), score))
+    return values
+
+
+def analyse_deal(record: DealRecord, sha256: str, solver: Solver, context: str) -> DealAnalysis:
+    """The analysis of ``record`` (whose log line has the SHA-256 ``sha256``).
+
+    ``context`` must differ from every other deal's given to the same solver.
+
+    :raises SolverError: the solver failed.
+    """
+    names = record.names
+    try:
+        rules = Rules.from_dict(record.rules)
+        state = DealState(rules, record.hands, record.talon, record.dealer, record.pules_before)
+    except (KeyError, TypeError, ValueError, ZoleError) as exc:
+        return DealAnalysis(sha256, record.match_id, record.deal, "?", 0, names, (), False,
+                            f"the deal cannot be set up: {exc}")  # fmt: skip
+    swing = rules_swing(rules)
+    bids = BidValues(state.copy(), solver, context)
+    decisions: list[Decision] = []
+    note = ""
+    for index, move in enumerate(record.moves):
+        if state.turn != move.seat:
+            note = f"move {index + 1} is logged for seat {move.seat}, not the seat to move"
+            break
+        try:
+            action = parse_action(move.action)
+        except ZoleError as exc:
+            note = f"move {index + 1}: {exc}"
+            break
+        seat = move.seat
+        if move.request_id is not None:
+            decision = _decide(state, bids, solver, context, index, seat, names[seat], action)
+            if decision is not None:
+                decisions.append(decision)
+        try:
+            state.apply(action)
+        except ZoleError as exc:
+            note = f"move {index + 1}: {exc}"
+            break
+    complete = state.is_terminal and not note and record.result.forfeit is None
+    if not note and not complete:
+        note = "the deal was forfeited" if record.result.forfeit is not None else "unfinished"
+    return DealAnalysis(sha256, record.match_id, record.deal, rules.preset, swing, names,
+                        tuple(decisions), complete, note)  # fmt: skip
+
+
+def _decide(
+    state: DealState,
+    bids: BidValues,
+    solver: Solver,
+    context: str,
+    index: int,
+    seat: int,
+    player: str,
+    action: object,
+) -> Decision | None:
+    """The decision before ``action`` (None when it had no alternative)."""
+    phase = state.phase
+    if phase is StatePhase.BIDDING:
+        bid_values = bids.values(len(state.bids))
+        values = [ActionValue(str(bid), value) for bid, value in bid_values.items()]
+        kind, role = Phase.BID, Role.BIDDER
+        if not isinstance(action, Bid):
+            return None
+    elif phase is StatePhase.BURYING:
+        if not isinstance(action, Bury):
+            return None
+        values = _bury_values(state, f"{context}:s{seat}", solver)
+        kind, role = Phase.BURY, Role.SOLOIST
+    elif phase is StatePhase.PLAYING:
+        legal = cards_of(state.legal_cards_mask())
+        if len(legal) < 2:
+            return None
+        who = f"t{seat}" if state.soloist is None else f"s{state.soloist}"
+        scores = _scores(state, f"{context}:{who}", solver, seat, legal)
+        values = [ActionValue(str(c), v) for c, v in zip(legal, scores, strict=True)]
+        kind, role = Phase.PLAY, _role(state, seat)
+    else:
+        return None
+    if len(values) < 2:
+        return None
+    taken = bury_text(action) if isinstance(action, Bury) else str(action)
+    return Decision(index, seat, player, kind, role, taken, tuple(values))

@@ -1,0 +1,136 @@
+"""Analysing logs: every deal of one or more logs, on every core, cached in an analysis file.
+
+:func:`analyse_logs` reads the logs (as untrusted: lines the reader rejects are skipped), looks
+each deal up in the analysis file by the SHA-256 of its log line, solves the others in worker
+processes (each with its own solver), and appends their analyses to the file as they finish, so
+an interrupted run keeps what it did and a second run solves nothing again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Final
+
+from zole_arena.analysis.deal import analyse_deal
+from zole_arena.analysis.model import DealAnalysis
+from zole_arena.analysis.solver import Solver, SolverError, solver_program
+from zole_arena.analysis.store import append_lines, deal_to_json, read_analysis
+from zole_arena.players.bundled import c_source
+from zole_arena.records.model import DealRecord
+from zole_arena.records.reader import LogReader, RecordError
+
+__all__ = ["AnalysisRun", "analyse_logs", "solver_id"]
+
+#: Deals handed to a worker at a time.
+_CHUNK: Final = 4
+
+
+def solver_id() -> str:
+    """Names the solver's version: the SHA-256 (first 16 hex digits) of its source. An analysis
+    made by another solver is not reused."""
+    return hashlib.sha256(c_source("searchbot").read_bytes()).hexdigest()[:16]
+
+
+@dataclasses.dataclass
+class AnalysisRun:
+    """What :func:`analyse_logs` did."""
+
+    deals: list[DealAnalysis]
+    """The analysis of every deal of the logs, in the logs' order."""
+    solved: int
+    """How many of them were solved now (the others came from the analysis file)."""
+    skipped_lines: int
+    """Log lines that were no usable record, and analysis-file lines not reused."""
+    output: Path
+
+
+_worker_solver: Solver | None = None
+
+
+def _start_worker(program: str) -> None:
+    global _worker_solver
+    _worker_solver = Solver(Path(program))
+
+
+def _work(item: tuple[int, DealRecord, str]) -> DealAnalysis:
+    number, record, sha = item
+    assert _worker_solver is not None
+    return analyse_deal(record, sha, _worker_solver, f"{os.getpid()}.{number}")
+
+
+def _log_deals(paths: Sequence[Path]) -> tuple[list[tuple[DealRecord, str]], int]:
+    deals: list[tuple[DealRecord, str]] = []
+    skipped = 0
+    for path in paths:
+        for entry in LogReader(path):
+            if isinstance(entry.record, DealRecord):
+                deals.append((entry.record, entry.sha256))
+            elif entry.record is None:
+                skipped += 1
+    return deals, skipped
+
+
+def analyse_logs(
+    paths: Sequence[Path],
+    output: Path,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> AnalysisRun:
+    """Analyse every deal of ``paths`` into ``output`` (created, or read as a cache and
+    appended to).
+
+    ``workers``: processes (default: the CPUs this process may use). ``progress(done,
+    total)`` is called as deals finish.
+
+    :raises RecordError: a log cannot be read.
+    :raises AnalysisFileError: the output cannot be read or written.
+    :raises SolverError: the solver cannot be built or failed.
+    """
+    solver = solver_id()
+    cached = read_analysis(output, solver) if output.exists() else None
+    known = cached.deals if cached is not None else {}
+    deals, skipped = _log_deals(paths)
+    if cached is not None:
+        skipped += cached.skipped
+    todo = [(n, record, sha) for n, (record, sha) in enumerate(deals) if sha not in known]
+    total = len(deals)
+    done = total - len(todo)
+    if progress is not None:
+        progress(done, total)
+    results = dict(known)
+    ends_cleanly = cached.ends_cleanly if cached is not None else True
+    if todo:
+        program = str(solver_program())
+        count = workers or len(os.sched_getaffinity(0))
+        count = max(1, min(count, len(todo)))
+        for analysis in _solve(todo, program, count):
+            append_lines(output, [deal_to_json(analysis, solver)], ends_cleanly)
+            ends_cleanly = True
+            results[analysis.deal_sha256] = analysis
+            done += 1
+            if progress is not None:
+                progress(done, total)
+    ordered = [results[sha] for _, sha in deals if sha in results]
+    return AnalysisRun(ordered, len(todo), skipped, output)
+
+
+def _solve(
+    todo: list[tuple[int, DealRecord, str]], program: str, count: int
+) -> Iterator[DealAnalysis]:
+    if count == 1:
+        with Solver(Path(program)) as solver:
+            for number, record, sha in todo:
+                yield analyse_deal(record, sha, solver, str(number))
+        return
+    context = multiprocessing.get_context("spawn" if os.name != "posix" else "fork")
+    with context.Pool(count, initializer=_start_worker, initargs=(program,)) as pool:
+        yield from pool.imap_unordered(_work, todo, chunksize=_CHUNK)
+
+
+# Errors a caller handles, named here so that the CLI need not know the layers below.
+ANALYSIS_ERRORS: Final = (RecordError, SolverError)
