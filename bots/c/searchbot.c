@@ -1898,7 +1898,9 @@ static int read_line(void)
  * KIND: P (take or zole: the soloist's band), S (small zole: 0 won, 1
  * lost), T (table game: SEAT's paranoid outcome, -2..2 table payments), B
  * (a take before the bury: the soloist SEAT holds 10 cards; the answer is
- * the best band over every pair he may bury, and MOVES must be '-').
+ * the best band over every pair he may bury, and MOVES must be '-'), A (the
+ * same position: the band of each of the 45 pairs, pairs (i, j), i < j, of
+ * his cards in canonical order, lexicographically).
  * SEAT: the soloist (P, S) or the seat valued (T).  H0..H2: the seats'
  * hands as hex masks (canonical card order); TRICK: the cards on the table
  * in play order, comma-separated card numbers, or '-'; BASE: the soloist's
@@ -1982,6 +1984,27 @@ static int best_bury(int sol)
     return best;
 }
 
+/* The band of every pair the take soloist Ssol may bury, appended to buf:
+ * the best band first (best_bury), then each pair's found by tests from
+ * the best band down (one test for a pair as good as the best). */
+static void all_buries(int sol, char *buf, int len, size_t size)
+{
+    int cards[10], n = 0, i, j, best = best_bury(sol);
+    uint32_t h10 = SH[sol], m;
+    for (m = h10; m; m &= m - 1) cards[n++] = __builtin_ctz(m);
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++) {
+            uint32_t pair = BIT(cards[i]) | BIT(cards[j]);
+            int base = mpts(pair), band = best;
+            SH[sol] = h10 & ~pair;
+            Sinplay = SH[0] | SH[1] | SH[2];
+            while (band < 5 && !reaches(band, base)) band++;
+            len += snprintf(buf + len, size - (size_t)len, " %d", band);
+        }
+    SH[sol] = h10;
+    Sinplay = SH[0] | SH[1] | SH[2];
+}
+
 static void solve_request(int ntok)
 {
     static char ctx[256] = "";
@@ -1993,7 +2016,7 @@ static void solve_request(int ntok)
         out("? expected 19 fields");
         return;
     }
-    kind = tok[1][0] == 'P' ? 0 : tok[1][0] == 'S' ? 1 : tok[1][0] == 'T' ? 2 : tok[1][0] == 'B' ? 3 : -1;
+    kind = tok[1][0] == 'P' ? 0 : tok[1][0] == 'S' ? 1 : tok[1][0] == 'T' ? 2 : tok[1][0] == 'B' ? 3 : tok[1][0] == 'A' ? 4 : -1;
     if (kind < 0 || tok[1][1] || !parse_small(tok[2], 0, 2, &seat) ||
         !parse_small(tok[3], 0, 2, &leader) || !parse_mask(tok[4], &h[0]) ||
         !parse_mask(tok[5], &h[1]) || !parse_mask(tok[6], &h[2]) ||
@@ -2024,7 +2047,7 @@ static void solve_request(int ntok)
         }
         seen |= BIT(trick[i]);
     }
-    if (kind == 3) {
+    if (kind >= 3) {
         if (tn || nm || popc(h[seat]) != 10 || popc(h[(seat + 1) % 3]) != 8 ||
             popc(h[(seat + 2) % 3]) != 8) {
             out("? a bury request needs 10 cards for the soloist, 8 for the others, no trick");
@@ -2076,6 +2099,11 @@ static void solve_request(int ntok)
     len = snprintf(buf, sizeof buf, "=");
     if (kind == 3) {
         snprintf(buf + len, sizeof buf - (size_t)len, " %d", best_bury(seat));
+        out(buf);
+        return;
+    }
+    if (kind == 4) {
+        all_buries(seat, buf, len, sizeof buf);
         out(buf);
         return;
     }

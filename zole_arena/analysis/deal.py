@@ -54,14 +54,14 @@ def _scores(
 
 def _bury_values(state: DealState, context: str, solver: Solver) -> list[ActionValue]:
     seat: int = state.turn  # type: ignore[assignment]
-    values = []
-    for bury in BuryChoices(state.hand_mask(seat)):
-        after = state.copy()
-        after.apply(bury)
-        band = solver.values(context, after)[0]
-        score = band_scores(state.rules, Contract.TAKE, seat, state.pules, band)[seat]
-        values.append(ActionValue(bury_text(bury), score))
-    return values
+    bands = solver.bury_bands(context, state)
+    choices = BuryChoices(state.hand_mask(seat))
+    return [
+        ActionValue(
+            bury_text(bury), band_scores(state.rules, Contract.TAKE, seat, state.pules, band)[seat]
+        )
+        for bury, band in zip(choices, bands, strict=True)
+    ]
 
 
 def analyse_deal(record: DealRecord, sha256: str, solver: Solver, context: str) -> DealAnalysis:

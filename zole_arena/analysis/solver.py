@@ -137,8 +137,19 @@ class Solver:
         the take before its bury (the soloist holds ten cards)."""
         return self.ask(self._request(context, state, (), None))[0]
 
+    def bury_bands(self, context: str, state: DealState) -> tuple[int, ...]:
+        """The band of a take for each pair its soloist may bury, in the order of
+        :class:`~zole_arena.game.actions.BuryChoices`: ``state`` as for :meth:`best_bury`."""
+        return self.ask(self._request(context, state, (), None, "A"))
+
     @staticmethod
-    def _request(context: str, state: DealState, cards: Sequence[int], seat: int | None) -> str:
+    def _request(
+        context: str,
+        state: DealState,
+        cards: Sequence[int],
+        seat: int | None,
+        bury_kind: str = "B",
+    ) -> str:
         """The request line for a position of ``state`` (the solver's format)."""
         contract = state.contract
         if contract is None or contract not in _KIND:
@@ -161,7 +172,7 @@ class Solver:
         by_points = int(state.rules.table_loser is TableLoser.POINTS)
         fields = (
             context,
-            "B" if burying else _KIND[contract],
+            bury_kind if burying else _KIND[contract],
             seat,
             state.trick_leader,
             *(f"{state.hand_mask(s):x}" for s in range(3)),
