@@ -24,7 +24,7 @@ from zole_arena.players.bundled import c_source
 from zole_arena.records.model import DealRecord
 from zole_arena.records.reader import LogReader, RecordError
 
-__all__ = ["AnalysisRun", "analyse_logs", "solver_id"]
+__all__ = ["AnalysisRun", "analyse_logs", "log_deals", "solver_id"]
 
 #: Deals handed to a worker at a time.
 _CHUNK: Final = 4
@@ -63,7 +63,9 @@ def _work(item: tuple[int, DealRecord, str]) -> DealAnalysis:
     return analyse_deal(record, sha, _worker_solver, f"{os.getpid()}.{number}")
 
 
-def _log_deals(paths: Sequence[Path]) -> tuple[list[tuple[DealRecord, str]], int]:
+def log_deals(paths: Sequence[Path]) -> tuple[list[tuple[DealRecord, str]], int]:
+    """Every deal record of the logs with the SHA-256 of its line (the analysis' key), and
+    how many lines were no usable record."""
     deals: list[tuple[DealRecord, str]] = []
     skipped = 0
     for path in paths:
@@ -94,7 +96,7 @@ def analyse_logs(
     solver = solver_id()
     cached = read_analysis(output, solver) if output.exists() else None
     known = cached.deals if cached is not None else {}
-    deals, skipped = _log_deals(paths)
+    deals, skipped = log_deals(paths)
     if cached is not None:
         skipped += cached.skipped
     todo = [(n, record, sha) for n, (record, sha) in enumerate(deals) if sha not in known]

@@ -9,6 +9,9 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
+from zole_arena.analysis.model import DealAnalysis, Decision, Severity
+from zole_arena.analysis.run import log_deals
+from zole_arena.analysis.store import analysis_path, read_analysis
 from zole_arena.arena.replay import replay_record
 from zole_arena.arena.verify import DIGEST_RE, Finding, Kind, verify_log
 from zole_arena.cli.console import err, fail, out
@@ -49,12 +52,60 @@ def time_text(record: DealRecord, seat: int) -> str | None:
     return text
 
 
+_MARKS = {Severity.INACCURACY: "?!", Severity.MISTAKE: "?", Severity.BLUNDER: "??"}
+
+
+def _card_moves(record: DealRecord) -> list[int]:
+    """The indices in ``record.moves`` of the cards played, in order."""
+    return [
+        i
+        for i, m in enumerate(record.moves)
+        if m.action not in _BIDS and len(m.action.split()) == 1
+    ]
+
+
+def _mark(decision: Decision | None, analysis: DealAnalysis) -> str:
+    if decision is None:
+        return ""
+    severity = analysis.thresholds.severity(decision.loss)
+    return _MARKS.get(severity, "")
+
+
+def _show_analysis(record: DealRecord, analysis: DealAnalysis, seat: int | None) -> None:
+    """The deal's decisions that lost points with all cards open, and how much."""
+    lost = [d for d in analysis.decisions if d.loss > 0 and (seat is None or d.seat == seat)]
+    mine = [d for d in analysis.decisions if seat is None or d.seat == seat]
+    head = f"  analysis: {len(mine)} decisions"
+    head += ", none lost points with all cards open" if not lost else f", {len(lost)} lost points:"
+    out.print(head, markup=False, highlight=False)
+    for d in lost:
+        best = " / ".join(d.best_actions[:3]) + (" / …" if len(d.best_actions) > 3 else "")
+        mark = _mark(d, analysis)
+        out.print(
+            f"    move {d.move + 1} {_who(record, d.seat)} ({d.phase}): {d.action} "
+            f"{d.value:+d}, best {best} {d.best:+d}: loss {d.loss} {mark}".rstrip(),
+            markup=False,
+            highlight=False,
+        )
+    if not analysis.complete and analysis.note:
+        out.print(f"    (analysed up to where {analysis.note})", markup=False, highlight=False)
+
+
 def render_deal(
-    record: DealRecord, seat: int | None, table: int | None = None, times: bool = False
+    record: DealRecord,
+    seat: int | None,
+    table: int | None = None,
+    times: bool = False,
+    analysis: DealAnalysis | None = None,
+    analysed: bool = False,
 ) -> None:
     """Print one deal the way a person follows it (``seat``: only what that seat saw;
     ``table``: the tournament table it was played at; ``times``: the time each seat used,
-    shown anyway under a game clock)."""
+    shown anyway under a game clock; ``analysis``: mark the cards that lost points with all
+    cards open and list such decisions; ``analysed``: analysis was asked for, so say when a
+    deal has none)."""
+    by_move = {d.move: d for d in analysis.decisions} if analysis is not None else {}
+    card_moves = _card_moves(record)
     replayed = replay_record(record)
     state = replayed.state
     result = record.result
@@ -102,6 +153,9 @@ def render_deal(
             who = (trick.leader + index) % 3
             line.append(f"{_SEAT_NAMES[who]}:")
             line.append_text(cards_text([card]))
+            place = 3 * (number - 1) + index
+            if analysis is not None and place < len(card_moves) and (seat is None or who == seat):
+                line.append(_mark(by_move.get(card_moves[place]), analysis), style="bold red")
             line.append("  ")
         line.append(f"→ {_SEAT_NAMES[trick.winner]} ({trick.points})")
         out.print(line)
@@ -144,6 +198,10 @@ def render_deal(
     if state is not None and replayed.problems:
         problems = escape("; ".join(replayed.problems))
         out.print(f"  [red]does not verify:[/] {problems}", highlight=False)
+    if analysis is not None:
+        _show_analysis(record, analysis, seat)
+    elif analysed:
+        out.print("  analysis: none for this deal (run zole-arena analyze again)", markup=False)
     out.print()
 
 
@@ -162,8 +220,24 @@ def replay_command(
             "--times", help="Show the time each seat used (always shown under a game clock)."
         ),
     ] = False,
+    analysis: Annotated[
+        bool,
+        typer.Option(
+            "--analysis",
+            help="Mark the decisions that lost points with all cards open (?! ? ??) and list "
+            "them, from the log's analysis file (zole-arena analyze LOG makes it).",
+        ),
+    ] = False,
+    analysis_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--analysis-file",
+            help="The analysis file to read (implies --analysis; default LOG.analysis.jsonl).",
+        ),
+    ] = None,
 ) -> None:
-    """Show logged deals as a person follows them: hands, bids, talon, tricks, scores."""
+    """Show logged deals as a person follows them: hands, bids, talon, tricks, scores; with
+    --analysis, where each player lost points with all cards open."""
     if seat is not None and seat not in (0, 1, 2):
         fail(f"--seat must be 0, 1 or 2, not {seat}")
     records, problems = read_log(log)
@@ -184,6 +258,7 @@ def replay_command(
         if isinstance(r, MatchHeader) and r.tournament is not None
     }
     deals = [r for r in records if isinstance(r, DealRecord)]
+    analyses = _analyses(log, deals, analysis_file) if analysis or analysis_file else None
     if table is not None:
         if not tables:
             fail(f"{log}: not a tournament's log, so it has no tables (leave out --table)")
@@ -204,7 +279,33 @@ def replay_command(
                   f"{header.rules.get('preset')}; seed {header.seed}",
                   markup=False)  # fmt: skip
     for record in deals:
-        render_deal(record, seat, tables.get(record.match_id), times)
+        found = analyses.get(id(record)) if analyses is not None else None
+        render_deal(record, seat, tables.get(record.match_id), times, found, analyses is not None)
+
+
+def _analyses(log: Path, deals: list[DealRecord], path: Path | None) -> dict[int, DealAnalysis]:
+    """The analysis of each deal record (by ``id``) that the analysis file holds."""
+    path = path if path is not None else analysis_path(log)
+    if not path.is_file():
+        fail(f"{path}: no such analysis file (zole-arena analyze {log} makes it)")
+    try:
+        held = read_analysis(path)
+        lines, _ = log_deals([log])
+    except ZoleError as exc:
+        fail(str(exc))
+    if held.skipped:
+        err.print(
+            f"[yellow]warning:[/] {escape(str(path))}: {held.skipped} lines that are no "
+            "analysis record were left out",
+            highlight=False,
+        )
+    if len(lines) != len(deals):  # the log changed between the two reads
+        fail(f"{log}: the log changed while it was read; try again")
+    return {
+        id(record): held.deals[sha]
+        for record, (_, sha) in zip(deals, lines, strict=True)
+        if sha in held.deals
+    }
 
 
 def _digest_option(text: str) -> str:
