@@ -21,12 +21,32 @@ from zole_arena.game.state import DealState
 from zole_arena.game.values import Phase as StatePhase
 from zole_arena.records.model import DealRecord
 
-__all__ = ["analyse_deal", "bury_text", "rules_swing"]
+__all__ = ["analyse_deal", "analysis_fits", "bury_text", "rules_swing"]
 
 
 def bury_text(bury: Bury) -> str:
     """A bury as the protocol and the log write it: ``KD 9C``."""
     return f"{bury.cards[0]} {bury.cards[1]}"
+
+
+def analysis_fits(analysis: DealAnalysis, record: DealRecord) -> bool:
+    """Whether ``analysis`` can be the analysis of ``record``: the same match, deal and
+    players, and every decision a move of the record by its seat with its action. (An
+    analysis file may be crafted: a reader shows an analysis only beside a deal it fits.)"""
+    if (
+        analysis.match_id != record.match_id
+        or analysis.deal != record.deal
+        or analysis.players != record.names
+    ):
+        return False
+    moves = record.moves
+    for d in analysis.decisions:
+        if not 0 <= d.move < len(moves):
+            return False
+        move = moves[d.move]
+        if move.seat != d.seat or move.action.upper().removeprefix("BURY ") != d.action.upper():
+            return False
+    return True
 
 
 def rules_swing(rules: Rules) -> int:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Final
 
-from zole_arena.analysis.deal import analyse_deal
+from zole_arena.analysis.deal import analyse_deal, analysis_fits
 from zole_arena.analysis.model import DealAnalysis
 from zole_arena.analysis.solver import Solver, SolverError, solver_program
 from zole_arena.analysis.store import append_lines, deal_to_json, read_analysis
@@ -99,7 +99,11 @@ def analyse_logs(
     deals, skipped = log_deals(paths)
     if cached is not None:
         skipped += cached.skipped
-    todo = [(n, record, sha) for n, (record, sha) in enumerate(deals) if sha not in known]
+    todo = [
+        (n, record, sha)
+        for n, (record, sha) in enumerate(deals)
+        if sha not in known or not analysis_fits(known[sha], record)
+    ]
     total = len(deals)
     done = total - len(todo)
     if progress is not None:

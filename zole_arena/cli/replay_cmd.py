@@ -9,6 +9,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
+from zole_arena.analysis.deal import analysis_fits
 from zole_arena.analysis.model import DealAnalysis, Decision, Severity
 from zole_arena.analysis.run import log_deals
 from zole_arena.analysis.store import analysis_path, read_analysis
@@ -301,11 +302,21 @@ def _analyses(log: Path, deals: list[DealRecord], path: Path | None) -> dict[int
         )
     if len(lines) != len(deals):  # the log changed between the two reads
         fail(f"{log}: the log changed while it was read; try again")
-    return {
+    found = {
         id(record): held.deals[sha]
         for record, (_, sha) in zip(deals, lines, strict=True)
-        if sha in held.deals
+        if sha in held.deals and analysis_fits(held.deals[sha], record)
     }
+    unfit = sum(1 for r, (_, sha) in zip(deals, lines, strict=True) if sha in held.deals) - len(
+        found
+    )
+    if unfit:
+        err.print(
+            f"[yellow]warning:[/] {escape(str(path))}: {unfit} analyses do not fit their deals "
+            "(a crafted or foreign file?): left out",
+            highlight=False,
+        )
+    return found
 
 
 def _digest_option(text: str) -> str:
