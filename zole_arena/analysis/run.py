@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Final
@@ -19,7 +20,7 @@ from typing import Final
 from zole_arena.analysis.deal import analyse_deal, analysis_fits
 from zole_arena.analysis.model import DealAnalysis
 from zole_arena.analysis.solver import Solver, SolverError, solver_program
-from zole_arena.analysis.store import append_lines, deal_to_json, read_analysis
+from zole_arena.analysis.store import append_lines, deal_to_json, local_key, read_analysis
 from zole_arena.players.bundled import c_source
 from zole_arena.records.model import DealRecord
 from zole_arena.records.reader import LogReader, RecordError
@@ -53,6 +54,11 @@ _worker_solver: Solver | None = None
 
 
 def _start_worker(program: str) -> None:
+    # Ctrl-C is the parent's to handle (it stops the pool); the pool ends its workers with
+    # SIGTERM, which must just end them, whatever handlers the parent had installed.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     global _worker_solver
     _worker_solver = Solver(Path(program))
 
@@ -94,7 +100,8 @@ def analyse_logs(
     :raises SolverError: the solver cannot be built or failed.
     """
     solver = solver_id()
-    cached = read_analysis(output, solver) if output.exists() else None
+    key = local_key()
+    cached = read_analysis(output, solver, key) if output.exists() else None
     known = cached.deals if cached is not None else {}
     deals, skipped = log_deals(paths)
     if cached is not None:
@@ -115,7 +122,7 @@ def analyse_logs(
         count = workers or len(os.sched_getaffinity(0))
         count = max(1, min(count, len(todo)))
         for analysis in _solve(todo, program, count):
-            append_lines(output, [deal_to_json(analysis, solver)], ends_cleanly)
+            append_lines(output, [deal_to_json(analysis, solver, key)], ends_cleanly)
             ends_cleanly = True
             results[analysis.deal_sha256] = analysis
             done += 1

@@ -9,9 +9,13 @@ is not a complete, well-formed record of this version is skipped and counted, ne
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import hmac
 import json
 import os
 import re
+import secrets
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
@@ -25,6 +29,7 @@ from zole_arena.analysis.model import (
     Role,
 )
 from zole_arena.errors import ZoleError
+from zole_arena.players.bundled import cache_dir
 
 __all__ = [
     "AnalysisFile",
@@ -32,6 +37,8 @@ __all__ = [
     "analysis_path",
     "deal_from_json",
     "deal_to_json",
+    "local_key",
+    "made_here",
     "read_analysis",
 ]
 
@@ -52,8 +59,57 @@ def analysis_path(log: Path) -> Path:
     return log.with_name(log.name + ".analysis.jsonl")
 
 
-def deal_to_json(analysis: DealAnalysis, solver: str) -> str:
-    """One analysis line (without its newline)."""
+def local_key() -> bytes:
+    """This user's key for marking analysis lines as made here (created on first use, in
+    the cache folder, readable by this user only). ``analyze`` reuses only lines it can
+    verify with it: an analysis file from elsewhere is solved again, never trusted."""
+    path = cache_dir() / "analysis.key"
+    try:
+        return path.read_bytes()[:64] or _new_key(path)
+    except FileNotFoundError:
+        return _new_key(path)
+    except OSError as exc:
+        raise AnalysisFileError(f"{path}: {exc.strerror}") from None
+
+
+def _new_key(path: Path) -> bytes:
+    key = secrets.token_bytes(32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".analysis.key.", dir=path.parent)
+        try:
+            os.write(fd, key)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)  # never replaces a key another process made first
+        except FileExistsError:
+            return path.read_bytes()[:64]
+        finally:
+            os.unlink(tmp)
+    except OSError as exc:
+        raise AnalysisFileError(f"{path}: {exc.strerror}") from None
+    return key
+
+
+_MAC_TAIL: Final = re.compile(rb',"mac":"([0-9a-f]{64})"\}$')
+
+
+def _mac(key: bytes, body: bytes) -> str:
+    return hmac.new(key, body, hashlib.sha256).hexdigest()
+
+
+def made_here(line: bytes, key: bytes) -> bool:
+    """Whether an analysis line carries this user's mark (see :func:`local_key`)."""
+    found = _MAC_TAIL.search(line)
+    if found is None:
+        return False
+    body = line[: found.start()] + b"}"
+    return hmac.compare_digest(found.group(1).decode(), _mac(key, body))
+
+
+def deal_to_json(analysis: DealAnalysis, solver: str, key: bytes | None = None) -> str:
+    """One analysis line (without its newline), marked with ``key`` when given."""
     data: dict[str, Any] = {
         "type": "analysis",
         "version": ANALYSIS_VERSION,
@@ -81,7 +137,10 @@ def deal_to_json(analysis: DealAnalysis, solver: str) -> str:
     }
     if analysis.note:
         data["note"] = analysis.note
-    return json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    if key is None:
+        return text
+    return f'{text[:-1]},"mac":"{_mac(key, text.encode())}"}}'
 
 
 def _int(data: dict[str, Any], key: str, low: int, high: int) -> int:
@@ -209,8 +268,9 @@ def _lines(path: Path) -> Iterator[tuple[bytes, bool]]:
             yield b"", False
 
 
-def read_analysis(path: Path, solver: str | None = None) -> AnalysisFile:
-    """Read an analysis file (later lines of the same deal win).
+def read_analysis(path: Path, solver: str | None = None, key: bytes | None = None) -> AnalysisFile:
+    """Read an analysis file (later lines of the same deal win); with ``key``, only the
+    lines made here (:func:`made_here`), the others counted as skipped.
 
     :raises AnalysisFileError: the file cannot be opened, or is not an analysis file (its
         first line is something else entirely: a log, say).
@@ -235,6 +295,9 @@ def read_analysis(path: Path, solver: str | None = None) -> AnalysisFile:
             first = False
             if not complete:
                 result.ends_cleanly = False
+            if key is not None and not made_here(raw, key):
+                result.skipped += 1
+                continue
             result.deals[deal.deal_sha256] = deal
     except OSError as exc:
         raise AnalysisFileError(f"{path}: {exc.strerror}") from None
