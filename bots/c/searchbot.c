@@ -646,7 +646,11 @@ typedef struct {
     uint8_t lo, hi, mv;
 } TTE;
 #define HIST_W 100000 /* static order first, history breaks ties */
+#ifdef SEARCHBOT_SOLVER
+#define TT_BITS 22 /* the solver keeps a deal's tables across many requests */
+#else
 #define TT_BITS 20
+#endif
 static TTE *tt;
 static uint16_t tt_gen = 0;
 
@@ -657,7 +661,11 @@ typedef struct {
     int8_t lo, hi;
     uint8_t mv;
 } TTE2;
+#ifdef SEARCHBOT_SOLVER
+#define TT2_BITS 21
+#else
 #define TT2_BITS 19
+#endif
 static TTE2 *tt2;
 
 static void new_gen(void)
@@ -1958,17 +1966,39 @@ static int reaches(int band, int base)
     }
 }
 
+/* Cards of a hand that are interchangeable for burying: neighbours in the
+ * canonical order (so no card lies between them), of one category and
+ * worth the same points.  cls[i] is the first card of card i's run. */
+static void bury_classes(const int *cards, int n, int *cls)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        int c = cards[i], p = i > 0 ? cards[i - 1] : -1;
+        cls[i] = (p >= 0 && p == c - 1 && CAT[p] == CAT[c] && PTS[p] == PTS[c]) ? cls[i - 1] : c;
+    }
+}
+
+/* Index of the pair of classes (a, b) in a small table, a <= b. */
+#define PAIRKEY(a, b) ((a) < (b) ? (a) * NCARDS + (b) : (b) * NCARDS + (a))
+
 /* The best band the take soloist Ssol (holding 10 cards in SH) reaches
  * over every pair he may bury: the pairs in RuleBot's order of preference,
  * the first solved, each other one only tested against the best so far. */
 static int best_bury(int sol)
 {
-    int pa[45], pb[45], n, i, best = 6;
-    uint32_t h10 = SH[sol];
+    int pa[45], pb[45], n, i, best = 6, cards[10] = {0}, cls[10], clsof[NCARDS], k = 0;
+    static unsigned char seen[NCARDS * NCARDS];
+    uint32_t h10 = SH[sol], m;
+    for (m = h10; m && k < 10; m &= m - 1) cards[k++] = __builtin_ctz(m);
+    bury_classes(cards, k, cls);
+    for (i = 0; i < k; i++) clsof[cards[i]] = cls[i];
+    memset(seen, 0, sizeof seen);
     n = bury_candidates(h10, 45, pa, pb);
     for (i = 0; i < n && best > 0; i++) {
         uint32_t pair = BIT(pa[i]) | BIT(pb[i]);
-        int base = mpts(pair);
+        int base = mpts(pair), key = PAIRKEY(clsof[pa[i]], clsof[pb[i]]);
+        if (seen[key]) continue; /* an equivalent pair was tried */
+        seen[key] = 1;
         SH[sol] = h10 & ~pair;
         Sinplay = SH[0] | SH[1] | SH[2];
         if (best == 6) {
@@ -1989,16 +2019,24 @@ static int best_bury(int sol)
  * the best band down (one test for a pair as good as the best). */
 static void all_buries(int sol, char *buf, int len, size_t size)
 {
-    int cards[10], n = 0, i, j, best = best_bury(sol);
+    int cards[10], cls[10], n = 0, i, j, best = best_bury(sol);
+    static signed char known[NCARDS * NCARDS];
     uint32_t h10 = SH[sol], m;
-    for (m = h10; m; m &= m - 1) cards[n++] = __builtin_ctz(m);
+    for (m = h10; m && n < 10; m &= m - 1) cards[n++] = __builtin_ctz(m);
+    bury_classes(cards, n, cls);
+    memset(known, -1, sizeof known);
     for (i = 0; i < n; i++)
         for (j = i + 1; j < n; j++) {
             uint32_t pair = BIT(cards[i]) | BIT(cards[j]);
-            int base = mpts(pair), band = best;
-            SH[sol] = h10 & ~pair;
-            Sinplay = SH[0] | SH[1] | SH[2];
-            while (band < 5 && !reaches(band, base)) band++;
+            int base = mpts(pair), band = best, key = PAIRKEY(cls[i], cls[j]);
+            if (known[key] >= 0) {
+                band = known[key]; /* an equivalent pair's band */
+            } else {
+                SH[sol] = h10 & ~pair;
+                Sinplay = SH[0] | SH[1] | SH[2];
+                while (band < 5 && !reaches(band, base)) band++;
+                known[key] = (signed char)band;
+            }
             len += snprintf(buf + len, size - (size_t)len, " %d", band);
         }
     SH[sol] = h10;
@@ -2010,6 +2048,7 @@ static void solve_request(int ntok)
     static char ctx[256] = "";
     char buf[16 * MAXLIST];
     int kind, seat, leader, trick[3], tn, base, all, none, bypts, moves[MAXLIST], nm, i, len;
+    int vals[MAXLIST];
     int tr[3], pt[3];
     uint32_t h[3], seen = 0;
     if (ntok != 19) {
@@ -2108,7 +2147,18 @@ static void solve_request(int ntok)
         return;
     }
     for (i = 0; i < (nm > 0 ? nm : 1); i++) {
-        int force = nm > 0 ? moves[i] : -1, v;
+        int force = nm > 0 ? moves[i] : -1, v, j, same = -1;
+        /* a card equivalent to one valued before (same category and points, no card in
+         * play between them) has its value */
+        for (j = 0; j < i && same < 0; j++) {
+            int a = moves[j] < force ? moves[j] : force, b = moves[j] < force ? force : moves[j];
+            if (CAT[a] == CAT[b] && PTS[a] == PTS[b] && (between(a, b) & Sinplay) == 0) same = j;
+        }
+        if (same >= 0) {
+            len += snprintf(buf + len, sizeof buf - (size_t)len, " %d", vals[same]);
+            vals[i] = vals[same];
+            continue;
+        }
         if (kind == 0) {
             v = solve_band(base, all, none, force);
         } else if (kind == 1) {
@@ -2116,6 +2166,7 @@ static void solve_request(int ntok)
         } else {
             v = tab_value(force);
         }
+        vals[i] = v;
         len += snprintf(buf + len, sizeof buf - (size_t)len, " %d", v);
     }
     out(buf);

@@ -65,9 +65,17 @@ class BidValues:
     def _choice(self, turn: int) -> Bid:
         """The word the ``turn``-th bidder says, best for himself (first of equals)."""
         bidder = self.order()[turn]
+        rules = self.start.rules
+        if turn == 2 and rules.all_pass is AllPass.TABLE:
+            # Passing gives the last bidder his table-game value, at most two payments: a
+            # contract worth more is his word without solving the table game.
+            contracts = [(self._value(turn, bid, bidder), bid) for bid in rules.bids[1:]]
+            top = max((value for value, _ in contracts), default=None)
+            if top is not None and top > 2 * rules.table_payment:
+                return next(bid for value, bid in contracts if value == top)
         best: Bid | None = None
         best_value = 0
-        for bid in self.start.rules.bids:
+        for bid in rules.bids:
             value = self._value(turn, bid, bidder)
             if best is None or value > best_value:
                 best, best_value = bid, value
