@@ -632,7 +632,8 @@ static int64_t deadline_hard; /* ns: abandon the sample past this */
 static int Ttr[3], Tpt[3], Tme, Tbypts;
 
 /* Modes: the soloist's future points; wins all; wins any; (table game proxy)
- * the future tricks of seat Ssol, who then minimises (Sinv). */
+ * the future tricks of seat Ssol.  With Sinv set, Ssol minimises (M_TRK:
+ * the table game's proxy; M_ANY: a small zole, whose soloist avoids tricks). */
 enum { M_PTS, M_ALL, M_ANY, M_TRK };
 static int Sinv;
 
@@ -812,7 +813,8 @@ static int ab(int mode, int alpha, int beta, int force)
             if (beta <= 0) return 0;
         }
         if (force < 0) {
-            key = mask | ((uint32_t)Sleader << 26) | ((uint32_t)mode << 28);
+            key = mask | ((uint32_t)Sleader << 26) | ((uint32_t)mode << 28) |
+                  ((uint32_t)Sinv << 30);
             e = &tt[(key * 2654435761u) >> (32 - TT_BITS)];
             if (e->key == key && e->gen == tt_gen) {
                 if (e->lo >= beta) return e->lo;
@@ -829,7 +831,7 @@ static int ab(int mode, int alpha, int beta, int force)
     alpha0 = alpha;
     beta0 = beta;
     p = (Sleader + Stn) % 3;
-    maxnode = (p == Ssol) != (mode == M_TRK && Sinv);
+    maxnode = (p == Ssol) != ((mode == M_TRK || mode == M_ANY) && Sinv);
     if (force >= 0) {
         mv[0] = force;
         n = 1;
@@ -1011,6 +1013,17 @@ static int tab_value(int force)
     if (ab_tab(0, 1, force) >= 1) return ab_tab(1, 2, force) >= 2 ? 2 : 1;
     if (ab_tab(-1, 0, force) >= 0) return 0;
     return ab_tab(-2, -1, force) >= -1 ? -1 : -2;
+}
+
+/* Small zole: can the defenders force the soloist Ssol to win a trick (he
+ * avoiding every one)?  1 if they can (he loses), 0 if not. */
+static int small_any(int force)
+{
+    int v;
+    Sinv = 1;
+    v = ab(M_ANY, 0, 1, force);
+    Sinv = 0;
+    return v >= 1 ? 1 : 0;
 }
 
 /* Table-game proxy: fewest future tricks for Ssol (by null-window tests
@@ -1414,9 +1427,9 @@ static int play_sample(void *vctx, Rng *r, double *vals)
     Ssol = p->soloist;
     if (p->contract == CT_SMALL) {
         for (i = 0; i < c->nm; i++) {
-            int any = ab(M_ANY, 0, 1, c->mv[i]);
+            int any = small_any(c->mv[i]);
             if (aborted) return 0;
-            vals[i] = solo_payoff(CT_SMALL, Ssol, any >= 1 ? 1 : 0);
+            vals[i] = solo_payoff(CT_SMALL, Ssol, any);
         }
         return 1;
     }
@@ -1648,9 +1661,9 @@ static int bid_sample(void *vctx, Rng *r, double *vals)
             int any;
             SH[c->me] = c->hand;
             Sinplay = SH[0] | SH[1] | SH[2];
-            any = ab(M_ANY, 0, 1, -1);
+            any = small_any(-1);
             if (aborted) return 0;
-            v = solo_payoff(CT_SMALL, c->me, any >= 1 ? 1 : 0);
+            v = solo_payoff(CT_SMALL, c->me, any);
         }
         vals[i] = v - c->margin[i];
     }
@@ -2162,7 +2175,7 @@ static void solve_request(int ntok)
         if (kind == 0) {
             v = solve_band(base, all, none, force);
         } else if (kind == 1) {
-            v = ab(M_ANY, 0, 1, force) >= 1 ? 1 : 0;
+            v = small_any(force);
         } else {
             v = tab_value(force);
         }
