@@ -27,9 +27,6 @@ from zole_arena.records.reader import LogReader, RecordError
 
 __all__ = ["AnalysisRun", "analyse_logs", "log_deals", "solver_id"]
 
-#: Deals handed to a worker at a time.
-_CHUNK: Final = 4
-
 
 def solver_id() -> str:
     """Names the solver's version: the SHA-256 (first 16 hex digits) of its source. An analysis
@@ -63,10 +60,34 @@ def _start_worker(program: str) -> None:
     _worker_solver = Solver(Path(program))
 
 
-def _work(item: tuple[int, DealRecord, str]) -> DealAnalysis:
-    number, record, sha = item
+Item = tuple[int, DealRecord, str]
+
+
+def _work(group: list[Item]) -> list[DealAnalysis]:
     assert _worker_solver is not None
-    return analyse_deal(record, sha, _worker_solver, f"{os.getpid()}.{number}")
+    return _solve_group(_worker_solver, group, f"{os.getpid()}.")
+
+
+def _solve_group(solver: Solver, group: list[Item], prefix: str) -> list[DealAnalysis]:
+    """The deals of one group (the same cards), with the solver's answers shared among them
+    and forgotten after."""
+    try:
+        return [analyse_deal(record, sha, solver, f"{prefix}{n}") for n, record, sha in group]
+    finally:
+        solver.forget()
+
+
+def _groups(todo: list[Item]) -> list[list[Item]]:
+    """The deals grouped by their cards (hands by seat, talon, dealer, pules, rules): a
+    duplicate event deals the same cards at every table and seating, and one worker solves
+    them together, each position once."""
+    groups: dict[str, list[Item]] = {}
+    for item in todo:
+        record = item[1]
+        key = repr((record.hands, record.talon, record.dealer, record.pules_before,
+                    sorted(record.rules.items())))  # fmt: skip
+        groups.setdefault(key, []).append(item)
+    return list(groups.values())
 
 
 def log_deals(paths: Sequence[Path]) -> tuple[list[tuple[DealRecord, str]], int]:
@@ -120,7 +141,7 @@ def analyse_logs(
     if todo:
         program = str(solver_program())
         count = workers or len(os.sched_getaffinity(0))
-        count = max(1, min(count, len(todo)))
+        count = max(1, min(count, len(_groups(todo))))
         for analysis in _solve(todo, program, count):
             append_lines(output, [deal_to_json(analysis, solver, key)], ends_cleanly)
             ends_cleanly = True
@@ -132,17 +153,17 @@ def analyse_logs(
     return AnalysisRun(ordered, len(todo), skipped, output)
 
 
-def _solve(
-    todo: list[tuple[int, DealRecord, str]], program: str, count: int
-) -> Iterator[DealAnalysis]:
+def _solve(todo: list[Item], program: str, count: int) -> Iterator[DealAnalysis]:
+    groups = _groups(todo)
     if count == 1:
         with Solver(Path(program)) as solver:
-            for number, record, sha in todo:
-                yield analyse_deal(record, sha, solver, str(number))
+            for group in groups:
+                yield from _solve_group(solver, group, "")
         return
     context = multiprocessing.get_context("spawn" if os.name != "posix" else "fork")
     with context.Pool(count, initializer=_start_worker, initargs=(program,)) as pool:
-        yield from pool.imap_unordered(_work, todo, chunksize=_CHUNK)
+        for solved in pool.imap_unordered(_work, groups):
+            yield from solved
 
 
 # Errors a caller handles, named here so that the CLI need not know the layers below.

@@ -44,6 +44,10 @@ _KIND: Final = {
 }
 
 
+#: Answers a solver remembers (each some 200 bytes).
+MEMO_SIZE: Final = 200_000
+
+
 class SolverError(ZoleError):
     """The solver could not be built, died, or refused a request."""
 
@@ -79,6 +83,7 @@ class Solver:
         self._stdout: IO[str] = self._proc.stdout  # type: ignore[assignment]
         self.requests = 0
         """How many requests this process has answered."""
+        self._memo: dict[str, tuple[int, ...]] = {}
 
     def __enter__(self) -> Solver:
         return self
@@ -98,8 +103,29 @@ class Solver:
                 self._proc.wait()
         self._stdout.close()
 
+    def forget(self) -> None:
+        """Drop the answers remembered so far (see :meth:`ask`)."""
+        self._memo.clear()
+
     def ask(self, line: str) -> tuple[int, ...]:
-        """Send one request line; the numbers of its answer."""
+        """Send one request line; the numbers of its answer.
+
+        Answers are remembered by the request without its context word (which only names
+        the solver's tables, never changes an answer): the same position asked again — the
+        same cards dealt at another table of a duplicate event — is not solved again. At most
+        :data:`MEMO_SIZE` answers are kept.
+        """
+        key = line.partition(" ")[2]
+        known = self._memo.get(key)
+        if known is not None:
+            return known
+        answer = self._ask(line)
+        if len(self._memo) >= MEMO_SIZE:
+            self._memo.clear()
+        self._memo[key] = answer
+        return answer
+
+    def _ask(self, line: str) -> tuple[int, ...]:
         try:
             self._stdin.write(line + "\n")
             self._stdin.flush()
