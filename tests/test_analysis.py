@@ -389,3 +389,29 @@ def test_bury_values_are_each_pairs_own(played_lzf: tuple[Path, Path]) -> None:
                     assert value.value == want
                 return
     pytest.fail("no bury in the lzf match")
+
+
+def test_a_tournament_of_the_bundled_bots_is_ordered_by_loss_as_by_rating(
+    tmp_path: Path,
+) -> None:
+    """Four bundled bots in a duplicate round robin: random loses the most per decision and
+    is rated last, searchbot loses the least and its play loses little; wherever the ratings
+    separate two bots (intervals apart), the losses order them the same way."""
+    log = tmp_path / "t.jsonl"
+    ok(zole("tournament", "searchbot", "rulebot", "cbot", "random", "--blocks", "3",
+            "--movetime", "150", "--no-sandbox", "--seed", "4", "--log", str(log),
+            cwd=tmp_path, timeout=600))  # fmt: skip
+    data = json.loads(ok(zole("analyze", str(log), "--json", cwd=tmp_path)).stdout)
+    loss = {b["name"]: b for b in data["bots"]}
+    ratings = json.loads(ok(zole("ratings", str(log), "--json", cwd=tmp_path)).stdout)["ratings"]
+    elo = {r["name"]: r for r in ratings}
+    by_loss = sorted(loss, key=lambda name: loss[name]["per_decision"]["mean"])
+    by_elo = sorted(elo, key=lambda name: -elo[name]["elo"])
+    assert by_loss[0] == "searchbot" and by_loss[-1] == "random", by_loss
+    assert by_elo[-1] == "random", by_elo
+    play = {name: b["by_phase"]["play"]["mean"] for name, b in loss.items()}
+    assert play["searchbot"] == min(play.values()) and play["searchbot"] < 0.35, play
+    for a in elo:
+        for b in elo:
+            if elo[a]["low"] > elo[b]["high"]:  # a rated clearly above b
+                assert loss[a]["per_decision"]["mean"] < loss[b]["per_decision"]["mean"], (a, b)
