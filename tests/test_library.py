@@ -143,6 +143,11 @@ def test_the_library_page_examples_run_and_do_what_it_says(
     assert (tmp_path / "report.html").read_text().startswith("<!DOCTYPE html>")
     assert len(ns["data"].deals) == 12 and {bot.name for bot in ns["data"].bots} == {
         "Random", "RuleBot", "RuleBot#2"}  # fmt: skip
+    # The analysis of the first match: every deal, each bot's figures, its worst decision.
+    assert len(ns["run"].deals) == 6 and ns["run"].solved == 6
+    assert (tmp_path / "match.analysis.jsonl").exists()
+    assert ns["worst"].loss == max(d.loss for a in ns["run"].deals for d in a.decisions)
+    assert re.search(r"^RuleBot +loses \d+\.\d\d a decision \(\d+\)$", said, re.M), said
     # The tournament: four tables of a duplicate block each.
     assert ns["standings"].deals == 4 * 6 and ns["standings"].stopped is None
     assert sorted(ns["standings"].ranking()) == ["alice", "bob", "carol", "dan"]

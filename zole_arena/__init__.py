@@ -13,7 +13,8 @@ Its sub-packages are layers, each importing only those below it (a contract in
 * :mod:`zole_arena.cli` — the ``zole-arena`` command;
 * :mod:`zole_arena.bench` — benchmarks;
 * :mod:`zole_arena.events` — tournaments and head-to-head tests;
-* :mod:`zole_arena.arena` — the referee, matches, verifying logs, the conformance check;
+* :mod:`zole_arena.arena` — the referee, matches, verifying logs, the conformance check; and
+  :mod:`zole_arena.analysis` — the open-card value of every decision of logged deals;
 * :mod:`zole_arena.stats` and :mod:`zole_arena.players` — ratings and the test's mathematics;
   bot processes, sessions, the bundled bots and human play;
 * :mod:`zole_arena.protocol`, :mod:`zole_arena.records` and :mod:`zole_arena.isolation` —
@@ -30,6 +31,16 @@ __version__ = "0.1.0"
 
 TYPE_CHECKING = False  # what typing.TYPE_CHECKING is at run time, without importing typing
 if TYPE_CHECKING:
+    from zole_arena.analysis.deal import analyse_deal as analyse_deal
+    from zole_arena.analysis.model import DealAnalysis as DealAnalysis
+    from zole_arena.analysis.model import Decision as Decision
+    from zole_arena.analysis.run import AnalysisRun as AnalysisRun
+    from zole_arena.analysis.run import analyse_logs as analyse_logs
+    from zole_arena.analysis.solver import Solver as Solver
+    from zole_arena.analysis.store import analysis_path as analysis_path
+    from zole_arena.analysis.store import read_analysis as read_analysis
+    from zole_arena.analysis.summary import BotAnalysis as BotAnalysis
+    from zole_arena.analysis.summary import summarise as summarise
     from zole_arena.arena.match import Match as Match
     from zole_arena.arena.match import RecordSink as RecordSink
     from zole_arena.arena.match import resume_match as resume_match
@@ -116,6 +127,17 @@ _NAMES: dict[str, str] = {
     "read_log": "zole_arena.records.reader",
     "read_logs": "zole_arena.stats.ratings",
     "verify_log": "zole_arena.arena.verify",
+    # Analysis: the open-card value of every decision (docs/analysis.md).
+    "AnalysisRun": "zole_arena.analysis.run",
+    "BotAnalysis": "zole_arena.analysis.summary",
+    "DealAnalysis": "zole_arena.analysis.model",
+    "Decision": "zole_arena.analysis.model",
+    "Solver": "zole_arena.analysis.solver",
+    "analyse_deal": "zole_arena.analysis.deal",
+    "analyse_logs": "zole_arena.analysis.run",
+    "analysis_path": "zole_arena.analysis.store",
+    "read_analysis": "zole_arena.analysis.store",
+    "summarise": "zole_arena.analysis.summary",
     # Tournaments and head-to-head tests.
     "Entrant": "zole_arena.events.schedule",
     "HeadToHead": "zole_arena.events.sprt",
