@@ -1,5 +1,6 @@
 """Reports people open: one self-contained HTML page per set of logs, with the standings, the
-head-to-head table, the ratings over time, each bot's figures and a viewer of every deal.
+head-to-head table, the ratings over time, each bot's figures and a viewer of every deal;
+with the open-card analysis of ``zole-arena analyze`` when its file is beside a log.
 
 >>> from zole_arena.report import write_report
 >>> write_report(["tournament.jsonl"], "report.html")  # doctest: +SKIP

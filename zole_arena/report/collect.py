@@ -5,6 +5,12 @@ The logs may be of matches, tournaments and head-to-head tests, in any mix: deal
 by their match and number (a deal read twice counts once, as ``ratings`` counts it), points
 and roles are counted by bot name as a match counts them, and the ratings come from the same
 units as ``ratings`` and ``standings`` make of the same logs, so the report agrees with them.
+
+A log analysed by ``zole-arena analyze`` has its analysis file beside it
+(``LOG.analysis.jsonl``): each deal the report counts gets the analysis of its log line
+(keyed by the line's SHA-256) when the file holds one that fits it, and each bot the summary
+of its analysed decisions. The file is read as untrusted, like the log: what cannot be used is
+left out and listed among the log's problems.
 """
 
 from __future__ import annotations
@@ -16,6 +22,10 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
+from zole_arena.analysis.deal import analysis_fits
+from zole_arena.analysis.model import DealAnalysis
+from zole_arena.analysis.store import AnalysisFileError, analysis_path, read_analysis
+from zole_arena.analysis.summary import BotAnalysis, summarise
 from zole_arena.arena.summary import PlayerStats
 from zole_arena.arena.verify import Finding, Kind, verify_log
 from zole_arena.errors import ZoleError
@@ -163,6 +173,10 @@ class LogSummary:
     """A head-to-head test's result, computed again from its log."""
     left_out: int = 0
     """Deals that ``verify`` finds wrong (an edited or forged log): not counted anywhere."""
+    analysis: str | None = None
+    """The analysis file read beside the log (``LOG.analysis.jsonl``), or None: none there."""
+    analysed: int = 0
+    """The log's deals (of those the report counts) whose analysis the file holds and fits."""
 
 
 @dataclasses.dataclass
@@ -183,6 +197,16 @@ class ReportData:
     history: list[RatingList]
     """The rating list at checkpoints through the deals (for the chart)."""
     warnings: list[str]
+    analyses: list[DealAnalysis | None] = dataclasses.field(default_factory=list)
+    """For each deal, its open-card analysis (``zole-arena analyze``) from the analysis file
+    beside its log, when that file holds one that fits it; else None."""
+    analysis: dict[str, BotAnalysis] = dataclasses.field(default_factory=dict)
+    """Each bot's summary of the analysed deals (bots with no analysed decision left out)."""
+
+    @property
+    def analysed(self) -> int:
+        """How many of the deals have an analysis."""
+        return sum(analysis is not None for analysis in self.analyses)
 
 
 def _rules_name(record: MatchHeader | TournamentHeader) -> str:
@@ -195,6 +219,8 @@ class _Collector:
 
     def __init__(self) -> None:
         self.deals: list[DealRecord] = []
+        self.shas: list[str] = []
+        """The SHA-256 of each deal's log line (its analysis' key)."""
         self.deal_tables: list[int] = []
         self.tables: list[TableInfo] = []
         self.table_of: dict[str, int] = {}
@@ -206,6 +232,8 @@ class _Collector:
         self.identities: dict[str, list[BotIdentity]] = {}
         self.faults: dict[str, list[tuple[int, Fault]]] = {}
         self.records: list[Record] = []
+        self.analyses: list[DealAnalysis | None] = []
+        """For each deal, its analysis (when the file beside its log holds one that fits)."""
 
     def _bot(self, name: str) -> PlayerStats:
         if name not in self.stats:
@@ -245,11 +273,12 @@ class _Collector:
                 BotIdentity(player.id_name, player.author, player.version, player.command),
             )
 
-    def deal(self, record: DealRecord, log: int) -> None:
+    def deal(self, record: DealRecord, log: int, sha256: str) -> None:
         key = (record.match_id, record.deal)
         if key in self.seen:
             return  # read twice (the rating units say so, in their warnings)
         self.seen.add(key)
+        self.shas.append(sha256)
         if record.match_id not in self.table_of:
             self.table_of[record.match_id] = len(self.tables)
             self.tables.append(TableInfo(log, record.match_id, record.match_id))
@@ -326,7 +355,7 @@ class _LogReading:
         elif isinstance(record, TournamentHeader):
             self.rules = self.rules or _rules_name(record)
         elif isinstance(record, DealRecord):
-            collector.deal(record, self.number)
+            collector.deal(record, self.number, entry.sha256)
         self.first = False
 
     def problems(self) -> list[str]:
@@ -342,6 +371,54 @@ class _LogReading:
         return problems
 
 
+def _plural(count: int, word: str, words: str = "") -> str:
+    return f"{count:,} {word if count == 1 else words or word + 's'}"
+
+
+def _analyses(
+    collector: _Collector, first: int, log: str | os.PathLike[str]
+) -> tuple[str | None, list[str]]:
+    """Read the analysis file beside ``log`` (if there is one) for the deals the report counts
+    from it (``collector.deals[first:]``): each deal's analysis goes to ``collector.analyses``
+    when the file holds one that fits it. The file may be crafted: an analysis that does not
+    fit its deal is left out, and what could not be used becomes the log's problems."""
+    count = len(collector.deals) - first
+    collector.analyses.extend([None] * count)
+    file = analysis_path(Path(log))
+    try:
+        if not file.exists():
+            return None, []
+        if not file.is_file():
+            return str(file), [f"{file}: not a regular file, so not read as the log's analysis"]
+        held = read_analysis(file)
+    except AnalysisFileError as exc:
+        return str(file), [f"{exc} (the analysis is left out of the report)"]
+    except OSError as exc:  # a name too long, a loop of links: no file to read
+        return str(file), [f"{file}: {exc.strerror or exc} (the analysis is left out)"]
+    problems = []
+    if held.skipped:
+        problems.append(
+            f"{file}: {_plural(held.skipped, 'line')} that {'is' if held.skipped == 1 else 'are'}"
+            " no analysis record (of this version) skipped"
+        )
+    unfit = 0
+    for index in range(first, len(collector.deals)):
+        analysis = held.deals.get(collector.shas[index])
+        if analysis is None:
+            continue
+        if analysis_fits(analysis, collector.deals[index]):
+            collector.analyses[index] = analysis
+        else:
+            unfit += 1
+    if unfit:
+        problems.append(
+            f"{file}: {_plural(unfit, 'analysis', 'analyses')} that "
+            + ("does not fit the deal of its" if unfit == 1 else "do not fit the deal of their")
+            + " line (a crafted or foreign file?): left out of the report"
+        )
+    return str(file), problems
+
+
 def _read(collector: _Collector, number: int, path: str | os.PathLike[str]) -> LogSummary:
     """Read one log into the collector, as ``verify`` checks it (one pass over the file)."""
     check_log_path(path)
@@ -353,6 +430,9 @@ def _read(collector: _Collector, number: int, path: str | os.PathLike[str]) -> L
     before = len(collector.deals)
     report = verify_log(name, reading.findings.append, on_entry=reading.entry)
     problems = reading.problems()
+    analysis_file, analysis_problems = _analyses(collector, before, path)
+    problems += analysis_problems
+    analysed = sum(a is not None for a in collector.analyses[before:])
     breaks = [finding.line for finding in reading.findings if finding.kind is Kind.CHAIN]
     test = None
     if reading.sprt:
@@ -364,6 +444,7 @@ def _read(collector: _Collector, number: int, path: str | os.PathLike[str]) -> L
     return LogSummary(
         name, kind, len(collector.deals) - before, report.digest, tuple(problems), reading.rules,
         report.format_version != 1, breaks[0] if breaks else None, test, len(reading.left_out),
+        analysis_file, analysed,
     )  # fmt: skip
 
 
@@ -380,6 +461,10 @@ def collect(
     :param bootstrap: resamples for the rating list's intervals; ``history_bootstrap``: for
         the bands of each checkpoint of the ratings-over-time chart (``points`` of them; 0:
         no chart, the history is the rating list alone).
+
+    Each log's analysis file, when there is one beside it, is read too (see the module's
+    text); one that cannot be read is a problem of its log, never an error.
+
     :raises RecordError: a file is missing or is not a zole-arena log.
     """
     collector = _Collector()
@@ -420,7 +505,9 @@ def collect(
     ]
     rated = {rating.name: place for place, rating in enumerate(ratings.ratings)} if ratings else {}
     bots.sort(key=lambda bot: (rated.get(bot.name, math.inf), -bot.stats.mean, bot.name))
+    analysed = [analysis for analysis in collector.analyses if analysis is not None]
     return ReportData(
         logs, collector.deals, collector.deal_tables, collector.tables, bots, pairs,
-        ratings, history, warnings,
+        ratings, history, warnings, collector.analyses,
+        {bot.name: bot for bot in summarise(analysed)},
     )  # fmt: skip

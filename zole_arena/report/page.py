@@ -12,17 +12,29 @@ import base64
 import datetime
 import hashlib
 import importlib.resources
+import math
 from collections.abc import Iterable, Sequence
 from html import escape
 from urllib.parse import quote
 
 from zole_arena import __version__
+from zole_arena.analysis.model import Severity
+from zole_arena.analysis.summary import BotAnalysis, Estimate
 from zole_arena.events.sprt import SprtResult
 from zole_arena.game.actions import Contract
 from zole_arena.records.model import Fault
 from zole_arena.report.chart import elo_text, interval_text, ratings_chart
 from zole_arena.report.collect import SOLO_CONTRACTS, BotFigures, LogSummary, ReportData
-from zole_arena.report.payload import payload, script_json, visible
+from zole_arena.report.payload import (
+    MARKS,
+    action_text,
+    best_text,
+    move_places,
+    payload,
+    place_step,
+    script_json,
+    visible,
+)
 from zole_arena.stats.ratings import NOT_ESTIMATED, PlayerRating
 
 __all__ = ["render"]
@@ -74,20 +86,62 @@ def _interval(rating: PlayerRating | None) -> str:
     return NOT_ESTIMATED if rating is None else interval_text(rating)
 
 
-def _table(cls: str, headings: Iterable[tuple[str, str]], rows: Iterable[str]) -> str:
-    """A table with ``(heading, tooltip)`` column headings and ready-made rows."""
-    head = "".join(
-        f'<th title="{_text(tip)}">{_text(text)}</th>' if tip else f"<th>{_text(text)}</th>"
-        for text, tip in headings
-    )
+def _heading(text: str, tip: str, cls: str = "") -> str:
+    attributes = (f' title="{_text(tip)}"' if tip else "") + (f' class="{cls}"' if cls else "")
+    return f"<th{attributes}>{_text(text)}</th>"
+
+
+def _table(
+    cls: str, headings: Iterable[tuple[str, str] | tuple[str, str, str]], rows: Iterable[str]
+) -> str:
+    """A table with ``(heading, tooltip)`` column headings (or ``(heading, tooltip, class)``)
+    and ready-made rows."""
+    head = "".join(_heading(*heading) for heading in headings)
     return (
         f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     )
 
 
+#: Shown for a bot with no analysed decision.
+NO_ANALYSIS = "–"
+
+
+def _loss(estimate: Estimate | None) -> str:
+    """An average loss for people (two decimals, as ``analyze`` prints it)."""
+    return NO_ANALYSIS if estimate is None or estimate.count == 0 else f"{estimate.mean:.2f}"
+
+
+def _half_width(estimate: Estimate) -> float | None:
+    """The half-width of an estimate's 95% interval (None: fewer than two deals)."""
+    if math.isnan(estimate.low) or math.isnan(estimate.high):
+        return None
+    return (estimate.high - estimate.low) / 2
+
+
+def _analysed_text(data: ReportData) -> str:
+    return f"{data.analysed:,} of the report's {len(data.deals):,} deals analysed"
+
+
+def _loss_cells(analysis: BotAnalysis | None) -> list[str]:
+    """The standings' open-card loss per decision and the half-width of its interval."""
+    if analysis is None or analysis.per_decision.count == 0:
+        return [_cell(NO_ANALYSIS, ""), _cell(NO_ANALYSIS, "")]
+    estimate = analysis.per_decision
+    half = _half_width(estimate)
+    return [
+        _cell(f"{estimate.mean:.2f}", estimate.mean, "loss"),
+        _cell(NOT_ESTIMATED if half is None else f"{half:.2f}", "" if half is None else half),
+    ]
+
+
 def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) -> str:
     rated = {rating.name: rating for rating in data.ratings.ratings} if data.ratings else {}
-    headings = [
+    analysed = data.analysed > 0
+    loss_tip = (
+        "the points a decision gave away on average, with all cards open (zole-arena analyze; "
+        f"lower is better), over the decisions of the {_analysed_text(data)}"
+    )
+    headings: list[tuple[str, str] | tuple[str, str, str]] = [
         ("#", "place: by Elo, then by points per deal"),
         ("bot", ""),
         ("Elo", "Bradley-Terry fit of every deal's pairwise games, average 0"),
@@ -100,7 +154,16 @@ def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) ->
         *((f"{_CONTRACT_WORDS[c]} won/played", f"as soloist in {c.value}") for c in contracts),
         *((("table games lost/played", "galdiņš: sorts by games lost"),) if tables else ()),
         ("faults", ""),
-    ]
+        *(
+            (
+                ("open-card loss per decision", loss_tip, "loss"),
+                ("± 95%", "half-width of the 95% interval of the open-card loss per decision "
+                 "(over deals: a deal's decisions are not independent)"),
+            )
+            if analysed
+            else ()
+        ),
+    ]  # fmt: skip
     rows = []
     for place, bot in enumerate(data.bots, 1):
         stats = bot.stats
@@ -130,6 +193,8 @@ def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) ->
             cells.append(_cell(f"{bot.table_lost}/{stats.table}",
                                bot.table_lost / stats.table if stats.table else ""))  # fmt: skip
         cells.append(_cell(str(stats.faults), stats.faults, "bad" if stats.faults else ""))
+        if analysed:
+            cells += _loss_cells(data.analysis.get(bot.name))
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return _wide(_table("sortable standings", headings, rows))
 
@@ -146,11 +211,13 @@ def deal_key(match_id: str, deal: int) -> str:
     return f"{visible(match_id)}-{deal}"
 
 
-def deal_href(match_id: str, deal: int) -> str:
-    """A link to a deal, ready for an ``href="…"``: the key percent-encoded as a URL's
-    fragment (the script decodes it), then escaped for the attribute — whatever a forged log
-    calls its match, it stays inside the link's value and names a deal."""
-    return escape(f"#deal={quote(deal_key(match_id, deal), safe='')}", quote=True)
+def deal_href(match_id: str, deal: int, step: int | None = None) -> str:
+    """A link to a deal (at ``step`` of the viewer, when given), ready for an ``href="…"``:
+    the key percent-encoded as a URL's fragment (the script decodes it), then escaped for the
+    attribute — whatever a forged log calls its match, it stays inside the link's value and
+    names a deal."""
+    at = "" if step is None else f"&step={step:d}"
+    return escape(f"#deal={quote(deal_key(match_id, deal), safe='')}{at}", quote=True)
 
 
 #: The head-to-head table is drawn for at most this many bots: it has a cell for every two of
@@ -213,6 +280,87 @@ _OPEN_FAULTS = 10
 _MAX_FAULTS = 200
 
 
+#: Each bot's card lists this many of its decisions that lost the most with all cards open.
+WORST = 5
+_VERBS = {"bid": "bid", "bury": "buried", "play": "played"}
+_WORDS = {
+    Severity.INACCURACY: ("inaccuracy", "inaccuracies"),
+    Severity.MISTAKE: ("mistake", "mistakes"),
+    Severity.BLUNDER: ("blunder", "blunders"),
+}
+
+
+def _points(value: int) -> str:
+    """A value in points, signed, with a true minus (as the deal viewer writes scores)."""
+    return f"{value:+d}".replace("-", "\u2212")
+
+
+def _worst(data: ReportData, name: str, count: int = WORST) -> list[str]:
+    """The ``count`` decisions of bot ``name`` that lost the most points (earliest first
+    among equals), each a list item linking to its deal at the step that shows it."""
+    found = [
+        (decision.loss, index, n)
+        for index, analysis in enumerate(data.analyses)
+        if analysis is not None
+        for n, decision in enumerate(analysis.decisions)
+        if decision.player == name and decision.loss > 0
+    ]
+    found.sort(key=lambda item: (-item[0], item[1], item[2]))
+    items = []
+    for _, index, n in found[:count]:
+        analysis = data.analyses[index]
+        assert analysis is not None
+        decision = analysis.decisions[n]
+        record = data.deals[index]
+        kind, k = move_places(record)[decision.move]
+        step = place_step(kind, k)
+        severity = analysis.thresholds.severity(decision.loss)
+        where = data.tables[data.deal_tables[index]].label
+        items.append(
+            f'<li><a href="{deal_href(record.match_id, record.deal, step)}" class="dealref worst"'
+            f' data-deal="{index + 1}" data-step="{step}">deal {index + 1}, step {step}</a> '
+            f"({_text(where)}, deal {record.deal}, seat {decision.seat}, {decision.role.value}):"
+            f" {_VERBS[kind]} {_text(action_text(decision.action))} {_points(decision.value)},"
+            f" best {_text(best_text(decision.best_actions))} {_points(decision.best)}: loss "
+            f'{decision.loss} <b class="mark" title="{_WORDS[severity][0]}">{MARKS[severity]}</b>'
+            "</li>"
+        )
+    return items
+
+
+def _bot_analysis(data: ReportData, bot: BotFigures) -> str:
+    """A bot's open-card analysis: its average losses, its ?! ? ??, its worst decisions."""
+    summary = data.analysis.get(bot.name)
+    if summary is None or summary.decisions == 0:
+        return f"<dt>open-card analysis</dt><dd>no analysed decision ({_analysed_text(data)})</dd>"
+
+    def estimate(e: Estimate) -> str:
+        half = _half_width(e)
+        return f"{e.mean:.2f}" + ("" if half is None else f" ± {half:.2f}")
+
+    phases = ", ".join(f"{phase.value} {_loss(e)}" for phase, e in summary.by_phase.items())
+    roles = ", ".join(f"{role.value} {_loss(e)}" for role, e in summary.by_role.items())
+    counts = ", ".join(
+        f'{summary.counts[severity]:,} <span class="mark">{mark}</span> '
+        f"({_WORDS[severity][summary.counts[severity] != 1]})"
+        for severity, mark in MARKS.items()
+    )
+    worst = _worst(data, bot.name)
+    listed = (
+        f"<details open><summary>its {len(worst)} worst decision{'s' if len(worst) != 1 else ''}"
+        f'</summary><ol class="worst">{"".join(worst)}</ol></details>'
+        if worst
+        else "no decision of it lost points"
+    )
+    return (
+        f'<dt>open-card analysis</dt><dd class="analysis"><p>loss per decision '
+        f"<b>{estimate(summary.per_decision)}</b> over {summary.decisions:,} decisions (moves "
+        f"with a choice) in "
+        f"{summary.deals:,} deals (per deal {estimate(summary.per_deal)}); by phase: {phases};"
+        f" by role: {roles}; {counts}</p>{listed}</dd>"
+    )
+
+
 def _bot_card(data: ReportData, place: int, bot: BotFigures) -> str:
     think = bot.think
     identities = "".join(
@@ -245,7 +393,11 @@ def _bot_card(data: ReportData, place: int, bot: BotFigures) -> str:
         f"<dl><dt>identity</dt><dd><ul>{identities}</ul></dd>"
         f"<dt>think time</dt><dd>median {_ms(think.median)}, 95th percentile {_ms(think.p95)}, "
         f"maximum {_ms(think.max)} over {think.moves:,} decisions</dd>"
-        f"<dt>faults</dt><dd>" + (faults or "none") + "</dd></dl></section>"
+        f"<dt>faults</dt><dd>"
+        + (faults or "none")
+        + "</dd>"
+        + (_bot_analysis(data, bot) if data.analysed else "")
+        + "</dl></section>"
     )
 
 
@@ -275,6 +427,11 @@ def _deals_of_log(data: ReportData, number: int) -> str:
         text += f" of {sum(planned):,} planned"
     if log.left_out:
         text += f'<br><span class="bad">{log.left_out:,} left out: wrong (see problems)</span>'
+    if log.analysis is not None:
+        text += (
+            f'<br><span class="analysed" title="open-card analysis read from '
+            f'{_text(log.analysis)}">{log.analysed:,} analysed</span>'
+        )
     return text
 
 
@@ -358,6 +515,19 @@ def _tests(data: ReportData) -> str:
     return '<section id="tests"><h2>Head-to-head test</h2>' + "".join(parts) + "</section>"
 
 
+def _analysis_note(data: ReportData) -> str:
+    """What the standings' open-card loss is, and over how many deals."""
+    if not data.analysed:
+        return ""
+    return (
+        f'<p class="note" id="analysis-note">Open-card loss per decision: the points each '
+        "decision gave away on average, valued with all cards open and everyone playing best "
+        "from there (<code>zole-arena analyze</code>; lower is better), over the "
+        f"<b>{_analysed_text(data)}</b>; {NO_ANALYSIS}: no analysed decision. Not a measure "
+        "of play under hidden cards: see docs/analysis.md.</p>"
+    )
+
+
 def render(data: ReportData, *, title: str | None = None) -> str:
     """The report's HTML page."""
     name = title or (data.logs[0].path if len(data.logs) == 1 else f"{len(data.logs)} logs")
@@ -406,6 +576,7 @@ made {generated} by zole-arena {_text(__version__)}</p>
 {_tests(data)}
 <section id="standings"><h2>Standings</h2>
 <p class="note">Click a heading to sort. n/a: cannot be estimated (fewer than two clusters).</p>
+{_analysis_note(data)}
 {_standings(data, contracts, Contract.TABLE in played)}</section>
 <section id="crosstable"><h2>Head to head</h2>
 <p class="note">Each cell: the row bot's score against the column bot over their pairwise

@@ -14,6 +14,8 @@ import json
 import unicodedata
 from typing import Any, Final, NamedTuple
 
+from zole_arena.analysis.model import DealAnalysis, Severity
+from zole_arena.errors import ZoleError
 from zole_arena.game.actions import Bid, Contract
 from zole_arena.game.cards import CARDS, Card
 from zole_arena.game.scoring import WINNING_BANDS, Band, Pules
@@ -22,10 +24,15 @@ from zole_arena.report.collect import ReportData
 
 __all__ = [
     "DEAL_FIELDS",
+    "MARKS",
     "MAX_TEXT",
+    "action_text",
+    "best_text",
     "card_letters",
     "cards_table",
+    "move_places",
     "payload",
+    "place_step",
     "script_json",
     "visible",
 ]
@@ -60,6 +67,10 @@ DEAL_FIELDS: Final = (
     #          "plays": [i]} (indices into bids and plays)
     "pules_before",  # null, or [common pules, [the seat of each personal pule's owner]]
     "pules_after",  # the same after the deal
+    "analysis",  # null (not analysed), or [note, bids, bury, plays]: note why the analysis
+    #              stops short (null: it is complete); bids and plays, by index into bids and
+    #              plays, and bury, each null (no decision), or the action's open-card value
+    #              when it was the best, or [value, loss, mark, the best actions as text]
 )
 
 _BIDS: Final = frozenset(bid.value for bid in Bid)
@@ -124,7 +135,80 @@ class _Moves(NamedTuple):
         return moves
 
 
-def _deal(record: DealRecord, table: int, bots: dict[str, int], faults: list[int]) -> list[Any]:
+#: How a decision's loss is marked, as chess marks a move (and ``replay --analysis``).
+MARKS: Final = {Severity.INACCURACY: "?!", Severity.MISTAKE: "?", Severity.BLUNDER: "??"}
+#: A decision's best actions are named up to this many (a bury may have dozens of equal ones).
+MAX_BEST: Final = 3
+_BID_WORDS: Final = {"pass": "pass", "take": "take", "zole": "zole", "smallzole": "small zole"}
+
+
+def action_text(action: str) -> str:
+    """An action as the protocol writes it (``pass``, ``QC 9H``, ``TD``) as people read it:
+    cards by their symbols (``Q♣ 9♥``), bids by their words."""
+    words = []
+    for token in action.split():
+        try:
+            words.append(Card.parse(token).symbol())
+        except ZoleError:
+            words.append(_BID_WORDS.get(token.lower(), token))
+    return visible(" ".join(words), 40)
+
+
+def best_text(actions: tuple[str, ...]) -> str:
+    """The best actions of a decision, the first :data:`MAX_BEST` of them."""
+    shown = " / ".join(action_text(action) for action in actions[:MAX_BEST])
+    return shown + (f" / … ({len(actions)} in all)" if len(actions) > MAX_BEST else "")
+
+
+def move_places(record: DealRecord) -> list[tuple[str, int]]:
+    """Where each of a deal's moves is in the page's lists: ``("bid", k)`` the k-th bid,
+    ``("bury", 0)``, ``("play", k)`` the k-th card played."""
+    places: list[tuple[str, int]] = []
+    counts = {"bid": 0, "bury": 0, "play": 0}
+    for move in record.moves:
+        kind = "bid" if move.action in _BIDS else "play" if len(move.action) == 2 else "bury"
+        places.append((kind, counts[kind]))
+        counts[kind] += 1
+    return places
+
+
+def place_step(kind: str, k: int) -> int:
+    """The deal viewer's step that shows a move: 1 for the bids and the bury (the bidding
+    done), ``k + 2`` for the k-th card played (step 1 + the cards played so far)."""
+    return k + 2 if kind == "play" else 1
+
+
+def _analysis(record: DealRecord, analysis: DealAnalysis | None) -> list[Any] | None:
+    """A deal's analysis as the page needs it (see :data:`DEAL_FIELDS`: a decision that lost
+    nothing is a number, so that an analysed deal adds about 160 bytes to the page). Each
+    decision is placed by the kind of its move in the record (a crafted file's phase is not
+    believed)."""
+    if analysis is None:
+        return None
+    places = move_places(record)
+    thresholds = analysis.thresholds
+    found: dict[str, list[Any]] = {"bid": [], "bury": [], "play": []}
+    for decision in analysis.decisions:
+        kind, k = places[decision.move]
+        entry: int | list[Any] = decision.value
+        if decision.loss > 0:
+            mark = MARKS[thresholds.severity(decision.loss)]
+            entry = [decision.value, decision.loss, mark, best_text(decision.best_actions)]
+        listed = found[kind]
+        listed.extend([None] * (k + 1 - len(listed)))
+        listed[k] = entry
+    note = None if analysis.complete else visible(analysis.note or "it stops short")
+    bury = found["bury"][0] if found["bury"] else None
+    return [note, found["bid"], bury, found["play"]]
+
+
+def _deal(
+    record: DealRecord,
+    table: int,
+    bots: dict[str, int],
+    faults: list[int],
+    analysis: DealAnalysis | None = None,
+) -> list[Any]:
     result = record.result
     moves = _Moves.of(record)
     hands = [card for hand in record.hands for card in hand]
@@ -162,6 +246,7 @@ def _deal(record: DealRecord, table: int, bots: dict[str, int], faults: list[int
         auto,
         _pules(record.pules_before),
         _pules(result.pules),
+        _analysis(record, analysis),
     ]
 
 
@@ -218,9 +303,17 @@ def payload(data: ReportData) -> dict[str, Any]:
         "won_bands": sorted(band.value for band in WINNING_BANDS),  # a set: one order always
         "faults": fault_rows,
         "deals": [
-            _deal(record, data.deal_tables[n], bots, by_deal.get(n, []))
+            _deal(
+                record,
+                data.deal_tables[n],
+                bots,
+                by_deal.get(n, []),
+                data.analyses[n] if n < len(data.analyses) else None,
+            )
             for n, record in enumerate(data.deals)
         ],
+        "analysed": data.analysed,
+        "marks": {mark: severity.value for severity, mark in MARKS.items()},
     }
 
 

@@ -347,6 +347,122 @@
     return parts.join(", ") || "none";
   }
 
+  // -- the open-card analysis (zole-arena analyze) -----------------------------------------
+
+  // What each mark means: "?!" inaccuracy, "?" mistake, "??" blunder.
+  const MARK_WORDS = D.marks && typeof D.marks === "object" ? D.marks : {};
+  const ANALYSED = Number.isInteger(D.analysed) && D.analysed > 0;
+
+  function decisionOf(raw) {
+    // One decision as the payload writes it: its value when it was the best, else
+    // [value, loss, mark, the best actions]; undefined for anything else.
+    if (Number.isSafeInteger(raw)) return { value: raw, loss: 0, best: raw, mark: "", bestText: "" };
+    if (!Array.isArray(raw) || raw.length !== 4) return undefined;
+    const [value, loss, mark, bestText] = raw;
+    if (!Number.isSafeInteger(value) || !Number.isSafeInteger(loss) || loss < 0) return undefined;
+    return {
+      value, loss, best: value + loss,
+      mark: typeof mark === "string" && Object.prototype.hasOwnProperty.call(MARK_WORDS, mark) ? mark : "",
+      bestText: typeof bestText === "string" ? bestText : "",
+    };
+  }
+  function analysisOf(deal) {
+    // The deal's analysed decisions by where they are shown, {bid, bury, play: Map from the
+    // place k (the k-th bid, the bury 0, the k-th card played) to {value, loss, best, mark,
+    // bestText}, note}; null: the deal has no analysis. The data came from an analysis file
+    // (read as untrusted, and checked to fit the deal): anything that is not what the report
+    // writes is left out, never shown as it is.
+    const raw = deal[F.analysis];
+    if (!Array.isArray(raw) || raw.length !== 4) return null;
+    const places = (list) => {
+      const map = new Map();
+      (Array.isArray(list) ? list : []).forEach((entry, k) => {
+        const decision = decisionOf(entry);
+        if (decision) map.set(k, decision);
+      });
+      return map;
+    };
+    return { note: typeof raw[0] === "string" ? raw[0] : null,
+      bid: places(raw[1]), bury: places([raw[2]]), play: places(raw[3]) };
+  }
+  // The analysis is open-card: as seen by a seat, only that seat's own decisions show.
+  const analysisShown = (seat) => view.seat === "all" || view.seat === seat;
+  function markOf(decision) {
+    if (!decision || !decision.mark) return null;
+    return el("b", { class: "mark", title: MARK_WORDS[decision.mark] + ": lost " + decision.loss +
+      " points with all cards open", text: decision.mark });
+  }
+  function valueText(decision) {
+    // "−10, best J♣ / J♥ +8, loss 18" or "+8, the best"
+    return signed(decision.value) + (decision.loss > 0
+      ? `, best ${decision.bestText} ${signed(decision.best)}, loss ${decision.loss} `
+      : ", the best");
+  }
+  function decisionLine(deal, seat, verb, action, decision, id) {
+    return el("p", { class: "analysis", id },
+      el("b", { text: botName(deal, seat) }), ` (seat ${seat}) ${verb} ${action}: ${valueText(decision)}`,
+      markOf(decision));
+  }
+  const symbolsOf = (letters) => letters.map((c) => D.cards[cardIndex(c)].symbol).join(" ");
+  function playSeat(tricks, k) {
+    const trick = tricks[Math.floor(k / 3)];
+    return (trick.leader + (k % 3)) % 3;
+  }
+  function analysisNow(deal, analysis, tricks, step) {
+    // What the analysis says of the step: the card just played (from step 2 on).
+    if (!ANALYSED || step < 2) return null;
+    const k = played(step) - 1;
+    const seat = playSeat(tricks, k);
+    const letter = lettersOf(deal[F.plays])[k];
+    const action = D.cards[cardIndex(letter)].symbol;
+    if (!analysisShown(seat)) {
+      return el("p", { class: "analysis note", id: "analysis",
+        text: `open-card analysis: only seat ${view.seat}'s own decisions show as seen by it` });
+    }
+    if (analysis === null) {
+      return el("p", { class: "analysis note", id: "analysis", text: "open-card analysis: none for this deal" });
+    }
+    const decision = analysis.play.get(k);
+    if (decision) return decisionLine(deal, seat, "played", action, decision, "analysis");
+    return el("p", { class: "analysis note", id: "analysis",
+      text: `${botName(deal, seat)} (seat ${seat}) played ${action}: no decision to analyse (no other legal card, or the arena's move)` +
+        (analysis.note !== null ? `; the analysis stops where ${analysis.note}` : "") });
+  }
+  function analysisSummary(deal, analysis, tricks) {
+    // At the last step: every shown decision that lost points, each a link to its step.
+    if (!ANALYSED) return null;
+    if (analysis === null) {
+      return el("p", { class: "note", id: "analysis-summary", text: "open-card analysis: none for this deal" });
+    }
+    const items = [];
+    let count = 0;
+    const add = (seat, verb, action, decision, step) => {
+      if (!analysisShown(seat)) return;
+      count += 1;
+      if (decision.loss <= 0) return;
+      items.push(el("li", {}, el("a", { href: "#", class: "step-link", "data-step": String(step),
+        onclick: (event) => { event.preventDefault(); go(step); } }, `step ${step}`), ": ",
+      el("b", { text: botName(deal, seat) }), ` ${verb} ${action}: ${valueText(decision)}`, markOf(decision)));
+    };
+    deal[F.bids].forEach(([seat, bid], k) => {
+      const decision = analysis.bid.get(k);
+      if (decision) add(seat, "bid", D.contract_words[bid] || bid, decision, 1);
+    });
+    const bury = analysis.bury.get(0);
+    if (bury && deal[F.soloist] !== null) add(deal[F.soloist], "buried", symbolsOf(lettersOf(deal[F.buried])), bury, 1);
+    const plays = lettersOf(deal[F.plays]);
+    plays.forEach((letter, k) => {
+      const decision = analysis.play.get(k);
+      if (decision) add(playSeat(tricks, k), "played", D.cards[cardIndex(letter)].symbol, decision, k + 2);
+    });
+    const whose = view.seat === "all" ? "" : ` of seat ${view.seat}`;
+    return el("div", { id: "analysis-summary" }, el("h4", { text: "open-card analysis" }),
+      el("p", { text: `${count} decision${count === 1 ? "" : "s"}${whose}, ` +
+        (items.length ? `${items.length} lost points with all cards open:` : "none lost points with all cards open") +
+        (analysis.note !== null ? ` (analysed up to where ${analysis.note})` : "") }),
+      items.length ? el("ol", {}, items) : null);
+  }
+
   function draw() {
     const box = document.getElementById("viewer");
     if (view.deal === null) { box.hidden = true; box.replaceChildren(); return; }
@@ -390,9 +506,15 @@
       el("button", { type: "button", id: "step-last", disabled: step === last, onclick: () => go(last), title: "the end (End)" }, "\u00bb"),
       el("span", { class: "note", text: "keys: \u2190 \u2192 a card, \u2191 \u2193 a trick, Home End; n p: next, previous deal. Trumps are underlined in gold." }));
 
+    const analysis = analysisOf(deal);
+    const bidDecision = (seat, i) => analysis && analysisShown(seat) ? analysis.bid.get(i) : undefined;
     const bids = deal[F.bids].map(([seat, bid], i) => el("li", {},
       el("b", { text: botName(deal, seat) }), ` (seat ${seat}): ${D.contract_words[bid] || bid}`,
-      auto.bids.includes(i) ? el("span", { class: "auto", title: ARENA, text: " (arena)" }) : null));
+      auto.bids.includes(i) ? el("span", { class: "auto", title: ARENA, text: " (arena)" }) : null,
+      bidDecision(seat, i) ? el("span", { class: "analysis" }, " \u2014 " + valueText(bidDecision(seat, i)),
+        markOf(bidDecision(seat, i))) : null));
+    const buryDecision = analysis && deal[F.soloist] !== null && analysisShown(deal[F.soloist])
+      ? analysis.bury.get(0) : undefined;
     const talonHidden = hiddenFrom(deal, "talon");
     const talon = lettersOf(deal[F.cards]).slice(24, 26);
     const buried = lettersOf(deal[F.buried]);
@@ -406,7 +528,9 @@
         talonHidden ? talon.map(back) : talon.map((c) => card(c)))),
       buried.length && step >= 1 ? el("div", {}, el("h4", { text: "buried" + (auto.bury ? " (by the arena)" : "") }),
         el("div", { id: "buried", class: "cards" },
-          talonHidden ? buried.map(back) : buried.map((c) => card(c)))) : null);
+          talonHidden ? buried.map(back) : buried.map((c) => card(c))),
+        buryDecision ? decisionLine(deal, deal[F.soloist], "buried",
+          talonHidden ? "two cards" : symbolsOf(buried), buryDecision, "bury-analysis") : null) : null);
 
     const hands = el("div", { class: "hands", id: "hands" }, [0, 1, 2].map((seat) => {
       const hand = handAt(deal, seat, step);
@@ -429,7 +553,8 @@
           const seat = (trick.leader + i) % 3;
           return el("div", { class: "play" + (complete && seat === trick.winner ? " winner" : ""), "data-seat": String(seat) },
             card(c), el("div", { class: "who", text: botName(deal, seat) + (i === 0 ? " (led)" : "") }),
-            trick.auto[i] ? el("div", { class: "auto", title: ARENA, text: "arena" }) : null);
+            trick.auto[i] ? el("div", { class: "auto", title: ARENA, text: "arena" }) : null,
+            analysis && analysisShown(seat) ? markOf(analysis.play.get(t * 3 + i)) : null);
         })),
         el("p", { id: "trick-winner" }, complete
           ? [el("b", { text: botName(deal, trick.winner) }), ` wins ${trick.points} points`]
@@ -449,7 +574,9 @@
       const current = cardsPlayed > t * 3 && cardsPlayed <= (t + 1) * 3;
       return el("tr", { class: (current ? "current" : "") + (done ? "" : " future") },
         el("td", { class: "num", text: String(t + 1) }),
-        el("td", {}, done ? trick.cards.map((c, i) => [card(c), i < 2 ? " " : ""]) : "\u00a0"),
+        el("td", {}, done ? trick.cards.map((c, i) => [card(c),
+          analysis && analysisShown((trick.leader + i) % 3) ? markOf(analysis.play.get(t * 3 + i)) : null,
+          i < 2 ? " " : ""]) : "\u00a0"),
         el("td", { text: done ? botName(deal, trick.leader) : "" }),
         el("td", { text: done ? botName(deal, trick.winner) : "" }),
         el("td", { class: "num", text: done ? String(trick.points) : "" }));
@@ -490,7 +617,9 @@
         [0, 1, 2].map((s) => `${botName(deal, s)} ${taken[s]} (${won[s]} trick${won[s] === 1 ? "" : "s"})`).join(", ") + sides });
     }
 
-    box.replaceChildren(...[title, nav, seats, controls, facts, hands, trickBox, end, trickTable]
+    const analysed = analysisNow(deal, analysis, tricks, step);
+    const summary = step === last ? analysisSummary(deal, analysis, tricks) : null;
+    box.replaceChildren(...[title, nav, seats, controls, facts, hands, trickBox, analysed, end, summary, trickTable]
       .filter((part) => part !== null));
     box.hidden = false;
     if (refocus) {
