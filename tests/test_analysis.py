@@ -415,3 +415,14 @@ def test_a_tournament_of_the_bundled_bots_is_ordered_by_loss_as_by_rating(
         for b in elo:
             if elo[a]["low"] > elo[b]["high"]:  # a rated clearly above b
                 assert loss[a]["per_decision"]["mean"] < loss[b]["per_decision"]["mean"], (a, b)
+
+
+def test_the_analysis_benchmark_prints_its_figures(tmp_path: Path) -> None:
+    data = json.loads(ok(zole("bench", "--analysis", "--deals", "10", "--json",
+                              cwd=tmp_path)).stdout)  # fmt: skip
+    assert data["deals"] == 10 and data["one_worker_deals"] == 1
+    assert data["decisions"] > 10 * 6  # every deal has its bids and cards
+    assert data["seconds"] > 0 and data["ms_per_deal"] == pytest.approx(100 * data["seconds"])
+    assert data["minutes_for_10000"] == pytest.approx(data["ms_per_deal"] / 6)
+    one_line_error(zole("bench", "--analysis", "--deals", "3", cwd=tmp_path), "at least 10")
+    one_line_error(zole("bench", "--analysis", "--report", cwd=tmp_path), "give one of")

@@ -122,6 +122,8 @@ def analyze_command(
         and any(log.resolve() == output.resolve() for log in logs)
     ):
         fail(f"{output} is one of the logs: give another --output")
+    if output is not None and output.exists() and not output.is_file():
+        fail(f"{output}: not a regular file (give a file for --output)")
     stop_on_signals()
     if output is not None:
         jobs = [(list(logs), output)]

@@ -84,6 +84,14 @@ def bench_command(
             "one's ratings find the order (with --ray-address, the balanced one on Ray too).",
         ),
     ] = False,
+    analysis: Annotated[
+        bool,
+        typer.Option(
+            "--analysis",
+            help="Instead: play --deals plain deals (default 1000) in-process and time their "
+            "open-card analysis (zole-arena analyze) on one core and on all of them.",
+        ),
+    ] = False,
     bots: Annotated[int, typer.Option(help="With --fields: the field's size, 5 to 20.")] = 20,
     ray_address: Annotated[
         str | None,
@@ -100,14 +108,14 @@ def bench_command(
     ] = 10,
 ) -> None:
     """Play random legal full deals in-process (deal, bid, bury, play, score) and print deals
-    per second on one core; or, with --protocol, time one decision through the arena against
-    the raw round trip of a line through a pipe; with --match, a match's deals per second
-    against what raw round trips allow; with --tournament, a tournament's speed-up from
-    --concurrency. See docs/performance.md.
+    per second on one core; or, with --analysis, time the open-card analysis; with --protocol,
+    time one decision through the arena against the raw round trip of a line through a pipe;
+    with --match, a match's deals per second against what raw round trips allow; with
+    --tournament, a tournament's speed-up from --concurrency. See docs/performance.md.
     """
     modes = [flag for flag, on in (("--protocol", protocol), ("--match", match),
              ("--tournament", tournament), ("--sandbox", sandbox), ("--report", report),
-             ("--fields", fields)) if on]  # fmt: skip
+             ("--fields", fields), ("--analysis", analysis)) if on]  # fmt: skip
     if modes == ["--match", "--sandbox"]:
         _match_bench(deals if deals != 50_000 else 1000, pin, json_output, sandbox=True)
         return
@@ -115,6 +123,9 @@ def bench_command(
         fail(f"give one of {', '.join(modes)}, not {len(modes)} of them")
     if report:
         _report_bench(deals if deals != 50_000 else 10_000, json_output)
+        return
+    if analysis:
+        _analysis_bench(deals if deals != 50_000 else 1000, json_output)
         return
     if fields:
         _fields_bench(bots, concurrency, ray_address, json_output)
@@ -221,6 +232,26 @@ def _report_bench(deals: int, json_output: bool) -> None:
     out.print(
         f"  opened in {result.open_ms:,.0f} ms to the deal list drawn, a deal shown in "
         f"{result.deal_ms:,.1f} ms (medians of {OPENINGS} openings, headless {result.browser})"
+    )
+
+
+def _analysis_bench(deals: int, json_output: bool) -> None:
+    if deals < 10:
+        fail(f"--deals must be at least 10, not {deals}")
+    from zole_arena.bench.analysis import run_analysis_bench  # only when asked for
+
+    if not json_output:
+        out.print(f"playing {deals:,} plain wpt deals in-process and analysing them …")
+    result = run_analysis_bench(deals)
+    if json_output:
+        print_json(result.to_dict())
+        return
+    out.print(
+        f"  {result.deals:,} deals ({result.table_games:,} table games, "
+        f"{result.decisions:,} decisions) in {result.seconds:,.1f} s with {result.workers} "
+        f"workers: {result.ms_per_deal:,.0f} ms a deal; one worker "
+        f"{result.ms_per_deal_one:,.0f} ms a deal (first {result.one_worker_deals:,} deals)\n"
+        f"  10,000 such deals: {result.ten_thousand_minutes:,.1f} minutes"
     )
 
 
