@@ -12,7 +12,6 @@ first): the cheaper word.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 from zole_arena.analysis.outcomes import band_scores, table_score
 from zole_arena.analysis.solver import Solver
@@ -114,7 +113,3 @@ class BidValues:
             outcome = self.solver.values(f"{self.context}:t{seat}", state, seat=seat)[0]
             self._all_pass[seat] = table_score(rules, outcome)
         return self._all_pass[seat]
-
-
-#: For type checkers: a function that values a deal's bids.
-BidValuer = Callable[[int], dict[Bid, int]]

@@ -10,7 +10,6 @@ solved once per set of cards.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import os
 import tempfile
 import time
@@ -18,12 +17,7 @@ from pathlib import Path
 
 from zole_arena.analysis.run import analyse_logs, log_deals
 from zole_arena.analysis.solver import solver_program
-from zole_arena.arena.match import Match
-from zole_arena.arena.settings import MatchSettings
-from zole_arena.bench.match import _RandomBot
-from zole_arena.game.rules import load_rules
-from zole_arena.players.bot import Bot
-from zole_arena.players.session import BotConfig
+from zole_arena.bench.report import play_bench_log
 
 __all__ = ["AnalysisBenchResult", "run_analysis_bench"]
 
@@ -70,17 +64,11 @@ class AnalysisBenchResult:
 
 def run_analysis_bench(deals: int = 1000, *, seed: int = 1) -> AnalysisBenchResult:
     """Play ``deals`` deals and time their analysis (see the module's text)."""
-    rule_bot: type[Bot] = importlib.import_module("zole_arena_bots.rule_bot").RuleBot
     workers = len(os.sched_getaffinity(0))
     solver_program()  # built before the clock starts
     with tempfile.TemporaryDirectory(prefix="zole-analysis-bench-") as folder:
         log = Path(folder) / "bench.jsonl"
-        players = [
-            BotConfig.in_process(rule_bot(), name="rulebot"),
-            BotConfig.in_process(_RandomBot(seed), name="random"),
-            BotConfig.in_process(rule_bot(), name="rulebot#2"),
-        ]
-        Match(players, MatchSettings(rules=load_rules("wpt"), seed=seed, deals=deals), log).run()
+        play_bench_log(log, deals, seed)
         records, _ = log_deals([log])
         tenth = Path(folder) / "tenth.jsonl"
         lines = log.read_bytes().splitlines(keepends=True)

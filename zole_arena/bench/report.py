@@ -33,7 +33,7 @@ from zole_arena.players.bot import Bot
 from zole_arena.players.session import BotConfig
 from zole_arena.report import collect, render
 
-__all__ = ["ReportBenchResult", "headless_chromium", "run_report_bench"]
+__all__ = ["ReportBenchResult", "headless_chromium", "play_bench_log", "run_report_bench"]
 
 #: Openings of the page in the browser; the median is reported.
 OPENINGS = 5
@@ -141,21 +141,26 @@ def _open_times(chrome: Any, page: Path, deals: int) -> tuple[float, float]:
     return statistics.median(opens), statistics.median(shows)
 
 
+def play_bench_log(log: Path, deals: int, seed: int) -> None:
+    """Play ``deals`` plain ``wpt`` deals of rulebot, random and rulebot, all in this process
+    (bot objects: no pipes, so 10,000 deals take seconds), into the new log ``log``."""
+    # The bundled rulebot's class, seated in this process (its package is the bots folder).
+    rule_bot: type[Bot] = importlib.import_module("zole_arena_bots.rule_bot").RuleBot
+    players = [
+        BotConfig.in_process(rule_bot(), name="rulebot"),
+        BotConfig.in_process(_RandomBot(seed), name="random"),
+        BotConfig.in_process(rule_bot(), name="rulebot#2"),
+    ]
+    Match(players, MatchSettings(rules=load_rules("wpt"), seed=seed, deals=deals), log).run()
+
+
 def run_report_bench(
     deals: int = 10_000, *, seed: int = 1, browser: bool = True
 ) -> ReportBenchResult:
     """Play ``deals`` deals, make their report, and open it (see the module's text)."""
-    # The bundled rulebot's class, seated in this process (its package is the bots folder).
-    rule_bot: type[Bot] = importlib.import_module("zole_arena_bots.rule_bot").RuleBot
-
     with tempfile.TemporaryDirectory(prefix="zole-report-bench-") as folder:
         log = Path(folder) / "bench.jsonl"
-        players = [
-            BotConfig.in_process(rule_bot(), name="rulebot"),
-            BotConfig.in_process(_RandomBot(seed), name="random"),
-            BotConfig.in_process(rule_bot(), name="rulebot#2"),
-        ]
-        Match(players, MatchSettings(rules=load_rules("wpt"), seed=seed, deals=deals), log).run()
+        play_bench_log(log, deals, seed)
         started = time.perf_counter()
         data = collect([log])
         collected = time.perf_counter()
