@@ -910,7 +910,7 @@ static int tab_outcome(void)
 
 /* Paranoid fail-soft alpha-beta for the table game: this seat maximises
  * its outcome, the two others minimise it.  TT key: cards in play, leader,
- * tricks and points won by each seat (61 bits): exact. */
+ * tricks and points won by each seat, and the seat valued (63 bits): exact. */
 static int ab_tab(int alpha, int beta, int force)
 {
     int p, n, i, best, mv[12], ttmv = -1, alpha0, beta0, maxnode;
@@ -936,7 +936,7 @@ static int ab_tab(int alpha, int beta, int force)
         if (force < 0) {
             key = (uint64_t)mask | ((uint64_t)Sleader << 26) | ((uint64_t)Ttr[0] << 28) |
                   ((uint64_t)Ttr[1] << 32) | ((uint64_t)Ttr[2] << 36) | ((uint64_t)Tpt[0] << 40) |
-                  ((uint64_t)Tpt[1] << 47) | ((uint64_t)Tpt[2] << 54);
+                  ((uint64_t)Tpt[1] << 47) | ((uint64_t)Tpt[2] << 54) | ((uint64_t)Tme << 61);
             e = &tt2[(mix64(key)) >> (64 - TT2_BITS)];
             if (e->key == key && e->gen == tt_gen) {
                 if (e->lo >= beta) return e->lo;
@@ -1914,8 +1914,9 @@ static int read_line(void)
  *   CTX KIND SEAT LEADER H0 H1 H2 TRICK BASE ALL NONE TR0 TR1 TR2 PT0 PT1 PT2 BYPTS MOVES
  *
  * CTX: any word; the transposition tables are kept while it stays the same
- * (the caller changes it whenever who-holds-what, the soloist or the
- * table-game seat changes: entries are keyed by the cards in play only).
+ * (the caller changes it whenever who-holds-what or the soloist changes:
+ * the entries of take, zole and small zole are keyed by the cards in play,
+ * the leader and the search; the table game's by the seat valued too).
  * KIND: P (take or zole: the soloist's band), S (small zole: 0 won, 1
  * lost), T (table game: SEAT's paranoid outcome, -2..2 table payments), B
  * (a take before the bury: the soloist SEAT holds 10 cards; the answer is

@@ -110,6 +110,6 @@ class BidValues:
             return 0
         if seat not in self._all_pass:
             state = self._after_bids([Bid.PASS] * 3)
-            outcome = self.solver.values(f"{self.context}:t{seat}", state, seat=seat)[0]
+            outcome = self.solver.values(f"{self.context}:t", state, seat=seat)[0]
             self._all_pass[seat] = table_score(rules, outcome)
         return self._all_pass[seat]

@@ -155,7 +155,7 @@ def _decide(
         legal = cards_of(state.legal_cards_mask())
         if len(legal) < 2:
             return None
-        who = f"t{seat}" if state.soloist is None else f"s{state.soloist}"
+        who = "t" if state.soloist is None else f"s{state.soloist}"
         scores = _scores(state, f"{context}:{who}", solver, seat, legal)
         values = [ActionValue(str(c), v) for c, v in zip(legal, scores, strict=True)]
         kind, role = Phase.PLAY, _role(state, seat)

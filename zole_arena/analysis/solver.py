@@ -152,9 +152,9 @@ class Solver:
         docstring. ``state`` must be in play (after bidding and any bury).
 
         ``context`` names who holds what: the solver keeps its tables while it stays the same,
-        so it must change whenever the deal, the soloist, the contract's hands or (table game)
-        the seat to value change. For the table game the value is ``seat``'s (by default the
-        seat to move's).
+        so it must change whenever the deal, the soloist or the contract's hands change (the
+        table game's seat to value may change within one context). For the table game the
+        value is ``seat``'s (by default the seat to move's).
         """
         return self.ask(self._request(context, state, cards, seat))
 
