@@ -50,8 +50,9 @@ def analysis_fits(analysis: DealAnalysis, record: DealRecord) -> bool:
 
 
 def rules_swing(rules: Rules) -> int:
-    """What a take's win is worth to one defender more than its loss (the thresholds' unit)."""
-    return rules.take.win - rules.take.loss
+    """What a take's win is worth to one defender more than its loss (the thresholds' unit;
+    at least 1, whatever a rules file says)."""
+    return max(1, rules.take.win - rules.take.loss)
 
 
 def _role(state: DealState, seat: int) -> Role:
