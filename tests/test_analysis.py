@@ -426,3 +426,87 @@ def test_the_analysis_benchmark_prints_its_figures(tmp_path: Path) -> None:
     assert data["minutes_for_10000"] == pytest.approx(data["ms_per_deal"] / 6)
     one_line_error(zole("bench", "--analysis", "--deals", "3", cwd=tmp_path), "at least 10")
     one_line_error(zole("bench", "--analysis", "--report", cwd=tmp_path), "give one of")
+
+
+def test_crafted_analyses_that_do_not_match_the_deal_do_not_fit(
+    played: tuple[Path, Path],
+) -> None:
+    """A reader takes from an analysis file only the values: which decisions there are (no
+    forced card, no move the arena made, none twice, none left out), their phase, role and
+    legal actions, and the rules' swing must be the deal's own."""
+    log, path = played
+    record, analysis = next((r, a) for r, a in _analyses(log, path) if len(a.decisions) > 5)
+    assert analysis_fits(analysis, record)
+    d = analysis.decisions
+    forged = [
+        dataclasses.replace(analysis, decisions=d[:2] + d[3:]),  # one left out
+        dataclasses.replace(analysis, decisions=(d[0], *d)),  # one twice
+        dataclasses.replace(analysis, swing=1),
+        dataclasses.replace(
+            analysis, decisions=(dataclasses.replace(d[-1], phase=Phase.BID), *d[:-1])
+        ),
+        dataclasses.replace(
+            analysis,
+            decisions=(*d[:-1], dataclasses.replace(d[-1], role=Role.TABLE)),
+        ),
+        dataclasses.replace(
+            analysis,
+            decisions=(
+                *d[:-1],
+                dataclasses.replace(d[-1], values=(*d[-1].values, d[-1].values[0])),
+            ),
+        ),
+    ]
+    for bad in forged:
+        assert not analysis_fits(bad, record)
+    # a forced move, or one the arena made, is no decision
+    moves = list(record.moves)
+    by_move = {x.move for x in d}
+    forced = next(i for i in range(len(moves)) if i not in by_move)
+    extra = dataclasses.replace(d[-1], move=forced, seat=moves[forced].seat)
+    assert not analysis_fits(dataclasses.replace(analysis, decisions=(*d, extra)), record)
+    arena = dataclasses.replace(
+        record,
+        moves=tuple(
+            m._replace(request_id=None) if i == d[0].move else m for i, m in enumerate(moves)
+        ),
+    )
+    assert not analysis_fits(analysis, arena)
+
+
+def test_a_deal_with_an_illegal_move_is_analysed_up_to_it(played: tuple[Path, Path]) -> None:
+    log, _ = played
+    record = next(r for r, _ in log_deals([log])[0] if len(r.moves) > 10)
+    moves = list(record.moves)
+    last = moves[-1]
+    moves[-2] = moves[-2]._replace(action=last.action)  # a card its seat does not hold
+    crafted = dataclasses.replace(record, moves=tuple(moves))
+    with Solver() as solver:
+        analysis = analyse_deal(crafted, "1" * 64, solver, "illegal")
+    assert not analysis.complete and "not a legal action" in analysis.note
+    assert all(x.move < len(moves) - 2 for x in analysis.decisions)
+
+
+def test_replay_shows_a_crafted_note_as_text(played: tuple[Path, Path], tmp_path: Path) -> None:
+    log, path = played
+    line = json.loads(path.read_text().splitlines()[0])
+    line["complete"] = False
+    line["note"] = "\x1b]8;;http://x\x07click\x1b]8;;\x07 \x1b[2J \u202e"
+    line.pop("mac", None)
+    crafted = tmp_path / "note.jsonl"
+    crafted.write_text(json.dumps(line) + "\n")
+    proc = ok(zole("replay", str(log), "--deal", str(line["deal"]), "--analysis-file",
+                   str(crafted), cwd=tmp_path))  # fmt: skip
+    assert "\x1b" not in proc.stdout and "\u202e" not in proc.stdout
+    assert "click" in proc.stdout
+
+
+def test_json_of_a_single_deal_has_no_nan(played: tuple[Path, Path], tmp_path: Path) -> None:
+    log, _ = played
+    one = tmp_path / "one.jsonl"
+    lines = log.read_text().splitlines()
+    one.write_text("\n".join(lines[:2]) + "\n")
+    proc = ok(zole("analyze", str(one), "--json", cwd=tmp_path))
+    assert "NaN" not in proc.stdout
+    data = json.loads(proc.stdout)
+    assert data["bots"][0]["per_decision"]["low"] is None

@@ -7,19 +7,19 @@ with more than one legal choice, every legal action is valued by the solver (the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from zole_arena.analysis.bids import BidValues
 from zole_arena.analysis.model import ActionValue, DealAnalysis, Decision, Phase, Role
 from zole_arena.analysis.outcomes import band_scores, table_score
 from zole_arena.analysis.solver import Solver
 from zole_arena.errors import ZoleError
-from zole_arena.game.actions import Bid, Bury, BuryChoices, Contract, parse_action
+from zole_arena.game.actions import Action, Bid, Bury, BuryChoices, Contract, parse_action
 from zole_arena.game.cards import cards_of
 from zole_arena.game.rules import Rules
 from zole_arena.game.state import DealState
 from zole_arena.game.values import Phase as StatePhase
-from zole_arena.records.model import DealRecord
+from zole_arena.records.model import DealRecord, Move
 
 __all__ = ["analyse_deal", "analysis_fits", "bury_text", "rules_swing"]
 
@@ -30,23 +30,81 @@ def bury_text(bury: Bury) -> str:
 
 
 def analysis_fits(analysis: DealAnalysis, record: DealRecord) -> bool:
-    """Whether ``analysis`` can be the analysis of ``record``: the same match, deal and
-    players, and every decision a move of the record by its seat with its action. (An
-    analysis file may be crafted: a reader shows an analysis only beside a deal it fits.)"""
+    """Whether ``analysis`` can be the analysis of ``record``: the same match, deal, players
+    and rules' swing, and exactly the record's decisions — each move of a bot (not of the
+    arena) with more than one legal choice, once, in order — each with its seat, phase, role,
+    the action taken and the legal actions in the rules' order. Only the values themselves
+    are taken on trust. (An analysis file may be crafted: a reader shows an analysis only
+    beside a deal it fits.)"""
     if (
         analysis.match_id != record.match_id
         or analysis.deal != record.deal
         or analysis.players != record.names
     ):
         return False
-    moves = record.moves
-    for d in analysis.decisions:
-        if not 0 <= d.move < len(moves):
-            return False
-        move = moves[d.move]
-        if move.seat != d.seat or move.action.upper().removeprefix("BURY ") != d.action.upper():
-            return False
-    return True
+    try:
+        rules = Rules.from_dict(record.rules)
+        state = DealState(rules, record.hands, record.talon, record.dealer, record.pules_before)
+    except (KeyError, TypeError, ValueError, ZoleError):
+        return not analysis.decisions
+    if analysis.swing != rules_swing(rules):
+        return False
+    expected = []
+    for index, move, action, now in _walk(record, state, []):
+        if move.request_id is None:
+            continue
+        legal = _legal_texts(now)
+        if len(legal) < 2:
+            continue
+        phase, role = _kind(now, move.seat)
+        expected.append((index, move.seat, phase, role, _text(action), legal))
+    found = [
+        (d.move, d.seat, d.phase, d.role, d.action, [v.action for v in d.values])
+        for d in analysis.decisions
+    ]
+    return found == expected
+
+
+def _text(action: Action) -> str:
+    return bury_text(action) if isinstance(action, Bury) else str(action)
+
+
+def _legal_texts(state: DealState) -> list[str]:
+    return [_text(action) for action in state.legal_actions()]
+
+
+def _kind(state: DealState, seat: int) -> tuple[Phase, Role]:
+    if state.phase is StatePhase.BIDDING:
+        return Phase.BID, Role.BIDDER
+    if state.phase is StatePhase.BURYING:
+        return Phase.BURY, Role.SOLOIST
+    return Phase.PLAY, _role(state, seat)
+
+
+def _walk(
+    record: DealRecord, state: DealState, note: list[str]
+) -> Iterator[tuple[int, Move, Action, DealState]]:
+    """Each legal move of ``record`` with the state before it (``state``, which is then
+    played on); stops at the first move that is not the seat to move's or not legal, and says
+    why in ``note``."""
+    for index, move in enumerate(record.moves):
+        if state.turn != move.seat:
+            note.append(f"move {index + 1} is logged for seat {move.seat}, not the seat to move")
+            return
+        try:
+            action = parse_action(move.action)
+        except ZoleError as exc:
+            note.append(f"move {index + 1}: {exc}")
+            return
+        if action not in state.legal_actions():
+            note.append(f"move {index + 1}: {move.action} is not a legal action there")
+            return
+        yield index, move, action, state
+        try:
+            state.apply(action)
+        except ZoleError as exc:
+            note.append(f"move {index + 1}: {exc}")
+            return
 
 
 def rules_swing(rules: Rules) -> int:
@@ -102,26 +160,14 @@ def analyse_deal(record: DealRecord, sha256: str, solver: Solver, context: str) 
     swing = rules_swing(rules)
     bids = BidValues(state.copy(), solver, context)
     decisions: list[Decision] = []
-    note = ""
-    for index, move in enumerate(record.moves):
-        if state.turn != move.seat:
-            note = f"move {index + 1} is logged for seat {move.seat}, not the seat to move"
-            break
-        try:
-            action = parse_action(move.action)
-        except ZoleError as exc:
-            note = f"move {index + 1}: {exc}"
-            break
-        seat = move.seat
+    notes: list[str] = []
+    for index, move, action, now in _walk(record, state, notes):
         if move.request_id is not None:
-            decision = _decide(state, bids, solver, context, index, seat, names[seat], action)
+            seat = move.seat
+            decision = _decide(now, bids, solver, context, index, seat, names[seat], action)
             if decision is not None:
                 decisions.append(decision)
-        try:
-            state.apply(action)
-        except ZoleError as exc:
-            note = f"move {index + 1}: {exc}"
-            break
+    note = notes[0] if notes else ""
     complete = state.is_terminal and not note and record.result.forfeit is None
     if not note and not complete:
         note = "the deal was forfeited" if record.result.forfeit is not None else "unfinished"
@@ -137,7 +183,7 @@ def _decide(
     index: int,
     seat: int,
     player: str,
-    action: object,
+    action: Action,
 ) -> Decision | None:
     """The decision before ``action`` (None when it had no alternative)."""
     phase = state.phase
@@ -164,5 +210,4 @@ def _decide(
         return None
     if len(values) < 2:
         return None
-    taken = bury_text(action) if isinstance(action, Bury) else str(action)
-    return Decision(index, seat, player, kind, role, taken, tuple(values))
+    return Decision(index, seat, player, kind, role, _text(action), tuple(values))

@@ -94,10 +94,16 @@ def log_deals(paths: Sequence[Path]) -> tuple[list[tuple[DealRecord, str]], int]
     """Every deal record of the logs with the SHA-256 of its line (the analysis' key), and
     how many lines were no usable record."""
     deals: list[tuple[DealRecord, str]] = []
+    seen: set[tuple[str, int]] = set()
     skipped = 0
     for path in paths:
         for entry in LogReader(path):
             if isinstance(entry.record, DealRecord):
+                key = (entry.record.match_id, entry.record.deal)
+                if key in seen:  # read twice (a log given twice, a copy): counted once,
+                    skipped += 1  # as ratings and report count it
+                    continue
+                seen.add(key)
                 deals.append((entry.record, entry.sha256))
             elif entry.record is None:
                 skipped += 1

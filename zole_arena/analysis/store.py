@@ -65,11 +65,21 @@ def local_key() -> bytes:
     verify with it: an analysis file from elsewhere is solved again, never trusted."""
     path = cache_dir() / "analysis.key"
     try:
-        return path.read_bytes()[:64] or _new_key(path)
-    except FileNotFoundError:
-        return _new_key(path)
+        if not path.exists() and not path.is_symlink():
+            return _new_key(path)
+        return _read_key(path)
     except OSError as exc:
         raise AnalysisFileError(f"{path}: {exc.strerror}") from None
+
+
+def _read_key(path: Path) -> bytes:
+    if path.is_symlink() or not path.is_file():
+        raise AnalysisFileError(f"{path}: not a regular file, so no key (remove it)")
+    with open(path, "rb") as handle:
+        key = handle.read(65)
+    if not 32 <= len(key) <= 64:
+        raise AnalysisFileError(f"{path}: not a key of 32 bytes (remove it: a new one is made)")
+    return key
 
 
 def _new_key(path: Path) -> bytes:
@@ -79,12 +89,13 @@ def _new_key(path: Path) -> bytes:
         fd, tmp = tempfile.mkstemp(prefix=".analysis.key.", dir=path.parent)
         try:
             os.write(fd, key)
+            os.fsync(fd)
         finally:
             os.close(fd)
         try:
             os.link(tmp, path)  # never replaces a key another process made first
         except FileExistsError:
-            return path.read_bytes()[:64]
+            return _read_key(path)
         finally:
             os.unlink(tmp)
     except OSError as exc:
@@ -279,6 +290,8 @@ def read_analysis(path: Path, solver: str | None = None, key: bytes | None = Non
     try:
         first = True
         for raw, complete in _lines(path):
+            if not complete:
+                result.ends_cleanly = False
             if not raw.strip():
                 continue
             try:

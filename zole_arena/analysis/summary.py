@@ -31,9 +31,12 @@ class Estimate:
     n: int
     count: int
 
-    def to_dict(self) -> dict[str, float | int]:
-        """Plain data for JSON."""
-        return dataclasses.asdict(self)
+    def to_dict(self) -> dict[str, float | int | None]:
+        """Plain data for JSON (an interval that cannot be estimated, from one deal: null)."""
+        return {
+            key: None if isinstance(value, float) and math.isnan(value) else value
+            for key, value in dataclasses.asdict(self).items()
+        }
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

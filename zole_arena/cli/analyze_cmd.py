@@ -132,7 +132,13 @@ def analyze_command(
     deals: list[DealAnalysis] = []
     try:
         for paths, target in jobs:
-            if any(p.resolve() == target.resolve() for p in paths):
+            if target.exists() and not target.is_file():
+                fail(f"{target}: not a regular file (give a file with --output)")
+            try:
+                same = any(p.resolve() == target.resolve() for p in paths)
+            except (OSError, RuntimeError):  # a loop of links
+                fail(f"{target}: cannot be resolved (a loop of links?)")
+            if same:
                 fail(f"{target} is one of the logs: give another --output")
             run = _analyse(paths, target, workers, live=err.is_terminal and not json_output)
             deals.extend(run.deals)

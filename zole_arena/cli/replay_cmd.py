@@ -16,7 +16,7 @@ from zole_arena.analysis.store import analysis_path, read_analysis
 from zole_arena.arena.replay import replay_record
 from zole_arena.arena.verify import DIGEST_RE, Finding, Kind, verify_log
 from zole_arena.cli.console import err, fail, out
-from zole_arena.errors import ZoleError
+from zole_arena.errors import ZoleError, printable
 from zole_arena.game.actions import Contract
 from zole_arena.game.cards import CARDS
 from zole_arena.players.render import cards_text
@@ -89,7 +89,9 @@ def _show_analysis(record: DealRecord, analysis: DealAnalysis, seat: int | None)
             highlight=False,
         )
     if not analysis.complete and analysis.note:
-        out.print(f"    (analysed up to where {analysis.note})", markup=False, highlight=False)
+        out.print(
+            f"    (analysed up to where {printable(analysis.note)})", markup=False, highlight=False
+        )
 
 
 def render_deal(
