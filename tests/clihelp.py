@@ -4,9 +4,25 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 PY = sys.executable
+#: The end of the loop over stdin of a bot a test writes (``for line in sys.stdin: if …``):
+#: its answer to ``go``, the first legal action (the first two cards when burying), and
+#: ``quit``. A bot that answers no ``go`` makes ``check`` wait out every decision item's time.
+PLAYS_FIRST_LEGAL = (
+    "    elif line.startswith('go '):\n"
+    "        f = dict(zip(line.split()[1::2], line.split()[2::2]))\n"
+    "        legal = f['legal'].split(',')\n"
+    "        print('action', f['id'], *legal[: 2 if f['phase'] == 'bury' else 1], flush=True)\n"
+    "    elif line.startswith('quit'):\n"
+    "        break\n"
+)
 
 
 def zole(
@@ -23,6 +39,25 @@ def zole(
         check=False,
         env=env,
     )
+
+
+def together(*runs: Callable[[], T]) -> list[T]:
+    """Call ``runs`` at once, each in a thread of its own (each runs a command of its own and
+    waits for it), and return what each returned, in their order; the first to raise raises
+    here, once all have ended. For commands independent of each other: a test's wall time is
+    then its slowest command's, not their sum."""
+    with ThreadPoolExecutor(max_workers=len(runs)) as pool:
+        futures = [pool.submit(run) for run in runs]
+    return [future.result() for future in futures]
+
+
+def zoles(
+    *commands: Sequence[str], cwd: Path, timeout: float = 120, env: dict[str, str] | None = None
+) -> list[subprocess.CompletedProcess[str]]:
+    """Run the ``zole-arena`` ``commands`` (each its arguments) at once, as :func:`zole` runs
+    one, and return their outcomes in their order. For commands independent of each other."""
+    return together(*(lambda args=args: zole(*args, cwd=cwd, timeout=timeout, env=env)
+                      for args in commands))  # fmt: skip
 
 
 def ok(proc: subprocess.CompletedProcess[str]) -> subprocess.CompletedProcess[str]:

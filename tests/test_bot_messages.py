@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from clihelp import ok, zole
+from clihelp import PLAYS_FIRST_LEGAL, ok, together, zole, zoles
 
 from zole_arena.isolation.cgroups import Layout
 from zole_arena.isolation.cgroups import probe as probe_cgroups
@@ -48,8 +48,9 @@ def test_unflushed_and_flushed_bots_fare_alike_plain_and_sandboxed(
     flushed one passes both ways."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # would hide the missing flush if passed on
     flags = ["--sandbox"] if sandboxed else []
-    done = zole("check", *flags, *FAST, "--startup-ms", "1500", wire("-", "--unflushed"),
-                cwd=tmp_path, env=env)  # fmt: skip
+    done, flushed = zoles(["check", *flags, *FAST, "--startup-ms", "1500",
+                           wire("-", "--unflushed")],
+                          ["check", *flags, *FAST, wire("-")], cwd=tmp_path, env=env)  # fmt: skip
     assert done.returncode == 1
     first = done.stdout.splitlines()[1]
     assert first == (
@@ -61,7 +62,6 @@ def test_unflushed_and_flushed_bots_fare_alike_plain_and_sandboxed(
     # The transcript's end shows the arena's 'zole 1' and no answer.
     assert "the transcript's end" in done.stdout
     assert "]: zole 1" in done.stdout.splitlines()[3]
-    flushed = zole("check", *flags, *FAST, wire("-"), cwd=tmp_path, env=env)
     assert flushed.returncode == 0, flushed.stdout
     assert "all 21 items passed" in flushed.stdout
 
@@ -87,19 +87,23 @@ def test_a_bot_command_the_shell_split_gets_a_hint_to_quote_it(tmp_path: Path) -
         "hint: a bot's command line is one argument: quote it, as in "
         'zole-arena check "java -cp build Bot" (or NAME="COMMAND")'
     )
-    for args in (["check", "java", "-cp", "build", "Bot"], ["check", PY, str(WIRE)],
-                 ["match", "rulebot", "random", PY, "-u", str(WIRE)]):  # fmt: skip
-        done = zole(*args, cwd=tmp_path)
+    *split, counted, other = zoles(
+        ["check", "java", "-cp", "build", "Bot"],
+        ["check", PY, str(WIRE)],
+        ["match", "rulebot", "random", PY, "-u", str(WIRE)],
+        ["match", "rulebot", "random", PY, str(WIRE)],
+        ["rules", "--bogus"],  # not a bot command: no hint
+        cwd=tmp_path,
+    )
+    for done in split:
         assert done.returncode == 2, done.stderr
         assert done.stderr.rstrip().splitlines()[-1] == hint
         assert "Traceback" not in done.stderr
-    counted = zole("match", "rulebot", "random", PY, str(WIRE), cwd=tmp_path)
     assert counted.returncode == 1
     assert counted.stderr.strip() == (
         "error: a match needs exactly 3 bots, not 4 (or none for a demo) (a bot's command line "
         "with spaces is one argument: quote it)"
     )
-    other = zole("rules", "--bogus", cwd=tmp_path)  # not a bot command: no hint
     assert other.returncode == 2 and "hint" not in other.stderr
 
 
@@ -107,21 +111,24 @@ def test_a_bot_command_the_shell_split_gets_a_hint_to_quote_it(tmp_path: Path) -
 
 
 def test_check_warns_of_debugging_lines_on_stdout_and_shows_the_first(tmp_path: Path) -> None:
-    done = ok(zole("check", *FAST, wire("-", "--chatty"), cwd=tmp_path))
+    done, clean = map(ok, zoles(["check", *FAST, wire("-", "--chatty")],
+                                ["check", *FAST, wire("-")], cwd=tmp_path))  # fmt: skip
     warning = [line for line in done.stdout.splitlines() if line.startswith("WARNING")]
     assert len(warning) == 1
     assert warning[0].startswith("WARNING the bot wrote ")
     assert "lines on its stdout that are no protocol message" in warning[0]
     assert "the first: 'thinking about bid in deal 1', " in warning[0]
     assert warning[0].endswith("Debugging output belongs on stderr.")
-    clean = ok(zole("check", *FAST, wire("-"), cwd=tmp_path))
     assert "WARNING" not in clean.stdout
 
 
 def test_a_match_counts_each_bots_stray_lines_in_its_log_and_results(tmp_path: Path) -> None:
     log = tmp_path / "m.jsonl"
-    done = ok(zole("match", f"chatty={wire('-', '--chatty')}", "rulebot", "random", "--deals",
-                   "6", "--log", str(log), "--json", cwd=tmp_path))  # fmt: skip
+    quiet = tmp_path / "q.jsonl"
+    done, _ = map(ok, zoles(["match", f"chatty={wire('-', '--chatty')}", "rulebot", "random",
+                             "--deals", "6", "--log", str(log), "--json"],
+                            ["match", "rulebot", "random", "cbot", "--deals", "3", "--log",
+                             str(quiet)], cwd=tmp_path))  # fmt: skip
     players = {p["name"]: p for p in json.loads(done.stdout)["players"]}
     decisions = players["chatty"]["time"]["decisions"]
     assert players["chatty"]["stray_lines"] == decisions > 0  # one line before each answer
@@ -133,9 +140,6 @@ def test_a_match_counts_each_bots_stray_lines_in_its_log_and_results(tmp_path: P
     assert '"stray":[' in text
     ok(zole("verify", str(log), cwd=tmp_path))
     # A log of bots that wrote none has no such key (three-player logs as before).
-    quiet = tmp_path / "q.jsonl"
-    ok(zole("match", "rulebot", "random", "cbot", "--deals", "3", "--log", str(quiet),
-            cwd=tmp_path))  # fmt: skip
     assert '"stray"' not in quiet.read_text()
 
 
@@ -224,9 +228,7 @@ def test_a_transcript_shows_a_bots_control_characters_as_question_marks(tmp_path
         "        print('\\u202eevil\\u200bname', file=sys.stderr, flush=True)\n"
         "        print('zoleok 1', flush=True)\n"
         "    elif line.startswith('isready'):\n"
-        "        print('readyok', flush=True)\n"
-        "    elif line.startswith('quit'):\n"
-        "        break\n"
+        "        print('readyok', flush=True)\n" + PLAYS_FIRST_LEGAL
     )
     transcript = tmp_path / "t.txt"
     zole("check", *FAST, f"{PY} {bot}", "--transcript", str(transcript), cwd=tmp_path)
@@ -301,21 +303,21 @@ def test_plain_and_sandboxed_bots_get_the_same_environment(tmp_path: Path) -> No
         "        print('id name Env', flush=True)\n"
         "        print('info ' + json.dumps(sorted(os.environ)), flush=True)\n"
         "        print('zoleok 1', flush=True)\n"
-        "    elif line.startswith('quit'):\n"
-        "        break\n"
         "    elif line.startswith('isready'):\n"
-        "        print('readyok', flush=True)\n"
+        "        print('readyok', flush=True)\n" + PLAYS_FIRST_LEGAL
     )
     env = {**os.environ, "ORGANIZER_SECRET": "s3cret", "ZOLE_ORGANIZER_TOKEN": "s3cret",
            "PYTHONUNBUFFERED": "1", "ZOLE_BOT_DEPTH": "3", "LANG": "C.UTF-8"}  # fmt: skip
-    seen = []
-    for flags in ([], ["--sandbox"]):
-        transcript = tmp_path / f"t{len(seen)}.txt"
+
+    def seen(*flags: str) -> set[str]:
+        """The names of the environment a copy of the bot saw, checked with ``flags``."""
+        transcript = tmp_path / f"t{len(flags)}.txt"
         zole("check", *flags, *FAST, f"{PY} {bot}", "--transcript", str(transcript),
              cwd=tmp_path, env=env)  # fmt: skip
         info = next(t for _, d, t in _transcript(transcript) if d == "<" and t.startswith("info"))
-        seen.append(set(json.loads(info[5:])))
-    plain, sandboxed = seen
+        return set(json.loads(info[5:]))
+
+    plain, sandboxed = together(seen, lambda: seen("--sandbox"))
     assert plain == sandboxed, plain ^ sandboxed
     assert {"PATH", "HOME", "TMPDIR", "LANG", "ZOLE_BOT_DEPTH", "JAVA_TOOL_OPTIONS"} <= plain
     assert not {"ORGANIZER_SECRET", "ZOLE_ORGANIZER_TOKEN", "PYTHONUNBUFFERED"} & plain
@@ -371,9 +373,7 @@ def test_check_sandbox_hides_its_transcript_from_the_bot(tmp_path: Path) -> None
         "            print('PEEK refused', exc.errno, file=sys.stderr, flush=True)\n"
         "        print('id name Peek\\nzoleok 1', flush=True)\n"
         "    elif line.startswith('isready'):\n"
-        "        print('readyok', flush=True)\n"
-        "    elif line.startswith('quit'):\n"
-        "        break\n"
+        "        print('readyok', flush=True)\n" + PLAYS_FIRST_LEGAL
     )
     transcript = tmp_path / "t.txt"
     zole("check", "--sandbox", *FAST, f"{PY} {bot}", "--transcript", str(transcript),
@@ -385,24 +385,28 @@ def test_check_sandbox_hides_its_transcript_from_the_bot(tmp_path: Path) -> None
 def test_a_transcript_never_overwrites_a_file_that_is_not_one(tmp_path: Path) -> None:
     precious = tmp_path / "results.jsonl"
     precious.write_text('{"a": "log"}\n')
-    done = zole("check", "random", "--transcript", str(precious), cwd=tmp_path)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "d")  # the same file by another path
+    again = tmp_path / "t.txt"  # a transcript may be written over by the next run
+    done, same, linked, first = zoles(
+        ["check", "random", "--transcript", str(precious)],
+        ["match", "random", "random", "random", "--log", str(tmp_path / "m.jsonl"),
+         "--transcript", str(tmp_path / "m.jsonl")],
+        ["match", "random", "random", "random", "--log", str(tmp_path / "d" / "m.jsonl"),
+         "--transcript", str(tmp_path / "link" / "m.jsonl")],
+        ["check", "crandom", *FAST, "--transcript", str(again)],
+        cwd=tmp_path,
+    )  # fmt: skip
     assert done.returncode == 1 and precious.read_text() == '{"a": "log"}\n'
     assert done.stderr.strip() == (
         f"error: --transcript {precious}: the file holds something other than a transcript: "
         "give a new name"
     )
-    same = zole("match", "random", "random", "random", "--log", str(tmp_path / "m.jsonl"),
-                "--transcript", str(tmp_path / "m.jsonl"), cwd=tmp_path)  # fmt: skip
     assert same.returncode == 1 and "it is the log too" in same.stderr
     assert not (tmp_path / "m.jsonl").exists()
-    (tmp_path / "d").mkdir()
-    (tmp_path / "link").symlink_to(tmp_path / "d")  # the same file by another path
-    linked = zole("match", "random", "random", "random", "--log", str(tmp_path / "d" / "m.jsonl"),
-                  "--transcript", str(tmp_path / "link" / "m.jsonl"), cwd=tmp_path)  # fmt: skip
     assert linked.returncode == 1 and "it is the log too" in linked.stderr
-    again = tmp_path / "t.txt"  # a transcript may be written over by the next run
-    ok(zole("check", "random", *FAST, "--transcript", str(again), cwd=tmp_path))
-    ok(zole("check", "random", *FAST, "--transcript", str(again), cwd=tmp_path))
+    ok(first)
+    ok(zole("check", "crandom", *FAST, "--transcript", str(again), cwd=tmp_path))
     assert again.read_text().count("# zole-arena protocol transcript") == 1
 
 

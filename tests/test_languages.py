@@ -9,6 +9,7 @@ toolchain is missing is skipped, saying so (in CI it fails).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shlex
@@ -16,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from clihelp import ok, zole
+from clihelp import ok, together, zole
 
 from zole_arena.players.starters import Starter, find_starter, starters
 
@@ -43,22 +44,38 @@ def _absolute(run: str, folder: Path) -> str:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Every starter whose toolchain is here, copied by ``new-bot`` and built: key → folder."""
+    """Every starter whose toolchain is here, copied by ``new-bot`` and built: key → folder.
+    The starters are copied and built all at once, each in a folder of its own."""
     root = tmp_path_factory.mktemp("starters")
-    folders: dict[str, Path] = {}
-    for key, starter in STARTERS.items():
-        if starter.missing:
-            continue
-        folder = root / f"my{key}"
-        made = ok(zole("new-bot", key, str(folder), cwd=root))
-        assert f"the {starter.language} starter bot 'my{key}'" in made.stdout
+
+    def build(starter: Starter) -> Path:
+        folder = root / f"my{starter.key}"
+        made = ok(zole("new-bot", starter.key, str(folder), cwd=root))
+        assert f"the {starter.language} starter bot 'my{starter.key}'" in made.stdout
         if starter.build:
             env = {**os.environ, "GOFLAGS": "", "GOPROXY": "off"}  # offline, as CI is
             done = subprocess.run(shlex.split(starter.build), cwd=folder, capture_output=True,
                                   text=True, timeout=600, env=env, check=False)  # fmt: skip
             assert done.returncode == 0, f"{starter.build}\n{done.stdout}\n{done.stderr}"
-        folders[key] = folder
-    return folders
+        return folder
+
+    here = [starter for starter in STARTERS.values() if not starter.missing]
+    folders = together(*(functools.partial(build, starter) for starter in here))
+    return {starter.key: folder for starter, folder in zip(here, folders, strict=True)}
+
+
+@pytest.fixture(scope="module")
+def checked(built: dict[str, Path]) -> dict[tuple[str, bool], subprocess.CompletedProcess[str]]:
+    """``check`` of every built starter under the default limits, plain and sandboxed:
+    (key, sandboxed) → the command's outcome. A starter's two checks run at once."""
+    results = {}
+    for key, folder in built.items():
+        check = functools.partial(zole, "check", cwd=folder, timeout=300)
+        run = STARTERS[key].run
+        results[key, False], results[key, True] = together(
+            functools.partial(check, run), functools.partial(check, "--sandbox", run)
+        )
+    return results
 
 
 def test_every_language_the_issue_names_has_a_starter() -> None:
@@ -70,13 +87,11 @@ def test_every_language_the_issue_names_has_a_starter() -> None:
 @pytest.mark.parametrize("key", LANGUAGES)
 @pytest.mark.parametrize("sandboxed", [False, True], ids=["plain", "sandboxed"])
 def test_starter_passes_check_under_default_limits(
-    built: dict[str, Path], key: str, sandboxed: bool
+    checked: dict[tuple[str, bool], subprocess.CompletedProcess[str]], key: str, sandboxed: bool
 ) -> None:
-    starter = STARTERS[key]
-    _need(starter)
-    folder = built[key]
-    flags = ["--sandbox"] if sandboxed else []
-    done = zole("check", *flags, starter.run, cwd=folder, timeout=300)
+    _need(STARTERS[key])
+    done = checked[key, sandboxed]
+    assert done.args[4:] == (["--sandbox"] if sandboxed else []) + [STARTERS[key].run]
     assert done.returncode == 0, done.stdout + done.stderr
     assert "all 21 items passed" in done.stdout
     assert f"'my{key}' by 'zole-arena starter'" in done.stdout  # its name, from new-bot
@@ -92,8 +107,10 @@ def test_a_jvm_with_default_flags_starts_where_memory_is_limited_per_process(
     starter = STARTERS["java"]
     _need(starter)
     env = {**os.environ, "ZOLE_ARENA_CGROUPS": "off"}
-    for flags in ([], ["--sandbox"]):
-        done = zole("check", *flags, starter.run, cwd=built["java"], timeout=300, env=env)
+    for done in together(
+        lambda: zole("check", starter.run, cwd=built["java"], timeout=300, env=env),
+        lambda: zole("check", "--sandbox", starter.run, cwd=built["java"], timeout=300, env=env),
+    ):
         assert done.returncode == 0, done.stdout + done.stderr
         assert "all 21 items passed" in done.stdout
 

@@ -15,7 +15,7 @@ import statistics
 from pathlib import Path
 
 import pytest
-from clihelp import ok, zole
+from clihelp import ok, zole, zoles
 
 from zole_arena.arena.summary import PlayerStats
 from zole_arena.records.model import DealRecord
@@ -67,9 +67,10 @@ def replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """Two plain matches of deterministic bots on the same seed: the same deals, played the
     same way."""
     folder = tmp_path_factory.mktemp("replayed")
-    for name in ("a", "b"):
-        ok(zole("match", "cbot", "rulebot", "cbot", "--deals", "60", "--seed", "8",
-                "--log", f"{name}.jsonl", cwd=folder))  # fmt: skip
+    plays = (["match", "cbot", "rulebot", "cbot", "--deals", "60", "--seed", "8", "--log",
+              f"{name}.jsonl"] for name in ("a", "b"))  # fmt: skip
+    for done in zoles(*plays, cwd=folder):  # at once
+        ok(done)
     return folder / "a.jsonl", folder / "b.jsonl"
 
 
@@ -143,15 +144,20 @@ def test_a_duplicate_matchs_points_per_deal_count_its_blocks(tmp_path: Path) -> 
 def test_two_logs_of_the_same_seed_are_resampled_deal_by_deal_together(tmp_path: Path) -> None:
     # Two plain matches of the same seed hold the same deals, and so does a duplicate match:
     # rated together, each deal's cards make one cluster. Another seed shares nothing.
-    for name, seed, more in (("a", 5, ()), ("b", 5, ("--duplicate",)), ("c", 6, ())):
-        ok(zole("match", "cbot", "crandom", "cbot", "--deals", "12", "--seed", str(seed),
-                *more, "--log", f"{name}.jsonl", cwd=tmp_path))  # fmt: skip
-    same = json.loads(ok(zole("ratings", "a.jsonl", "b.jsonl", "--json", cwd=tmp_path)).stdout)
-    assert (same["units"], same["clusters"]) == (24, 12)
-    other = json.loads(ok(zole("ratings", "a.jsonl", "c.jsonl", "--json", cwd=tmp_path)).stdout)
-    assert (other["units"], other["clusters"]) == (24, 24)
-    table = ok(zole("ratings", "a.jsonl", "b.jsonl", cwd=tmp_path)).stdout
-    assert "24 units in 12 clusters (84 deals) from 2 log(s)" in table
+    matches = (("a", 5, ()), ("b", 5, ("--duplicate",)), ("c", 6, ()))
+    plays = (["match", "cbot", "crandom", "cbot", "--deals", "12", "--seed", str(seed), *more,
+              "--log", f"{name}.jsonl"] for name, seed, more in matches)  # fmt: skip
+    for done in zoles(*plays, cwd=tmp_path):  # at once
+        ok(done)
+    same, other, table = map(ok, zoles(
+        ["ratings", "a.jsonl", "b.jsonl", "--json"], ["ratings", "a.jsonl", "c.jsonl", "--json"],
+        ["ratings", "a.jsonl", "b.jsonl"], cwd=tmp_path,
+    ))  # fmt: skip
+    counted = json.loads(same.stdout)
+    assert (counted["units"], counted["clusters"]) == (24, 12)
+    apart = json.loads(other.stdout)
+    assert (apart["units"], apart["clusters"]) == (24, 24)
+    assert "24 units in 12 clusters (84 deals) from 2 log(s)" in table.stdout
 
 
 def test_a_tournaments_own_intervals_resample_its_clusters(tournament: Path) -> None:

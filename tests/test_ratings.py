@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clihelp import ok, one_line_error, zole
+from clihelp import ok, one_line_error, zole, zoles
 
 from zole_arena.errors import ZoleError
 from zole_arena.game.shuffle import deal_cards
@@ -396,16 +396,15 @@ class Logs:
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Logs:
     folder = tmp_path_factory.mktemp("ratings")
-    ok(zole(
-        "match", "rulebot", WEAK, RANDOM, "--option", "weak:Epsilon=50", "--duplicate",
-        "--deals", str(BLOCKS), "--seed", "1", "--movetime", "1000", "--log", "validation.jsonl",
+    for done in zoles(  # the two matches at once
+        ["match", "rulebot", WEAK, RANDOM, "--option", "weak:Epsilon=50", "--duplicate",
+         "--deals", str(BLOCKS), "--seed", "1", "--movetime", "1000", "--log", "validation.jsonl"],
+        ["match", "rulebot", WEAK, f"lazy={PY} {RANDOM_BOT} --seed 5", "--option",
+         "weak:Epsilon=50", "--deals", "90", "--seed", "2", "--movetime", "1000",
+         "--log", "second.jsonl"],
         cwd=folder,
-    ))  # fmt: skip
-    ok(zole(
-        "match", "rulebot", WEAK, f"lazy={PY} {RANDOM_BOT} --seed 5", "--option",
-        "weak:Epsilon=50", "--deals", "90", "--seed", "2", "--movetime", "1000",
-        "--log", "second.jsonl", cwd=folder,
-    ))  # fmt: skip
+    ):  # fmt: skip
+        ok(done)
     return Logs(folder, folder / "validation.jsonl", folder / "second.jsonl")
 
 
@@ -472,7 +471,14 @@ def test_the_table(logs: Logs) -> None:
 
 
 def test_two_matches_are_rated_together(logs: Logs) -> None:
-    data = ratings_json(logs, "validation.jsonl", "second.jsonl", "--bootstrap", "50")
+    # The order of the files does not matter; a file named twice counts once.
+    done, again, twice = map(ok, zoles(
+        ["ratings", "validation.jsonl", "second.jsonl", "--json", "--bootstrap", "50"],
+        ["ratings", "second.jsonl", "validation.jsonl", "--json", "--bootstrap", "50"],
+        ["ratings", "second.jsonl", "second.jsonl", "--json", "--bootstrap", "20"],
+        cwd=logs.folder,
+    ))  # fmt: skip
+    data = json.loads(done.stdout)
     table = {r["name"]: r for r in data["ratings"]}
     assert set(table) == {"rulebot", "weak", "random", "lazy"}
     assert data["units"] == BLOCKS + 90
@@ -483,13 +489,9 @@ def test_two_matches_are_rated_together(logs: Logs) -> None:
     assert table["lazy"]["deals"] == 90
     assert table["rulebot"]["games"] == 2 * (6 * BLOCKS + 90)  # 2 games a deal
     assert data["ratings"][0]["name"] == "rulebot"
-    # The order of the files does not matter; a file named twice counts once.
-    again = ratings_json(logs, "second.jsonl", "validation.jsonl", "--bootstrap", "50")
-    assert again == data
-    proc = ok(zole("ratings", "second.jsonl", "second.jsonl", "--json", "--bootstrap", "20",
-                   cwd=logs.folder))  # fmt: skip
-    assert json.loads(proc.stdout)["units"] == 90
-    assert "read more than once" in proc.stderr
+    assert json.loads(again.stdout) == data
+    assert json.loads(twice.stdout)["units"] == 90
+    assert "read more than once" in twice.stderr
 
 
 def test_anchor_puts_a_player_at_the_given_rating(logs: Logs) -> None:
@@ -531,9 +533,19 @@ def test_bad_input_is_a_one_line_error(logs: Logs, args: list[str], needles: lis
 
 
 def test_a_one_block_log_shows_its_intervals_as_not_estimable(tmp_path: Path) -> None:
-    ok(zole("match", "rulebot", WEAK, "random", "--duplicate", "--deals", "1", "--seed", "4",
-            "--movetime", "1000", "--log", "one.jsonl", cwd=tmp_path))  # fmt: skip
-    table = ok(zole("ratings", "one.jsonl", cwd=tmp_path)).stdout
+    """One block, and two blocks (intervals again, and no note): the matches at once, then
+    every rating of their logs at once."""
+    for done in zoles(*(["match", "rulebot", WEAK, "random", "--duplicate", "--deals", deals,
+                         "--seed", "4", "--movetime", "1000", "--log", f"{name}.jsonl"]
+                        for name, deals in (("one", "1"), ("two", "2"))),
+                      cwd=tmp_path):  # fmt: skip
+        ok(done)
+    shown, as_json, as_csv, two_json, two_shown = map(ok, zoles(
+        ["ratings", "one.jsonl"], ["ratings", "one.jsonl", "--json"],
+        ["ratings", "one.jsonl", "--csv"], ["ratings", "two.jsonl", "--json"],
+        ["ratings", "two.jsonl"], cwd=tmp_path,
+    ))  # fmt: skip
+    table = shown.stdout
     rows = [line for line in table.splitlines() if any(n in line for n in ("rulebot", "weak"))]
     rows += [line for line in table.splitlines() if "│ random" in line]
     assert len(rows) == 3, table
@@ -543,21 +555,18 @@ def test_a_one_block_log_shows_its_intervals_as_not_estimable(tmp_path: Path) ->
         assert "…" not in row
     assert [cell.strip() for cell in rows[0].split("│")][5] == "n/a"  # LOS of the first
     assert "n/a: not estimable from fewer than 2 clusters" in table
-    data = json.loads(ok(zole("ratings", "one.jsonl", "--json", cwd=tmp_path)).stdout)
+    data = json.loads(as_json.stdout)
     assert data["units"] == 1
     for rating in data["ratings"]:
         assert rating["low"] is None and rating["high"] is None and rating["los_next"] is None
         assert isinstance(rating["elo"], float)
-    proc = ok(zole("ratings", "one.jsonl", "--csv", cwd=tmp_path))
-    for row in csv.DictReader(io.StringIO(proc.stdout)):
+    for row in csv.DictReader(io.StringIO(as_csv.stdout)):
         assert (row["low"], row["high"], row["los_next"]) == ("", "", "")
         float(row["elo"])
     # Two blocks: intervals again, and no note.
-    ok(zole("match", "rulebot", WEAK, "random", "--duplicate", "--deals", "2", "--seed", "4",
-            "--movetime", "1000", "--log", "two.jsonl", cwd=tmp_path))  # fmt: skip
-    two = json.loads(ok(zole("ratings", "two.jsonl", "--json", cwd=tmp_path)).stdout)
+    two = json.loads(two_json.stdout)
     assert all(r["low"] <= r["elo"] <= r["high"] for r in two["ratings"])
-    assert "n/a" not in ok(zole("ratings", "two.jsonl", cwd=tmp_path)).stdout
+    assert "n/a" not in two_shown.stdout
 
 
 def test_logs_of_different_rules_are_rated_together_with_a_warning(logs: Logs) -> None:

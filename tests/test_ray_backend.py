@@ -6,6 +6,7 @@ processes started by Ray's worker processes, and a test kills one of those mid-t
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clihelp import ok, one_line_error, zole
+from clihelp import ok, one_line_error, together, zole, zoles
 from hostilehelp import wait_for
 from prochelp import marked_processes
 
@@ -201,9 +202,12 @@ def test_a_ray_tournament_plays_the_deals_of_a_local_one(tmp_path: Path, cluster
     bots = ["rulebot", "cbot", "r2=rulebot", "c2=cbot", "r3=rulebot"]
     args = ["--blocks", "1", "--seed", "7", "--no-sandbox", "--concurrency", "2",
             "--option", "r2:Aggression=20", "--option", "r3:Aggression=80"]  # fmt: skip
-    local = ok(zole("tournament", *bots, *args, "--log", "local.jsonl", cwd=tmp_path))
-    remote = ok(zole("tournament", *bots, *args, "--backend", "ray", "--ray-address",
-                     cluster.address, "--log", "ray.jsonl", cwd=tmp_path))  # fmt: skip
+    local, remote = map(ok, zoles(  # at once: the cluster's tables play beside the local ones
+        ["tournament", *bots, *args, "--log", "local.jsonl"],
+        ["tournament", *bots, *args, "--backend", "ray", "--ray-address", cluster.address,
+         "--log", "ray.jsonl"],
+        cwd=tmp_path,
+    ))  # fmt: skip
     assert f"on the Ray cluster {cluster.address}" in remote.stdout
     assert f"the Ray cluster {cluster.address}: 2 nodes, 2 CPUs" in remote.stdout
     assert "Ray cluster" not in local.stdout
@@ -314,23 +318,24 @@ def test_a_node_that_dies_loses_no_deal(
 def test_ray_backend_errors_are_one_line(tmp_path: Path) -> None:
     bots = ["rulebot", "cbot", "crandom"]
     port = _free_port()  # nothing listens there
-    one_line_error(zole("tournament", *bots, "--backend", "ray", "--ray-address",
-                        f"127.0.0.1:{port}", cwd=tmp_path), "no Ray cluster answers")  # fmt: skip
-    one_line_error(zole("tournament", *bots, "--ray-address", "127.0.0.1:6379", cwd=tmp_path),
-                   "--ray-address is for --backend ray")  # fmt: skip
-    one_line_error(zole("tournament", *bots, "--backend", "ray", "--affinity", cwd=tmp_path),
-                   "--affinity is for the local backend")  # fmt: skip
-    one_line_error(zole("tournament", *bots, "--backend", "spark", cwd=tmp_path),
-                   "--backend must be local or ray")  # fmt: skip
-    one_line_error(zole("tournament", *bots, "--backend", "ray", "--ray-address", "nowhere",
-                        cwd=tmp_path), "is not HOST:PORT")  # fmt: skip
     # Without Ray installed (an import of it fails): what to install.
     shadow = tmp_path / "shadow" / "ray"
     shadow.mkdir(parents=True)
     (shadow / "__init__.py").write_text("raise ImportError('no Ray here')\n")
-    env = {**os.environ, "PYTHONPATH": str(shadow.parent)}
-    one_line_error(zole("tournament", *bots, "--backend", "ray", cwd=tmp_path, env=env),
-                   "the Ray backend needs Ray: pip install ray")  # fmt: skip
+    no_ray = {**os.environ, "PYTHONPATH": str(shadow.parent)}
+    cases = [  # (arguments, environment, what the error says), all run at once
+        (["--backend", "ray", "--ray-address", f"127.0.0.1:{port}"], None,
+         "no Ray cluster answers"),
+        (["--ray-address", "127.0.0.1:6379"], None, "--ray-address is for --backend ray"),
+        (["--backend", "ray", "--affinity"], None, "--affinity is for the local backend"),
+        (["--backend", "spark"], None, "--backend must be local or ray"),
+        (["--backend", "ray", "--ray-address", "nowhere"], None, "is not HOST:PORT"),
+        (["--backend", "ray"], no_ray, "the Ray backend needs Ray: pip install ray"),
+    ]  # fmt: skip
+    done = together(*(functools.partial(zole, "tournament", *bots, *args, cwd=tmp_path, env=env)
+                      for args, env, _ in cases))  # fmt: skip
+    for proc, (_, _, needle) in zip(done, cases, strict=True):
+        one_line_error(proc, needle)
     assert not list(tmp_path.glob("*.jsonl"))  # nothing was logged
 
 

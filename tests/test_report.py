@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from browserhelp import requested_urls, start_browser, whole_page_screenshot
-from clihelp import PY, ok, one_line_error, zole
+from clihelp import PY, ok, one_line_error, zole, zoles
 
 from zole_arena.records.model import DealRecord
 from zole_arena.records.reader import read_log
@@ -40,45 +40,15 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     lzf rules (zole, all passes writing pules), and their reports."""
     folder = tmp_path_factory.mktemp("report")
     shutil.copy(GOLDEN / "format2-tournament.jsonl", folder / "t.jsonl")
-    ok(zole("report", "t.jsonl", cwd=folder))
-    ok(
-        zole(
-            "match",
-            "rulebot",
-            "random",
-            f"{PY} {INJECTOR}",
-            "--deals",
-            "4",
-            "--seed",
-            "3",
-            "--on-fault",
-            "random",
-            "--max-faults",
-            "1000",
-            "--log",
-            "evil.jsonl",
-            cwd=folder,
-        )
-    )
-    ok(zole("report", "evil.jsonl", "-o", "evil.html", cwd=folder))  # fmt: skip
-    ok(
-        zole(
-            "match",
-            "rulebot",
-            "random",
-            "rulebot",
-            "--rules",
-            "lzf",
-            "--deals",
-            "30",
-            "--seed",
-            "1",
-            "--log",
-            "lzf.jsonl",
-            cwd=folder,
-        )
-    )
-    ok(zole("report", "lzf.jsonl", cwd=folder))  # fmt: skip
+    evil = ["match", "rulebot", "random", f"{PY} {INJECTOR}", "--deals", "4", "--seed", "3",
+            "--on-fault", "random", "--max-faults", "1000", "--log", "evil.jsonl"]  # fmt: skip
+    lzf = ["match", "rulebot", "random", "rulebot", "--rules", "lzf", "--deals", "30", "--seed",
+           "1", "--log", "lzf.jsonl"]  # fmt: skip
+    for done in zoles(["report", "t.jsonl"], evil, lzf, cwd=folder):  # at once
+        ok(done)
+    for done in zoles(["report", "evil.jsonl", "-o", "evil.html"], ["report", "lzf.jsonl"],
+                      cwd=folder):  # fmt: skip
+        ok(done)
     return folder
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from clihelp import PY, ok, one_line_error, zole
+from clihelp import PLAYS_FIRST_LEGAL, PY, ok, one_line_error, zole
 
 from zole_arena.isolation.cgroups import Layout, probe
 from zole_arena.isolation.environment import KEPT
@@ -523,9 +523,7 @@ def test_entries_of_proc_not_known_to_be_harmless_are_shown_empty(organizer: Pat
         "    if line.startswith('zole'):\n"
         "        print('id name P\\nzoleok 1', flush=True)\n"
         "    elif line.startswith('isready'):\n"
-        "        print('readyok', flush=True)\n"
-        "    elif line.startswith('quit'):\n"
-        "        break\n"
+        "        print('readyok', flush=True)\n" + PLAYS_FIRST_LEGAL
     )
     transcript = organizer / "t.txt"
     subprocess.run([sys.executable, "-m", "zole_arena", "check", "--sandbox", "--movetime",

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clihelp import ok, zole
+from clihelp import ok, together, zole
 
 from zole_arena.players.bundled import bundled_command
 
@@ -116,9 +116,10 @@ def test_the_ceiling_bot_plays_with_every_card_seen(tmp_path: Path) -> None:
     cards) finds each deal from the seed and its own hand: every decision is then one sample,
     the deal itself (six when a take's defenders sample its bury), where the same search told
     a wrong seed plays blind, says so, and samples as usual."""
-    samples, stderr = _ceiling_match(tmp_path, 31, "seen")
+    (samples, stderr), (blind, blind_stderr) = together(
+        lambda: _ceiling_match(tmp_path, 31, "seen"), lambda: _ceiling_match(tmp_path, 32, "blind")
+    )
     assert len(samples) > 50 and 1 in samples and set(samples) <= {0, 1, 6}  # 0: one legal card
     assert "blind" not in stderr
-    blind, stderr = _ceiling_match(tmp_path, 32, "blind")
-    assert "not one of the seed's; playing blind" in stderr
+    assert "not one of the seed's; playing blind" in blind_stderr
     assert max(blind) >= 16, blind

@@ -8,17 +8,18 @@ import json
 import shutil
 from pathlib import Path
 
-from clihelp import ok, one_line_error, zole
+from clihelp import ok, one_line_error, zole, zoles
 
 
 def test_a_tournaments_standings_equal_its_own_json(tmp_path: Path) -> None:
     args = ("cbot", "crandom", "rulebot", "random", "--blocks", "2", "--no-sandbox")
     live = json.loads(ok(zole("tournament", *args, "--log", "t.jsonl", "--json",
                               cwd=tmp_path)).stdout)  # fmt: skip
-    again = json.loads(ok(zole("standings", "t.jsonl", "--json", cwd=tmp_path)).stdout)
-    assert again == live
+    as_json, shown = map(ok, zoles(["standings", "t.jsonl", "--json"], ["standings", "t.jsonl"],
+                                   cwd=tmp_path))  # fmt: skip
+    assert json.loads(as_json.stdout) == live
     assert live["deals"] == 4 * 12 and len(live["standings"]) == 4
-    table = ok(zole("standings", "t.jsonl", cwd=tmp_path)).stdout
+    table = shown.stdout
     assert "Standings after 48 of 48 deals" in table
     assert all(name in table for name in ("cbot", "crandom", "rulebot", "random"))
 
@@ -54,13 +55,16 @@ def test_csv_and_markdown_give_the_standings_and_each_tables_results(tmp_path: P
     args = ("cbot", "crandom", "rulebot", "random", "--blocks", "1", "--no-sandbox")
     live = json.loads(ok(zole("tournament", *args, "--log", "t.jsonl", "--json",
                               cwd=tmp_path)).stdout)  # fmt: skip
-    rows = list(csv.DictReader(io.StringIO(ok(zole("standings", "t.jsonl", "--csv",
-                                                    cwd=tmp_path)).stdout)))  # fmt: skip
+    as_csv, as_md, shown, both = zoles(
+        ["standings", "t.jsonl", "--csv"], ["standings", "t.jsonl", "--md"],
+        ["standings", "t.jsonl"], ["standings", "t.jsonl", "--csv", "--md"], cwd=tmp_path,
+    )  # fmt: skip
+    rows = list(csv.DictReader(io.StringIO(ok(as_csv).stdout)))
     assert [row["name"] for row in rows] == [entry["name"] for entry in live["standings"]]
     for row, entry in zip(rows, live["standings"], strict=True):
         assert int(row["points"]) == entry["points"] and int(row["deals"]) == entry["deals"]
         assert int(row["solo_won"]) == entry["as_soloist"]["won"]
-    page = ok(zole("standings", "t.jsonl", "--md", cwd=tmp_path)).stdout
+    page = ok(as_md).stdout
     assert page.count("| --- |") >= 2 and "Results by table" in page
     # Each table's points add up to zero, and the four tables are there.
     tables = [line for line in page.splitlines() if line.startswith("| ") and "/6 |" in line]
@@ -68,33 +72,34 @@ def test_csv_and_markdown_give_the_standings_and_each_tables_results(tmp_path: P
     for line in tables:
         players = line.split(" | ")[1].split(", ")
         assert sum(int(player.rsplit(" ", 1)[1]) for player in players) == 0
-    text = ok(zole("standings", "t.jsonl", cwd=tmp_path)).stdout
-    assert "Results by table" in text
-    one_line_error(zole("standings", "t.jsonl", "--csv", "--md", cwd=tmp_path),
-                   "at most one of --json, --csv and --md")  # fmt: skip
+    assert "Results by table" in ok(shown).stdout
+    one_line_error(both, "at most one of --json, --csv and --md")
 
 
 def test_a_head_to_head_tests_standings_equal_its_own_json(tmp_path: Path) -> None:
     run = zole("sprt", "rulebot", "random", "--max-blocks", "2", "--log", "s.jsonl", "--json",
                cwd=tmp_path)  # fmt: skip
     live = json.loads(run.stdout)
-    again = json.loads(ok(zole("standings", "s.jsonl", "--json", cwd=tmp_path)).stdout)
-    assert again == live
-    assert live["blocks"] == 2 and live["deals_played"] == 24
-    text = ok(zole("standings", "s.jsonl", cwd=tmp_path)).stdout
-    assert "LLR" in text and "2 blocks = 24 deals" in text
     # Cut off in its second block: one whole block tested, undecided, not stopped.
     lines = (tmp_path / "s.jsonl").read_text().splitlines(keepends=True)
     (tmp_path / "cut.jsonl").write_text("".join(lines[:-3]))
-    cut = json.loads(ok(zole("standings", "cut.jsonl", "--json", cwd=tmp_path)).stdout)
+    as_json, shown, cut_json, as_csv, as_md = map(ok, zoles(
+        ["standings", "s.jsonl", "--json"], ["standings", "s.jsonl"],
+        ["standings", "cut.jsonl", "--json"], ["standings", "s.jsonl", "--csv"],
+        ["standings", "s.jsonl", "--md"], cwd=tmp_path,
+    ))  # fmt: skip
+    assert json.loads(as_json.stdout) == live
+    assert live["blocks"] == 2 and live["deals_played"] == 24
+    text = shown.stdout
+    assert "LLR" in text and "2 blocks = 24 deals" in text
+    cut = json.loads(cut_json.stdout)
     assert (cut["blocks"], cut["decision"], cut["stopped"]) == (1, None, None)
     # As CSV and Markdown: its bots as a rating list, with their figures.
-    rows = list(csv.DictReader(io.StringIO(ok(zole("standings", "s.jsonl", "--csv",
-                                                   cwd=tmp_path)).stdout)))  # fmt: skip
+    rows = list(csv.DictReader(io.StringIO(as_csv.stdout)))
     assert {row["name"] for row in rows} == {"rulebot", "random", "rulebot#2", "random#2"}
     assert sum(int(row["deals"]) for row in rows) == 24 * 3
     assert sum(int(row["points"]) for row in rows) == 0  # zero-sum
-    markdown = ok(zole("standings", "s.jsonl", "--md", cwd=tmp_path)).stdout
+    markdown = as_md.stdout
     assert "Bots of the test after 24 deals" in markdown and "| rulebot |" in markdown
 
 

@@ -14,11 +14,12 @@ import signal
 import subprocess
 import sys
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from clihelp import ok, one_line_error
+from clihelp import ok, one_line_error, together
 from clihelp import zole as run_zole
 from prochelp import marked_processes
 
@@ -245,8 +246,11 @@ def test_short_names_keep_what_tells_them_apart() -> None:
 @needs_cc
 def test_concurrency_does_not_change_the_deals(tmp_path: Path) -> None:
     args = ("rulebot", "cbot", "rulebot", "cbot", "--blocks", "1", "--seed", "3", *FAST)
-    ok(zole("tournament", *args, "--log", "one.jsonl", "--concurrency", "1", cwd=tmp_path))
-    ok(zole("tournament", *args, "--log", "two.jsonl", "--concurrency", "2", cwd=tmp_path))
+    for done in together(  # the two runs at once, each with its own concurrency
+        lambda: zole("tournament", *args, "--log", "one.jsonl", "--concurrency", "1", cwd=tmp_path),
+        lambda: zole("tournament", *args, "--log", "two.jsonl", "--concurrency", "2", cwd=tmp_path),
+    ):
+        ok(done)
     one = by_table(lines(tmp_path / "one.jsonl"))
     two = by_table(lines(tmp_path / "two.jsonl"))
     assert len(one) == 4 * 6
@@ -331,38 +335,47 @@ def test_interrupt_keeps_whole_records_and_resume_finishes_the_same(tmp_path: Pa
         "--option", "rulebot#3:Aggression=90", "--option", "rulebot#4:Aggression=30",
         "--blocks", "3", "--seed", "5", *FAST,
     )  # fmt: skip
-    ok(zole("tournament", *args, "--log", "whole.jsonl", "--concurrency", "2", cwd=tmp_path))
-    whole = by_table(lines(tmp_path / "whole.jsonl"))
-    assert len(whole) == 4 * 18
-
     mark = uuid.uuid4().hex
     env = dict(os.environ, ZOLE_TEST_RUN=mark)
     log = tmp_path / "cut.jsonl"
-    proc = subprocess.Popen(
-        [PY, "-m", "zole_arena", "tournament", *args, "--log", str(log), "--concurrency", "2"],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        # The tournament prints "deal N/72, ..." after writing deal N: wait for the 21st.
-        assert proc.stdout is not None
-        seen = []
-        for line in proc.stdout:
-            seen.append(line)
-            if line.startswith("deal ") and int(line.split()[1].split("/")[0]) > 20:
-                break
-        else:
-            pytest.fail(f"the tournament ended early: {seen} {proc.communicate()}")
-        proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=TIMEOUT)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 130, stderr
+
+    def cut_short() -> tuple[int, str, str]:
+        """The same tournament, interrupted after its 21st deal: exit code, stdout, stderr."""
+        proc = subprocess.Popen(
+            [PY, "-m", "zole_arena", "tournament", *args, "--log", str(log), "--concurrency", "2"],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            # The tournament prints "deal N/72, ..." after writing deal N: wait for the 21st.
+            assert proc.stdout is not None
+            seen = []
+            for line in proc.stdout:
+                seen.append(line)
+                if line.startswith("deal ") and int(line.split()[1].split("/")[0]) > 20:
+                    break
+            else:
+                pytest.fail(f"the tournament ended early: {seen} {proc.communicate()}")
+            proc.send_signal(signal.SIGINT)
+            stdout, stderr = proc.communicate(timeout=TIMEOUT)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        return proc.returncode, stdout, stderr
+
+    # The whole tournament meanwhile, in a run of its own.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        whole_run = pool.submit(zole, "tournament", *args, "--log", "whole.jsonl",
+                                "--concurrency", "2", cwd=tmp_path)  # fmt: skip
+        returncode, stdout, stderr = cut_short()
+    ok(whole_run.result())
+    whole = by_table(lines(tmp_path / "whole.jsonl"))
+    assert len(whole) == 4 * 18
+    assert returncode == 130, stderr
     assert "Traceback" not in stderr
     assert "interrupted" in stderr and f"--resume {log}" in stderr
     assert "Standings after" in stdout
