@@ -447,7 +447,12 @@ def test_crafted_analyses_that_do_not_match_the_deal_do_not_fit(
         ),
         dataclasses.replace(
             analysis,
-            decisions=(*d[:-1], dataclasses.replace(d[-1], role=Role.TABLE)),
+            decisions=(
+                *d[:-1],
+                dataclasses.replace(
+                    d[-1], role=Role.SOLOIST if d[-1].role is not Role.SOLOIST else Role.DEFENDER
+                ),
+            ),
         ),
         dataclasses.replace(
             analysis,
