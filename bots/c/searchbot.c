@@ -1902,6 +1902,17 @@ static int read_line(void)
     return n > MAXLINE ? -1 : 1;
 }
 
+/* Line-buffered output, the card tables and the two transposition tables:
+ * what both the bot and the solver need first.  0 when memory is short. */
+static int setup(void)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    init_tables();
+    tt = (TTE *)calloc((size_t)1 << TT_BITS, sizeof(TTE));
+    tt2 = (TTE2 *)calloc((size_t)1 << TT2_BITS, sizeof(TTE2));
+    return tt && tt2;
+}
+
 #ifdef SEARCHBOT_SOLVER
 /* ------------------------------------------------------------------ */
 /* Solver mode: the open-card values of positions, for zole-arena analyze */
@@ -2191,11 +2202,7 @@ int main(void)
     (void)answer_go; /* the bot's side, not used here */
     (void)read_newdeal;
     (void)set_option;
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    init_tables();
-    tt = (TTE *)calloc((size_t)1 << TT_BITS, sizeof(TTE));
-    tt2 = (TTE2 *)calloc((size_t)1 << TT2_BITS, sizeof(TTE2));
-    if (!tt || !tt2) return 1;
+    if (!setup()) return 1;
     for (;;) {
         int r = read_line(), ntok;
         if (r == 0) break;
@@ -2214,12 +2221,8 @@ int main(void)
 int main(void)
 {
     char buf[200];
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    init_tables();
     debug = getenv("ZOLE_BOT_SEARCHBOT_DEBUG") != NULL;
-    tt = (TTE *)calloc((size_t)1 << TT_BITS, sizeof(TTE));
-    tt2 = (TTE2 *)calloc((size_t)1 << TT2_BITS, sizeof(TTE2));
-    if (!tt || !tt2) return 1;
+    if (!setup()) return 1;
     for (;;) {
         int r = read_line(), ntok;
         if (r == 0) break;

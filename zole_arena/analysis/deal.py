@@ -14,7 +14,7 @@ from zole_arena.analysis.model import ActionValue, DealAnalysis, Decision, Phase
 from zole_arena.analysis.outcomes import band_scores, table_score
 from zole_arena.analysis.solver import Solver
 from zole_arena.errors import ZoleError
-from zole_arena.game.actions import Action, Bid, Bury, BuryChoices, Contract, parse_action
+from zole_arena.game.actions import Action, Bury, BuryChoices, Contract, parse_action
 from zole_arena.game.cards import cards_of
 from zole_arena.game.rules import Rules
 from zole_arena.game.state import DealState
@@ -185,29 +185,20 @@ def _decide(
     player: str,
     action: Action,
 ) -> Decision | None:
-    """The decision before ``action`` (None when it had no alternative)."""
-    phase = state.phase
-    if phase is StatePhase.BIDDING:
+    """The decision before ``action``, a legal action (None when it had no alternative)."""
+    kind, role = _kind(state, seat)
+    if kind is Phase.BID:
         bid_values = bids.values(len(state.bids))
         values = [ActionValue(str(bid), value) for bid, value in bid_values.items()]
-        kind, role = Phase.BID, Role.BIDDER
-        if not isinstance(action, Bid):
-            return None
-    elif phase is StatePhase.BURYING:
-        if not isinstance(action, Bury):
-            return None
+    elif kind is Phase.BURY:
         values = _bury_values(state, f"{context}:s{seat}", solver)
-        kind, role = Phase.BURY, Role.SOLOIST
-    elif phase is StatePhase.PLAYING:
+    else:
         legal = cards_of(state.legal_cards_mask())
         if len(legal) < 2:
             return None
         who = "t" if state.soloist is None else f"s{state.soloist}"
         scores = _scores(state, f"{context}:{who}", solver, seat, legal)
         values = [ActionValue(str(c), v) for c, v in zip(legal, scores, strict=True)]
-        kind, role = Phase.PLAY, _role(state, seat)
-    else:
-        return None
     if len(values) < 2:
         return None
     return Decision(index, seat, player, kind, role, _text(action), tuple(values))
