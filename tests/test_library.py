@@ -37,6 +37,22 @@ def test_importing_the_package_imports_none_of_its_modules() -> None:
     assert proc.stdout.split() == [str(ROOT / "zole_arena" / "__init__.py"), "False"]
 
 
+def test_the_install_declares_every_package_and_only_them() -> None:
+    """``pyproject.toml`` lists the packages an install copies: a package left out (or a
+    malformed name) breaks ``pip install`` on a fresh machine, though not in a checkout whose
+    older editable install still finds the folder."""
+    import tomllib
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ]
+    on_disk = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "zole_arena").rglob("__init__.py")
+    }
+    assert sorted(declared) == sorted(on_disk | {"zole_arena_bots"})
+
+
 def test_every_name_comes_from_its_module_on_first_use() -> None:
     names = zole_arena._NAMES
     assert set(zole_arena.__all__) == {"__version__", *names}
