@@ -90,7 +90,7 @@ def test_value_of_the_move_taken_is_what_best_play_from_there_scores(
     checked = {Role.SOLOIST: 0, Role.DEFENDER: 0, Role.TABLE: 0}
     bury_checked = 0
     with Solver() as solver:
-        for number, (record, analysis) in enumerate(_analyses(log, path)):
+        for number, (record, analysis) in enumerate(_analyses(log, path)[:12]):
             assert analysis_fits(analysis, record)
             rules = Rules.from_dict(record.rules)
             state = DealState(rules, record.hands, record.talon, record.dealer,
@@ -169,7 +169,7 @@ def test_bid_values_follow_the_later_bidders_best_words(played: tuple[Path, Path
     says his best word; all pass = each seat's paranoid table-game value."""
     log, path = played
     with Solver() as solver:
-        for number, (record, analysis) in enumerate(_analyses(log, path)[:8]):
+        for number, (record, analysis) in enumerate(_analyses(log, path)[:12]):
             rules = Rules.from_dict(record.rules)
             start = DealState(rules, record.hands, record.talon, record.dealer,
                               record.pules_before)  # fmt: skip
@@ -186,6 +186,12 @@ def test_bid_values_follow_the_later_bidders_best_words(played: tuple[Path, Path
             third = takes[2] if takes[2][last] > tables[last] else None
             second = order[1]
             pass_second = third[second] if third else tables[second]
+            # and the second when taking is strictly better for him than passing
+            first = order[0]
+            if takes[1][second] > pass_second:
+                pass_first = takes[1][first]
+            else:
+                pass_first = third[first] if third else tables[first]
             bids = [d for d in analysis.decisions if d.phase is Phase.BID]
             for d in bids:
                 values = {v.action: v.value for v in d.values}
@@ -195,6 +201,8 @@ def test_bid_values_follow_the_later_bidders_best_words(played: tuple[Path, Path
                     assert values["pass"] == tables[d.seat]
                 if turn == 1:
                     assert values["pass"] == pass_second
+                if turn == 0:
+                    assert values["pass"] == pass_first
 
 
 def _ace_deal(template: DealRecord) -> DealRecord:
@@ -372,7 +380,7 @@ def test_bury_values_are_each_pairs_own(played_lzf: tuple[Path, Path]) -> None:
     """Every pair a soloist could bury is valued by solving the deal with that bury."""
     log, path = played_lzf
     with Solver() as solver:
-        for number, (record, analysis) in enumerate(_analyses(log, path)):
+        for number, (record, analysis) in enumerate(_analyses(log, path)[:12]):
             for d in analysis.decisions:
                 if d.phase is not Phase.BURY:
                     continue

@@ -372,6 +372,7 @@ class Tally:
     not_to_move: int = 0
     partial_tricks: int = 0
     hand_sizes: set[int] = field(default_factory=set)
+    tests: int = 0
 
 
 def _describe(state: DealState, pos: Position, seat: int | None) -> str:
@@ -395,9 +396,16 @@ def compare(
     seat: int | None = None,
 ) -> tuple[Position, int]:
     """Compare the solver with the brute force on one position: every legal card of the seat
-    to move (in a shuffled order) and the position as it stands."""
+    to move (in a shuffled order) and the position as it stands; in the table game also the
+    test of each outcome (asked first, as the bids' comparisons ask it)."""
     pos = position_of(state)
     expected_cards, expected = brute_force(game, pos)
+    if state.contract is Contract.TABLE:
+        valued = seat if seat is not None else pos.mover
+        tests = [solver.table_at_least(context, state, valued, k) for k in range(-3, 4)]
+        if tests != [expected >= k for k in range(-3, 4)]:
+            problems.append(f"{_describe(state, pos, seat)}: tests {tests}, value {expected}")
+        tally.tests += 1
     cards = list(expected_cards)
     rng.shuffle(cards)
     got_cards = solver.values(context, state, cards, seat=seat)
@@ -602,6 +610,7 @@ def test_table_values_match_the_brute_force(rules: Rules) -> None:
                     compare(solver, context, state, game, tally, problems, rng, seat=seat)
     _no_problems(problems)
     assert tally.positions >= 250 and tally.not_to_move >= 150 and tally.partial_tricks >= 150
+    assert tally.tests == tally.positions
     outcomes = {-2, -1, 0, 1, 2} if by_points else {-2, -1, 1, 2}
     assert tally.position_values == outcomes and tally.card_values == outcomes
 

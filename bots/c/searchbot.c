@@ -1933,11 +1933,14 @@ static int setup(void)
  * (a take before the bury: the soloist SEAT holds 10 cards; the answer is
  * the best band over every pair he may bury, and MOVES must be '-'), A (the
  * same position: the band of each of the 45 pairs, pairs (i, j), i < j, of
- * his cards in canonical order, lexicographically).
- * SEAT: the soloist (P, S) or the seat valued (T).  H0..H2: the seats'
+ * his cards in canonical order, lexicographically), G (the table game's
+ * test: 1 when SEAT's paranoid outcome is at least BASE - 2, else 0; one
+ * null-window search where T needs two or three, for a caller that only
+ * compares the table game with a contract).
+ * SEAT: the soloist (P, S) or the seat valued (T, G).  H0..H2: the seats'
  * hands as hex masks (canonical card order); TRICK: the cards on the table
  * in play order, comma-separated card numbers, or '-'; BASE: the soloist's
- * points so far (tricks won, a take's buried cards); ALL / NONE: 1 when
+ * points so far (tricks won, a take's buried cards; G: the threshold + 2); ALL / NONE: 1 when
  * the soloist has won every / no completed trick; TRn / PTn: tricks and
  * points won by each seat (table game); BYPTS: 1 when the table game's
  * loser is found by points only.  MOVES: comma-separated card numbers, each
@@ -2080,7 +2083,7 @@ static void solve_request(int ntok)
         out("? expected 19 fields");
         return;
     }
-    kind = tok[1][0] == 'P' ? 0 : tok[1][0] == 'S' ? 1 : tok[1][0] == 'T' ? 2 : tok[1][0] == 'B' ? 3 : tok[1][0] == 'A' ? 4 : -1;
+    kind = tok[1][0] == 'P' ? 0 : tok[1][0] == 'S' ? 1 : tok[1][0] == 'T' ? 2 : tok[1][0] == 'B' ? 3 : tok[1][0] == 'A' ? 4 : tok[1][0] == 'G' ? 5 : -1;
     if (kind < 0 || tok[1][1] || !parse_small(tok[2], 0, 2, &seat) ||
         !parse_small(tok[3], 0, 2, &leader) || !parse_mask(tok[4], &h[0]) ||
         !parse_mask(tok[5], &h[1]) || !parse_mask(tok[6], &h[2]) ||
@@ -2111,7 +2114,7 @@ static void solve_request(int ntok)
         }
         seen |= BIT(trick[i]);
     }
-    if (kind >= 3) {
+    if (kind == 3 || kind == 4) {
         if (tn || nm || popc(h[seat]) != 10 || popc(h[(seat + 1) % 3]) != 8 ||
             popc(h[(seat + 2) % 3]) != 8) {
             out("? a bury request needs 10 cards for the soloist, 8 for the others, no trick");
@@ -2184,7 +2187,10 @@ static void solve_request(int ntok)
             vals[i] = vals[same];
             continue;
         }
-        if (kind == 0) {
+        if (kind == 5) {
+            int thr = base - 2;
+            v = thr <= -2 ? 1 : thr > 2 ? 0 : ab_tab(thr - 1, thr, force) >= thr;
+        } else if (kind == 0) {
             v = solve_band(base, all, none, force);
         } else if (kind == 1) {
             v = small_any(force);

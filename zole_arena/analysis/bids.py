@@ -16,6 +16,7 @@ import dataclasses
 from zole_arena.analysis.outcomes import band_scores, table_score
 from zole_arena.analysis.solver import Solver
 from zole_arena.game.actions import CONTRACT_OF_BID, Bid, Contract
+from zole_arena.game.cards import cards_of
 from zole_arena.game.rules import AllPass
 from zole_arena.game.state import DealState
 
@@ -35,6 +36,13 @@ class BidValues:
     start: DealState
     solver: Solver
     context: str
+    bury_seat: int | None = None
+    """The seat whose bury is analysed after the bids, if any: its take is valued by the
+    band of every pair (the best of them), which that analysis then finds solved."""
+    lead_analysed: bool = False
+    """Whether the table game's first lead is analysed after the bids: the forehand's
+    table-game value is then the best of his cards' values, which that analysis then finds
+    solved."""
     _leaves: dict[tuple[Bid, int], Scores] = dataclasses.field(default_factory=dict)
     _all_pass: dict[int, int] = dataclasses.field(default_factory=dict)
 
@@ -55,31 +63,49 @@ class BidValues:
         """The value for ``seat`` of the ``turn``-th bidder saying ``bid``."""
         if bid is not Bid.PASS:
             return self._leaf(bid, self.order()[turn])[seat]
-        if turn == 2:
-            return self._pass_out(seat)
-        nxt = turn + 1
-        chosen = self._choice(nxt)
-        return self._value(nxt, chosen, seat)
+        end = self._after_pass(turn)
+        return self._pass_out(seat) if end is None else self._leaf(*end)[seat]
+
+    def _after_pass(self, turn: int) -> tuple[Bid, int] | None:
+        """The contract bidding ends in (its bid and soloist) when the ``turn``-th bidder
+        passes and each later one says his best word; None when all pass."""
+        for later in range(turn + 1, 3):
+            chosen = self._choice(later)
+            if chosen is not Bid.PASS:
+                return chosen, self.order()[later]
+        return None
 
     def _choice(self, turn: int) -> Bid:
-        """The word the ``turn``-th bidder says, best for himself (first of equals)."""
+        """The word the ``turn``-th bidder says, best for himself (first of equals, so
+        ``pass`` when it is as good as the best contract).
+
+        Only the comparison matters here, so when passing leads to the table game it is one
+        search of whether the bidder's table-game value reaches the best contract's, not the
+        value itself (which is solved only for a decision that was made)."""
         bidder = self.order()[turn]
         rules = self.start.rules
-        if turn == 2 and rules.all_pass is AllPass.TABLE:
-            # Passing gives the last bidder his table-game value, at most two payments: a
-            # contract worth more is his word without solving the table game.
-            contracts = [(self._value(turn, bid, bidder), bid) for bid in rules.bids[1:]]
-            top = max((value for value, _ in contracts), default=None)
-            if top is not None and top > 2 * rules.table_payment:
-                return next(bid for value, bid in contracts if value == top)
-        best: Bid | None = None
-        best_value = 0
-        for bid in rules.bids:
-            value = self._value(turn, bid, bidder)
-            if best is None or value > best_value:
-                best, best_value = bid, value
-        assert best is not None
-        return best
+        contracts = [(self._leaf(bid, bidder)[bidder], bid) for bid in rules.bids[1:]]
+        if not contracts:
+            return Bid.PASS
+        top = max(value for value, _ in contracts)
+        end = self._after_pass(turn)
+        if end is not None:
+            passes = self._leaf(*end)[bidder] >= top
+        else:
+            passes = self._pass_reaches(bidder, top)
+        return Bid.PASS if passes else next(bid for value, bid in contracts if value == top)
+
+    def _pass_reaches(self, seat: int, value: int) -> bool:
+        """Whether ``seat``'s value when all three pass is at least ``value``."""
+        rules = self.start.rules
+        if seat in self._all_pass or rules.all_pass is AllPass.PULE:
+            return self._pass_out(seat) >= value
+        payment = rules.table_payment
+        if payment == 0:  # every outcome scores 0
+            return value <= 0
+        outcome = -(-value // payment)  # the least outcome whose score reaches value
+        state = self._after_bids([Bid.PASS] * 3)
+        return self.solver.table_at_least(f"{self.context}:t", state, seat, outcome)
 
     def _after_bids(self, bids: list[Bid]) -> DealState:
         state = self.start.copy()
@@ -95,7 +121,9 @@ class BidValues:
             state = self._after_bids([*passes, bid])
             contract = CONTRACT_OF_BID[bid]
             context = f"{self.context}:s{soloist}"
-            if contract is Contract.TAKE:
+            if contract is Contract.TAKE and soloist == self.bury_seat:
+                band = min(self.solver.bury_bands(context, state))
+            elif contract is Contract.TAKE:
                 band = self.solver.best_bury(context, state)
             else:
                 band = self.solver.values(context, state)[0]
@@ -110,6 +138,11 @@ class BidValues:
             return 0
         if seat not in self._all_pass:
             state = self._after_bids([Bid.PASS] * 3)
-            outcome = self.solver.values(f"{self.context}:t", state, seat=seat)[0]
+            context = f"{self.context}:t"
+            if self.lead_analysed and seat == state.turn:
+                cards = cards_of(state.legal_cards_mask())
+                outcome = max(self.solver.values(context, state, cards))
+            else:
+                outcome = self.solver.values(context, state, seat=seat)[0]
             self._all_pass[seat] = table_score(rules, outcome)
         return self._all_pass[seat]

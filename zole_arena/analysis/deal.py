@@ -14,7 +14,7 @@ from zole_arena.analysis.model import ActionValue, DealAnalysis, Decision, Phase
 from zole_arena.analysis.outcomes import band_scores, table_score
 from zole_arena.analysis.solver import Solver
 from zole_arena.errors import ZoleError
-from zole_arena.game.actions import Action, Bury, BuryChoices, Contract, parse_action
+from zole_arena.game.actions import Action, Bid, Bury, BuryChoices, Contract, parse_action
 from zole_arena.game.cards import cards_of
 from zole_arena.game.rules import Rules
 from zole_arena.game.state import DealState
@@ -158,7 +158,7 @@ def analyse_deal(record: DealRecord, sha256: str, solver: Solver, context: str) 
         return DealAnalysis(sha256, record.match_id, record.deal, "?", 0, names, (), False,
                             f"the deal cannot be set up: {exc}")  # fmt: skip
     swing = rules_swing(rules)
-    bids = BidValues(state.copy(), solver, context)
+    bids = BidValues(state.copy(), solver, context, *_analysed_after_bids(record))
     decisions: list[Decision] = []
     notes: list[str] = []
     for index, move, action, now in _walk(record, state, notes):
@@ -173,6 +173,20 @@ def analyse_deal(record: DealRecord, sha256: str, solver: Solver, context: str) 
         note = "the deal was forfeited" if record.result.forfeit is not None else "unfinished"
     return DealAnalysis(sha256, record.match_id, record.deal, rules.preset, swing, names,
                         tuple(decisions), complete, note)  # fmt: skip
+
+
+def _analysed_after_bids(record: DealRecord) -> tuple[int | None, bool]:
+    """Whether the decision after the bids is a bot's bury (its seat) or a bot's first lead
+    of the table game: what :class:`BidValues` may solve in the form that decision needs."""
+    for index, move in enumerate(record.moves[:3]):
+        if move.action == str(Bid.PASS):
+            continue
+        after = record.moves[index + 1] if index + 1 < len(record.moves) else None
+        if move.action == str(Bid.TAKE) and after is not None and after.request_id is not None:
+            return move.seat, False
+        return None, False
+    first = record.moves[3] if len(record.moves) > 3 else None
+    return None, first is not None and first.request_id is not None
 
 
 def _decide(

@@ -12,7 +12,8 @@ What it returns is what the search computes, in the solver's own units:
 * small zole: 0 when the soloist can avoid every trick (he wins), 1 when the defenders can
   force one on him;
 * the table game: the **paranoid** outcome for one seat (the two others play against it), in
-  table payments: −2 sole loser, −1 loser with one other, 0 all tied, +1, +2.
+  table payments: −2 sole loser, −1 loser with one other, 0 all tied, +1, +2; or only
+  whether it reaches a given outcome (:meth:`Solver.table_at_least`).
 
 :mod:`zole_arena.analysis.values` turns these into each seat's score for the deal.
 """
@@ -158,6 +159,18 @@ class Solver:
         """
         return self.ask(self._request(context, state, cards, seat))
 
+    def table_at_least(self, context: str, state: DealState, seat: int, outcome: int) -> bool:
+        """Whether ``seat``'s table-game value of ``state`` (see :meth:`values`) is at least
+        ``outcome`` payments: one search where the exact value takes two or three, for a
+        caller that only compares the table game with a contract. ``state`` is a table game
+        in play."""
+        if outcome <= -2:
+            return True
+        if outcome > 2:
+            return False
+        line = self._request(context, state, (), seat, table_test=outcome)
+        return self.ask(line)[0] == 1
+
     def best_bury(self, context: str, state: DealState) -> int:
         """The best band a take's soloist reaches over every pair he may bury: ``state`` is
         the take before its bury (the soloist holds ten cards)."""
@@ -175,6 +188,7 @@ class Solver:
         cards: Sequence[int],
         seat: int | None,
         bury_kind: str = "B",
+        table_test: int | None = None,
     ) -> str:
         """The request line for a position of ``state`` (the solver's format)."""
         contract = state.contract
@@ -195,10 +209,13 @@ class Solver:
             base, every, none = 0, 0, 0
         else:
             base, every, none = 0, 0, 0
+        kind = bury_kind if burying else _KIND[contract]
+        if table_test is not None:  # the test's threshold rides in the base field
+            kind, base = "G", table_test + 2
         by_points = int(state.rules.table_loser is TableLoser.POINTS)
         fields = (
             context,
-            bury_kind if burying else _KIND[contract],
+            kind,
             seat,
             state.trick_leader,
             *(f"{state.hand_mask(s):x}" for s in range(3)),
