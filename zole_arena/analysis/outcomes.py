@@ -30,7 +30,8 @@ def band_scores(
     """Each seat's score when ``soloist`` ends ``contract`` in the solver's ``band``."""
     deals = _SMALL_DEALS if contract is Contract.SMALL_ZOLE else _BAND_DEALS
     points, tricks = deals[band]
-    return score_soloist(rules, contract, soloist, points, tricks, pules).scores
+    s0, s1, s2 = score_soloist(rules, contract, soloist, points, tricks, pules).scores
+    return s0, s1, s2
 
 
 def table_score(rules: Rules, outcome: int) -> int:

@@ -29,6 +29,7 @@ __all__ = [
     "band_of",
     "score_soloist",
     "score_table",
+    "score_table_of",
     "table_losers",
 ]
 
@@ -104,8 +105,9 @@ class SoloistScore(NamedTuple):
     won: bool
     amount: int
     """Per opponent, from the rules' table (positive: opponents pay)."""
-    scores: tuple[int, int, int]
-    """Change of each seat's total, pule extras included."""
+    scores: tuple[int, ...]
+    """Change of each player's total, pule extras included: one per seat of the deal, or at a
+    table of four one per table seat (the dealer who sits out pays or collects too)."""
     pules: Pules
     """The pules after this deal."""
     pule_event: str | None
@@ -153,8 +155,13 @@ def score_soloist(
     points: int,
     tricks: int,
     pules: Pules = NO_PULES,
+    players: int = 3,
 ) -> SoloistScore:
-    """Score a take, zole or small zole for seats 0–2 and update the pules.
+    """Score a take, zole or small zole and update the pules.
+
+    ``players`` is 3 (seats 0–2), or 4 at a table of four, where the seats are the table's and
+    the dealer, who sits the deal out, counts as one more opponent: he pays or collects the
+    amount, and a common pule's bonus, like the two defenders.
 
     :param points: the soloist's card points (tricks, plus the buried cards after a take).
     :param tricks: the number of tricks the soloist took.
@@ -162,8 +169,8 @@ def score_soloist(
     band = band_of(contract, points, tricks)
     won = band in WINNING_BANDS
     amount = _amount(rules, contract, band)
-    scores = [-amount, -amount, -amount]
-    scores[soloist] = 2 * amount
+    scores = [-amount] * players
+    scores[soloist] = (players - 1) * amount
     event: str | None = None
     if (pules.common or pules.personal) and (
         contract is Contract.TAKE or not rules.pules_take_only
@@ -176,8 +183,8 @@ def score_soloist(
             elif common:
                 common -= 1
                 bonus = rules.common_pule_bonus
-                for seat in range(3):
-                    scores[seat] += 2 * bonus if seat == soloist else -bonus
+                for seat in range(players):
+                    scores[seat] += (players - 1) * bonus if seat == soloist else -bonus
                 event = f"cleared a common pule: +{bonus} from each opponent"
             else:
                 owner = personal.pop(0)
@@ -189,7 +196,7 @@ def score_soloist(
             personal.append(soloist)
             event = "lost while pules stand: a personal pule for the soloist"
         pules = Pules(common, tuple(personal))
-    return SoloistScore(band, won, amount, (scores[0], scores[1], scores[2]), pules, event)
+    return SoloistScore(band, won, amount, tuple(scores), pules, event)
 
 
 #: The seats marked in a 3-bit set (bit s for seat s), as a tuple.
@@ -217,12 +224,13 @@ def score_table(rules: Rules, losers: tuple[int, ...]) -> tuple[int, int, int]:
     A loser pays the two others and is paid by the other losers: ``-(3 - n) * pay`` with
     ``n`` losers; a player who did not lose is paid by every loser: ``n * pay``.
     """
+    s0, s1, s2 = score_table_of(rules, losers, 3)
+    return s0, s1, s2
+
+
+def score_table_of(rules: Rules, losers: tuple[int, ...], players: int) -> tuple[int, ...]:
+    """:func:`score_table` for ``players`` seats: at a table of four the dealer, who sits the
+    deal out, is one more player each loser pays (−6/+2/+2/+2)."""
     pay = rules.table_payment
     n = len(losers)
-    lose = -(3 - n) * pay
-    win = n * pay
-    return (
-        lose if 0 in losers else win,
-        lose if 1 in losers else win,
-        lose if 2 in losers else win,
-    )
+    return tuple(-(players - n) * pay if seat in losers else n * pay for seat in range(players))

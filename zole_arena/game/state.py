@@ -518,8 +518,9 @@ class DealState:
             score = score_soloist(
                 self.rules, contract, soloist, soloist_points, tricks[soloist], self.pules
             )
+            s0, s1, s2 = score.scores
             self.result = DealResult(
-                contract, soloist, score.scores, tricks, points, score.band, soloist_points,
+                contract, soloist, (s0, s1, s2), tricks, points, score.band, soloist_points,
                 tricks[soloist], (), score.pules, score.pule_event, ended_early,
             )  # fmt: skip
         self.phase = _DONE

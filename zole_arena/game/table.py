@@ -1,0 +1,105 @@
+"""Tables of four (zole-research §2.1, §2.14): who plays a deal, and how the table scores it.
+
+The Latvian federation's tournaments seat four at a table. The dealer deals to the other three
+and sits the deal out, but counts as an opponent of the soloist: a take, zole or small zole
+is paid by (or to) three players, the table game's loser pays three, a common pule's bonus
+comes from three. The deal itself is the three-player deal of :mod:`zole_arena.game.state`
+among the three who play; this module maps its seats to the table's and scores it for the
+table (:func:`~zole_arena.game.scoring.score_soloist` and
+:func:`~zole_arena.game.scoring.score_table_of` with ``players=4``).
+
+Deal seats at a table of four: deal seat 0 is the forehand (the dealer's left), 1 and 2 follow
+clockwise; the deal's own dealer seat is 2, the last to speak, so that the deal engine's
+"forehand sits to the dealer's left" holds. At a table of three, deal and table seats are
+the same.
+
+Pules at four (LZF: "ja spēlē četratā tad tiek liktas divas pules, ja pule jau ir tad
+viena"): an all-pass writes two common pules when no pule of any kind stands, else one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Final
+
+from zole_arena.game.scoring import Pules
+
+__all__ = [
+    "TABLE_SIZES",
+    "Seating",
+    "pules_after_all_pass",
+    "settle_pules",
+]
+
+#: The table sizes the engine plays: three, or four with the dealer sitting out.
+TABLE_SIZES: Final = (3, 4)
+
+
+@dataclasses.dataclass(frozen=True)
+class Seating:
+    """Who plays one deal at a table of ``size`` players dealt by table seat ``dealer``."""
+
+    size: int
+    dealer: int
+
+    def __post_init__(self) -> None:
+        if self.size not in TABLE_SIZES:
+            raise ValueError(f"a table seats 3 or 4 players, not {self.size!r}")
+        if not 0 <= self.dealer < self.size:
+            raise ValueError(f"the dealer must be a table seat 0–{self.size - 1}")
+
+    @property
+    def sitting_out(self) -> int | None:
+        """The table seat that sits the deal out (the dealer at four), or None at three."""
+        return self.dealer if self.size == 4 else None
+
+    @property
+    def players(self) -> tuple[int, int, int]:
+        """The table seats of deal seats 0, 1 and 2."""
+        if self.size == 3:
+            return (0, 1, 2)
+        d = self.dealer
+        return ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4)
+
+    @property
+    def deal_dealer(self) -> int:
+        """The dealer's seat in the deal itself (at four, seat 2: the forehand is seat 0)."""
+        return self.dealer if self.size == 3 else 2
+
+    def table_seat(self, deal_seat: int) -> int:
+        """The table seat of ``deal_seat``."""
+        return self.players[deal_seat]
+
+    def deal_seat(self, table_seat: int) -> int | None:
+        """The deal seat of ``table_seat``; None for the one sitting out."""
+        players = self.players
+        return players.index(table_seat) if table_seat in players else None
+
+    def to_table(self, per_deal_seat: Sequence[int], sitting_out: int = 0) -> tuple[int, ...]:
+        """Values by deal seat laid out by table seat, ``sitting_out`` for the one who sits
+        out (tricks, points: he takes none)."""
+        values = [sitting_out] * self.size
+        for deal_seat, table_seat in enumerate(self.players):
+            values[table_seat] = per_deal_seat[deal_seat]
+        return tuple(values)
+
+
+def pules_after_all_pass(pules: Pules, size: int) -> tuple[Pules, str]:
+    """The pules after a deal all passed under ``all_pass = "pule"``, and the event in words:
+    one common pule at a table of three; at four two when no pule stands, else one."""
+    written = 2 if size == 4 and not pules else 1
+    words = "two common pules are" if written == 2 else "a common pule is"
+    return Pules(pules.common + written, pules.personal), f"all passed: {words} written"
+
+
+def settle_pules(pules: Pules, size: int, payment: int) -> tuple[int, ...]:
+    """What each table seat's total changes by when a match or round ends with ``pules``
+    standing: each personal pule costs its owner ``payment`` to each other player at the
+    table (a Latvian tournament's rule: "no šo puļu īpašnieka noraksta pa 1 punktam par labu
+    pārējiem dalībniekiem"); common pules lapse, nobody having won them."""
+    scores = [0] * size
+    for owner in pules.personal:
+        for seat in range(size):
+            scores[seat] += -(size - 1) * payment if seat == owner else payment
+    return tuple(scores)
