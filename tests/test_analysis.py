@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import resource
 import select
 import signal
 import subprocess
@@ -352,6 +353,42 @@ def test_an_interrupted_run_keeps_whole_lines_and_the_next_one_goes_on(
     assert f"({24 - len(kept.deals)} solved now)" in again.stderr
     assert len(read_analysis(out).deals) == 24
     assert os.path.getsize(out) > len(data)
+
+
+def test_a_file_that_cannot_grow_keeps_whole_lines_and_says_so(
+    played: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Over a file-size limit (as on a full disk) the line the disk took part of is cut off
+    again: one line of error, whole lines kept, and the next run goes on from them."""
+    log, _ = played
+    out = tmp_path / "a.jsonl"
+    limit = 40_000  # a few deals' lines
+
+    def small_files() -> None:  # Python ignores SIGXFSZ: a write past the limit fails
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "zole_arena", "analyze", str(log), "-o", str(out), "--workers",
+         "1"], capture_output=True, text=True, cwd=tmp_path, timeout=300, check=False,
+        preexec_fn=small_files,
+    )  # fmt: skip
+    one_line_error(proc, f"{out}: a short write (is the disk full?)")
+    data = out.read_bytes()
+    assert 0 < len(data) <= limit and data.endswith(b"\n")
+    kept = read_analysis(out)
+    assert kept.skipped == 0 and 1 <= len(kept.deals) < 24
+    again = ok(zole("analyze", str(log), "-o", str(out), cwd=tmp_path))
+    assert f"({24 - len(kept.deals)} solved now)" in again.stderr
+
+
+def test_an_output_that_links_to_nothing_is_refused(
+    played: tuple[Path, Path], tmp_path: Path
+) -> None:
+    log, _ = played
+    (tmp_path / "out.jsonl").symlink_to(tmp_path / "elsewhere" / "made.jsonl")
+    proc = zole("analyze", str(log), "-o", "out.jsonl", cwd=tmp_path)
+    one_line_error(proc, "out.jsonl: a link to nothing")
+    assert not (tmp_path / "elsewhere").exists()
 
 
 def test_replay_marks_the_deals_losses(played: tuple[Path, Path], tmp_path: Path) -> None:

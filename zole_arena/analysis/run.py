@@ -119,7 +119,7 @@ def analyse_logs(
     """Analyse every deal of ``paths`` into ``output`` (created, or read as a cache and
     appended to).
 
-    ``workers``: processes (default: the CPUs this process may use). ``progress(done,
+    ``workers``: processes (default and most: the CPUs this process may use). ``progress(done,
     total)`` is called as deals finish.
 
     :raises RecordError: a log cannot be read.
@@ -146,8 +146,8 @@ def analyse_logs(
     ends_cleanly = cached.ends_cleanly if cached is not None else True
     if todo:
         program = str(solver_program())
-        count = workers or len(os.sched_getaffinity(0))
-        count = max(1, min(count, len(_groups(todo))))
+        cpus = len(os.sched_getaffinity(0))  # more solvers than CPUs only take memory
+        count = max(1, min(workers or cpus, cpus, len(_groups(todo))))
         for analysis in _solve(todo, program, count):
             append_lines(output, [deal_to_json(analysis, solver, key)], ends_cleanly)
             ends_cleanly = True

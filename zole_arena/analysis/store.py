@@ -8,6 +8,7 @@ is not a complete, well-formed record of this version is skipped and counted, ne
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import hmac
@@ -319,16 +320,27 @@ def read_analysis(path: Path, solver: str | None = None, key: bytes | None = Non
 
 def append_lines(path: Path, lines: Iterable[str], ends_cleanly: bool = True) -> None:
     """Append whole lines to ``path`` with one write each (a line is never half-written by a
-    crash between lines); a newline first when the file ended without one."""
+    crash between lines); a newline first when the file ended without one. A line the disk
+    takes only part of (full, or over a size limit) is cut off again: the file keeps whole
+    lines only."""
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         if not ends_cleanly:
-            os.write(fd, b"\n")
+            _write_whole(fd, path, b"\n")
         for line in lines:
-            data = (line + "\n").encode()
-            if os.write(fd, data) != len(data):
-                raise AnalysisFileError(f"{path}: a short write (is the disk full?)")
-    except OSError as exc:
-        raise AnalysisFileError(f"{path}: {exc.strerror}") from None
+            _write_whole(fd, path, (line + "\n").encode())
     finally:
         os.close(fd)
+
+
+def _write_whole(fd: int, path: Path, data: bytes) -> None:
+    start = os.fstat(fd).st_size
+    try:
+        if os.write(fd, data) == len(data):
+            return
+        why = "a short write (is the disk full?)"
+    except OSError as exc:
+        why = exc.strerror or "cannot write"
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, start)
+    raise AnalysisFileError(f"{path}: {why}")

@@ -97,7 +97,9 @@ def analyze_command(
     ] = None,
     workers: Annotated[
         int | None,
-        typer.Option(help="Processes solving deals (default: one per CPU).", min=1, max=256),
+        typer.Option(
+            help="Processes solving deals (default and most: one per CPU).", min=1, max=256
+        ),
     ] = None,
     worst: Annotated[
         int, typer.Option(help="Show each bot's N worst decisions.", min=0, max=1000)
@@ -134,6 +136,8 @@ def analyze_command(
         for paths, target in jobs:
             if target.exists() and not target.is_file():
                 fail(f"{target}: not a regular file (give a file with --output)")
+            if target.is_symlink() and not target.exists():
+                fail(f"{target}: a link to nothing (give a file with --output)")
             try:
                 same = any(p.resolve() == target.resolve() for p in paths)
             except (OSError, RuntimeError):  # a loop of links
