@@ -5,6 +5,7 @@ row against the scoring (scoring.py with ``players=4``, table.py) and the big po
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -20,7 +21,13 @@ from zole_arena.game.scoring import (
     score_table,
     score_table_of,
 )
-from zole_arena.game.table import Seating, pules_after_all_pass, settle_pules
+from zole_arena.game.state import DealResult, DealState
+from zole_arena.game.table import (
+    Seating,
+    pules_after_all_pass,
+    score_at_table,
+    settle_pules,
+)
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 SEATS = "ABCD"
@@ -141,3 +148,55 @@ def test_a_seating_maps_deal_seats_to_the_table() -> None:
         with pytest.raises(ValueError):
             Seating(size, dealer)
     assert dataclasses.asdict(seating) == {"size": 4, "dealer": 1}
+
+
+def _play_out(rules_name: str, seed: int, pules: Pules) -> DealResult:
+    """A deal of ``rules_name`` played to its end by random legal moves."""
+    rng = random.Random(seed)
+    rules = load_rules(rules_name)
+    if rules_name == "lzf":
+        rules = dataclasses.replace(rules, contracts=(*rules.contracts, Contract.SMALL_ZOLE))
+    state = DealState.from_seed(rules, seed, 1 + seed % 3, pules=pules)
+    while state.result is None:
+        state.apply(rng.choice(list(state.legal_actions())))
+    return state.result
+
+
+@pytest.mark.parametrize("rules_name", ["wpt", "lzf"])
+def test_at_three_a_deal_scored_for_its_table_is_scored_as_the_deal_scores_itself(
+    rules_name: str,
+) -> None:
+    """Seating of three, every kind of ending, pules of every kind: the table's score is the
+    deal engine's own (so the layer for four adds the fourth player and nothing else)."""
+    rules = load_rules(rules_name)
+    seen: set[object] = set()
+    for seed in range(600):
+        pules = (Pules(), Pules(1, ()), Pules(0, (seed % 3,)), Pules(2, (0, 2, 0)))[seed % 4]
+        result = _play_out(rules_name, seed, pules)
+        table = score_at_table(rules, Seating(3, seed % 3), result, pules)
+        assert table.scores == result.scores
+        assert table.pules == result.pules and table.pule_event == result.pule_event
+        seen.add(result.contract)
+    kinds = (
+        {Contract.TAKE, Contract.TABLE} if rules_name == "wpt" else set(Contract) - {Contract.TABLE}
+    )
+    assert seen == kinds
+
+
+def test_at_four_the_one_who_sits_out_pays_and_collects_as_a_defender() -> None:
+    """Random deals at a table of four: zero-sum; the dealer's change is a defender's (the
+    table game: a non-loser's); the deal's players keep their order around the table."""
+    rules = load_rules("lzf")
+    for seed in range(300):
+        result = _play_out("lzf", seed, Pules(seed % 2, ()))
+        seating = Seating(4, dealer=seed % 4)
+        table = score_at_table(rules, seating, result, Pules(seed % 2, ()))
+        out = seating.sitting_out
+        assert out is not None and sum(table.scores) == 0
+        if result.soloist is not None and result.forfeit is None:
+            soloist = seating.table_seat(result.soloist)
+            defender = next(t for t in range(4) if t not in (soloist, out))
+            assert table.scores[out] == table.scores[defender]
+            assert table.scores[soloist] == -3 * table.scores[out]
+        if result.contract is Contract.PULE:
+            assert table.pules.common == (seed % 2) + (2 if seed % 2 == 0 else 1)

@@ -23,12 +23,17 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Final
 
-from zole_arena.game.scoring import Pules
+from zole_arena.game.actions import Contract
+from zole_arena.game.rules import Rules
+from zole_arena.game.scoring import Pules, score_soloist, score_table_of
+from zole_arena.game.values import DealResult
 
 __all__ = [
     "TABLE_SIZES",
     "Seating",
+    "TableScore",
     "pules_after_all_pass",
+    "score_at_table",
     "settle_pules",
 ]
 
@@ -103,3 +108,50 @@ def settle_pules(pules: Pules, size: int, payment: int) -> tuple[int, ...]:
         for seat in range(size):
             scores[seat] += -(size - 1) * payment if seat == owner else payment
     return tuple(scores)
+
+
+@dataclasses.dataclass(frozen=True)
+class TableScore:
+    """A deal scored for its table: each table seat's change and the table's pules after it."""
+
+    scores: tuple[int, ...]
+    """By table seat; zero-sum."""
+    pules: Pules
+    """Owners by table seat."""
+    pule_event: str | None
+    """What happened to the pules, in words; None when they played no part."""
+
+
+def score_at_table(rules: Rules, seating: Seating, result: DealResult, pules: Pules) -> TableScore:
+    """Score a finished deal (a :class:`~zole_arena.game.state.DealState` among the three
+    who play, in deal seats) for its table, whose pules stood at ``pules`` before it.
+
+    The deal's own ``scores`` and ``pules`` are not read — at four they cannot know the one
+    who sits out — only how it ended: the contract, soloist, band, points and tricks, the
+    table game's losers, the forfeit. A forfeit costs the culprit the deal's penalty to each
+    other player at the table (the sitting-out dealer too); the pules stay.
+    """
+    size = seating.size
+    if result.forfeit is not None:
+        culprit = seating.table_seat(result.forfeit)
+        penalty = next(s for seat, s in enumerate(result.scores) if seat != result.forfeit)
+        scores = tuple(-(size - 1) * penalty if t == culprit else penalty for t in range(size))
+        return TableScore(scores, pules, None)
+    if result.contract is Contract.PULE:
+        after, event = pules_after_all_pass(pules, size)
+        return TableScore((0,) * size, after, event)
+    if result.contract is Contract.TABLE:
+        losers = tuple(seating.table_seat(seat) for seat in result.losers)
+        return TableScore(score_table_of(rules, losers, size), pules, None)
+    if result.soloist is None or result.contract is None:
+        raise ValueError("a deal with a soloist's contract needs its soloist")
+    score = score_soloist(
+        rules,
+        result.contract,
+        seating.table_seat(result.soloist),
+        result.soloist_points or 0,
+        result.soloist_tricks or 0,
+        pules,
+        size,
+    )
+    return TableScore(score.scores, score.pules, score.pule_event)
