@@ -15,6 +15,7 @@ import pytest
 from zole_arena.events.bigpoints import big_points
 from zole_arena.game.actions import Contract
 from zole_arena.game.rules import load_rules
+from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import (
     Pules,
     score_soloist,
@@ -23,7 +24,9 @@ from zole_arena.game.scoring import (
 )
 from zole_arena.game.state import DealResult, DealState
 from zole_arena.game.table import (
+    END_PULE_PAYMENT,
     Seating,
+    TableSheet,
     pules_after_all_pass,
     score_at_table,
     settle_pules,
@@ -200,3 +203,51 @@ def test_at_four_the_one_who_sits_out_pays_and_collects_as_a_defender() -> None:
             assert table.scores[soloist] == -3 * table.scores[out]
         if result.contract is Contract.PULE:
             assert table.pules.common == (seed % 2) + (2 if seed % 2 == 0 else 1)
+
+
+def _random_moves(deal: DealState, rng: random.Random) -> DealResult:
+    while deal.result is None:
+        deal.apply(rng.choice(list(deal.legal_actions())))
+    return deal.result
+
+
+def test_a_table_of_three_keeps_the_score_sheet_of_a_match() -> None:
+    rules = load_rules("lzf")
+    table, sheet = TableSheet(rules, seed=5, size=3), ScoreSheet(rules, seed=5)
+    for n in range(30):
+        seating, deal = table.next_deal()
+        same = sheet.next_deal()
+        assert seating.players == (0, 1, 2) and deal.dealer == same.dealer
+        assert deal.initial_hands == same.initial_hands and deal.pules == same.pules
+        result = _random_moves(deal, random.Random(n))
+        table.record(result)
+        _random_moves(same, random.Random(n))
+        sheet.record_deal(same)
+        assert table.totals == sheet.totals and table.pules == sheet.pules
+
+
+def test_a_round_at_a_table_of_four() -> None:
+    """24 deals (a federation round): each seat deals and sits out 6 times, is forehand 6
+    times; the totals stay zero-sum, and the pules standing at the end are settled."""
+    rules = load_rules("lzf")
+    table = TableSheet(rules, seed=11)
+    sat_out, forehands = [0] * 4, [0] * 4
+    rng = random.Random(1)
+    for _ in range(24):
+        seating, deal = table.next_deal()
+        sat_out[seating.sitting_out or 0] += 1
+        forehands[seating.table_seat(deal.forehand)] += 1
+        assert deal.pules == Pules()  # the table's pules are the table's
+        table.record(_random_moves(deal, rng))
+        assert sum(table.totals) == 0
+    assert sat_out == [6] * 4 and forehands == [6] * 4
+    assert table.seating(1).players == (0, 1, 2) and table.seating(2).sitting_out == 0
+    standing = table.pules
+    assert standing.personal and any(
+        "two common pules" in (r.pule_event or "") for r in table.results
+    )
+    before = list(table.totals)
+    changes = table.settle()
+    assert changes == settle_pules(standing, 4, END_PULE_PAYMENT) and sum(changes) == 0
+    assert table.totals == [b + c for b, c in zip(before, changes, strict=True)]
+    assert table.pules == Pules()

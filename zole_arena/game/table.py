@@ -25,20 +25,33 @@ from typing import Final
 
 from zole_arena.game.actions import Contract
 from zole_arena.game.rules import Rules
-from zole_arena.game.scoring import Pules, score_soloist, score_table_of
+from zole_arena.game.scoring import NO_PULES, Pules, score_soloist, score_table_of
+from zole_arena.game.state import DealState
 from zole_arena.game.values import DealResult
 
 __all__ = [
+    "END_PULE_PAYMENT",
     "TABLE_SIZES",
     "Seating",
     "TableScore",
+    "TableSheet",
     "pules_after_all_pass",
     "score_at_table",
     "settle_pules",
+    "table_dealer_of",
 ]
 
 #: The table sizes the engine plays: three, or four with the dealer sitting out.
 TABLE_SIZES: Final = (3, 4)
+
+#: What each personal pule standing at the end costs its owner, to each other player.
+END_PULE_PAYMENT: Final = 1
+
+
+def table_dealer_of(deal_no: int, size: int) -> int:
+    """The table seat that deals deal ``deal_no`` (1-based): the deal passes to the left, and
+    table seat 0 is the forehand of deal 1 (at three, :func:`~zole_arena.game.values.dealer_of`)."""
+    return (deal_no + size - 2) % size
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,3 +168,67 @@ def score_at_table(rules: Rules, seating: Seating, result: DealResult, pules: Pu
         size,
     )
     return TableScore(score.scores, score.pules, score.pule_event)
+
+
+class TableSheet:
+    """The score sheet of one table of three or four over a match or round: it deals each
+    deal from the seed to the three who play (the dealer moving left, sitting out at four),
+    scores it for the table, keeps the totals and the pules by table seat, and settles the
+    pules at the end (:func:`settle_pules`).
+
+    At three it keeps the same score as :class:`~zole_arena.game.scoresheet.ScoreSheet`.
+    """
+
+    def __init__(self, rules: Rules, seed: int, size: int = 4) -> None:
+        if size not in TABLE_SIZES:
+            raise ValueError(f"a table seats 3 or 4 players, not {size!r}")
+        self.rules = rules
+        self.seed = seed
+        self.size = size
+        self.results: list[TableScore] = []
+        """Each finished deal scored for the table, in order."""
+        self.totals = [0] * size
+        """Each table seat's cumulative score."""
+        self.pules: Pules = NO_PULES
+        """The pules standing now, owners by table seat."""
+
+    @property
+    def next_deal_no(self) -> int:
+        """The 1-based number of the next deal."""
+        return len(self.results) + 1
+
+    def seating(self, deal_no: int) -> Seating:
+        """Who plays deal ``deal_no``."""
+        return Seating(self.size, table_dealer_of(deal_no, self.size))
+
+    def next_deal(self) -> tuple[Seating, DealState]:
+        """The next deal's seating and the deal among its three players (in deal seats: see
+        :class:`Seating`). At four the deal is given no pules of its own: they are the
+        table's, and :meth:`record` scores them."""
+        deal_no = self.next_deal_no
+        seating = self.seating(deal_no)
+        pules = self.pules if self.size == 3 else NO_PULES
+        deal = DealState.from_seed(
+            self.rules, self.seed, deal_no, dealer=seating.deal_dealer, pules=pules
+        )
+        return seating, deal
+
+    def record(self, result: DealResult) -> TableScore:
+        """Score the result of the deal :meth:`next_deal` gave, for the table, and add it to
+        the totals."""
+        score = score_at_table(self.rules, self.seating(self.next_deal_no), result, self.pules)
+        self.results.append(score)
+        for seat, change in enumerate(score.scores):
+            self.totals[seat] += change
+        self.pules = score.pules
+        return score
+
+    def settle(self) -> tuple[int, ...]:
+        """End the match or round: each personal pule standing costs its owner
+        :data:`END_PULE_PAYMENT` to each other player; common pules lapse. Returns the
+        changes (added to the totals); no pules stand after."""
+        changes = settle_pules(self.pules, self.size, END_PULE_PAYMENT)
+        for seat, change in enumerate(changes):
+            self.totals[seat] += change
+        self.pules = NO_PULES
+        return changes
