@@ -27,6 +27,7 @@ __all__ = [
     "NO_PULES",
     "SoloistScore",
     "band_of",
+    "pules_after_all_pass",
     "score_soloist",
     "score_table",
     "score_table_of",
@@ -197,6 +198,16 @@ def score_soloist(
             event = "lost while pules stand: a personal pule for the soloist"
         pules = Pules(common, tuple(personal))
     return SoloistScore(band, won, amount, tuple(scores), pules, event)
+
+
+def pules_after_all_pass(pules: Pules, size: int) -> tuple[Pules, str]:
+    """The pules after a deal all passed under ``all_pass = "pule"``, and the event in words:
+    one common pule at a table of three; at a table of four two when no pule of any kind
+    stands, else one (LZF: "ja spēlē četratā tad tiek liktas divas pules, ja pule jau ir tad
+    viena")."""
+    written = 2 if size == 4 and not pules else 1
+    words = "two common pules are" if written == 2 else "a common pule is"
+    return Pules(pules.common + written, pules.personal), f"all passed: {words} written"
 
 
 #: The seats marked in a 3-bit set (bit s for seat s), as a tuple.

@@ -50,6 +50,7 @@ from zole_arena.game.rules import AllPass, Rules
 from zole_arena.game.scoring import (
     NO_PULES,
     Pules,
+    pules_after_all_pass,
     score_soloist,
     score_table,
     table_losers,
@@ -484,7 +485,7 @@ class DealState:
         self._start_play()
 
     def _finish_pule(self) -> None:
-        pules = Pules(self.pules.common + 1, self.pules.personal)
+        pules, event = pules_after_all_pass(self.pules, 3)
         self.result = DealResult(
             contract=Contract.PULE,
             soloist=None,
@@ -492,7 +493,7 @@ class DealState:
             tricks=(0, 0, 0),
             points=(0, 0, 0),
             pules=pules,
-            pule_event="all passed: a common pule is written",
+            pule_event=event,
         )
         self.phase = _DONE
         self.turn = None

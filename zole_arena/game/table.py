@@ -25,7 +25,13 @@ from typing import Final
 
 from zole_arena.game.actions import Contract
 from zole_arena.game.rules import Rules
-from zole_arena.game.scoring import NO_PULES, Pules, score_soloist, score_table_of
+from zole_arena.game.scoring import (
+    NO_PULES,
+    Pules,
+    pules_after_all_pass,
+    score_soloist,
+    score_table_of,
+)
 from zole_arena.game.state import DealState
 from zole_arena.game.values import DealResult
 
@@ -101,14 +107,6 @@ class Seating:
         for deal_seat, table_seat in enumerate(self.players):
             values[table_seat] = per_deal_seat[deal_seat]
         return tuple(values)
-
-
-def pules_after_all_pass(pules: Pules, size: int) -> tuple[Pules, str]:
-    """The pules after a deal all passed under ``all_pass = "pule"``, and the event in words:
-    one common pule at a table of three; at four two when no pule stands, else one."""
-    written = 2 if size == 4 and not pules else 1
-    words = "two common pules are" if written == 2 else "a common pule is"
-    return Pules(pules.common + written, pules.personal), f"all passed: {words} written"
 
 
 def settle_pules(pules: Pules, size: int, payment: int) -> tuple[int, ...]:
