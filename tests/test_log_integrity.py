@@ -569,7 +569,7 @@ MATCH_HEADERS = [
     (_key("duplicate", "yes"), "duplicate is 'yes', not true or false"),
     (_key("rules", ["wpt"]), "rules is ['wpt'], not an object"),
     (_key("rules", {"preset": "wpt"}), "rules: "),
-    (_two_players, "players has 2 bots, not 3"),
+    (_two_players, "players has 2 bots, not 3 or 4"),
     (_same_names, "players 3: the name 'rulebot' is taken by another bot"),
     (_no_command, "players 1: command is '', not an argument list"),
 ]  # fmt: skip

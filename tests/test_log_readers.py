@@ -257,7 +257,7 @@ def test_verify_lists_the_wrong_types_of_a_header(match_log: list[bytes], tmp_pa
         "m.jsonl: line 1: match header: seed is 'five', not a whole number from 0 to",
         "m.jsonl: line 1: match header: deals is [3], not a whole number from 1",
         "m.jsonl: line 1: match header: settings is 'fast', not an object",
-        "m.jsonl: line 1: match header: players is 7, not a list of 3 bots",
+        "m.jsonl: line 1: match header: players is 7, not a list of 3 or 4 bots",
         "m.jsonl: 1 of 1 deals verify — 1 bad header(s), 2 unreadable line(s)",
     ):
         assert said in proc.stdout, proc.stdout

@@ -31,6 +31,7 @@ from zole_arena.arena.settings import (
 from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.arena.summary import DealReport, PlayerStats, Summary
 from zole_arena.game.scoresheet import ScoreSheet
+from zole_arena.game.table import END_PULE_PAYMENT, TableSheet
 from zole_arena.players.session import IN_PROCESS, BotConfig, BotSession, PlayerSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.model import (
@@ -38,8 +39,11 @@ from zole_arena.records.model import (
     Identity,
     InvalidHeader,
     MatchHeader,
+    MatchRecord,
     PlayerInfo,
+    SettleRecord,
     SprtInfo,
+    TableDeal,
     TableOf,
 )
 from zole_arena.records.reader import LogProblem, RecordError, read_log
@@ -70,7 +74,7 @@ class RecordSink(Protocol):
         """The file the records end up in, which a sandboxed match hides from its bots
         (None: they are not kept in a file a bot could read)."""
 
-    def write(self, record: MatchHeader | DealRecord) -> None:
+    def write(self, record: MatchRecord) -> None:
         """Keep one whole record."""
 
 
@@ -109,8 +113,13 @@ class Match:
         :param part_of: the tournament table or head-to-head test the match is part of, for
             its header.
         """
-        if len(players) != 3:
-            raise MatchError(f"a match needs 3 bots, not {len(players)}")
+        if len(players) not in (3, 4):
+            raise MatchError(f"a match needs 3 bots, or 4 at a table of four, not {len(players)}")
+        if len(players) == 4 and settings.duplicate:
+            raise MatchError(
+                "a table of four plays no duplicate match (its deals cannot be played in every "
+                "seating); a tournament's rounds play the same deals at every table instead"
+            )
         self.settings = settings
         self._sink: RecordSink | None = None
         if log is None or isinstance(log, str | os.PathLike):
@@ -123,6 +132,15 @@ class Match:
         self.match_id = match_id or uuid.uuid4().hex[:12]
         self.part_of = part_of
         self.sheets = [ScoreSheet(settings.rules, settings.seed) for _ in range(6)]
+        self.table: TableSheet | None = (
+            TableSheet(settings.rules, settings.seed, 4) if len(players) == 4 else None
+        )
+        """A table of four's sheet (None: three players, on :attr:`sheets`)."""
+        self.settle_missing = False
+        """A finished table of four's log lacks its ``settle`` record (:meth:`write_settle`)."""
+        self.settled: SettleRecord | None = None
+        """The pules paid at the end of a table of four's match (None: not yet, or none
+        stood)."""
         self.stats = [
             PlayerStats(config.name or f"player{i + 1}") for i, config in enumerate(players)
         ]
@@ -154,7 +172,7 @@ class Match:
 
     # -- the header -------------------------------------------------------------------------
 
-    def player_entries(self) -> tuple[PlayerInfo, PlayerInfo, PlayerInfo]:
+    def player_entries(self) -> tuple[PlayerInfo, ...]:
         """The players as the header keeps them: enough to start them again."""
         entries = []
         for player, config in zip(self.referee.players, self.players, strict=True):
@@ -173,7 +191,7 @@ class Match:
                     cwd=str(config.cwd) if config.cwd is not None else os.getcwd(),
                 )
             )
-        return (entries[0], entries[1], entries[2])
+        return tuple(entries)
 
     def header(self) -> MatchHeader:
         """The log's first record."""
@@ -194,16 +212,19 @@ class Match:
         return header
 
     @property
-    def names(self) -> tuple[str, str, str]:
+    def names(self) -> tuple[str, ...]:
         """The players' names (once started: each as it goes in the log, told apart)."""
-        return (self.stats[0].name, self.stats[1].name, self.stats[2].name)
+        return tuple(stats.name for stats in self.stats)
 
     # -- playing ----------------------------------------------------------------------------
 
     def _count(self, report: DealReport) -> None:
         stats, seating = self.stats, report.seating
         for seat, player in enumerate(seating):
-            stats[player].add(seat, report.result, report.result.scores[seat], report.block)
+            stats[player].add(seat, report.result, report.scores[player], report.block)
+        if report.sitting_out is not None:
+            player = report.sitting_out
+            stats[player].add(None, report.result, report.scores[player], report.block)
         for move in report.moves:
             stats[seating[move.seat]].add_move(move)
         for seat, lines in enumerate(report.stray):
@@ -219,23 +240,32 @@ class Match:
                     f"the log has more deals than its header's match ({self.settings.total_deals})"
                 )
             number, block, sheet_index, seating = step
+            if self.table is not None:
+                seating = self.table.seating(number).players
             if record.deal != number or record.block != block or record.seating != seating:
                 raise MatchError(
                     f"the log's deal {record.deal} is not deal {number} of this match "
                     "(was the log written by another zole-arena version?)"
                 )
             result = record.result
-            self.sheets[sheet_index].record(result)
+            if self.table is not None:
+                sitting_out = self.table.seating(number).sitting_out
+                scores = self.table.record(result).scores
+            else:
+                sitting_out = None
+                self.sheets[sheet_index].record(result)
+                scores = _by_player(seating, result.scores)
             self._count(
                 DealReport(
                     number,
                     block,
                     seating,
                     result,
-                    _by_player(seating, result.scores),
+                    scores,
                     len(record.faults),
                     record.moves,
                     record.stray,
+                    sitting_out,
                 )
             )
             for fault in record.faults:
@@ -277,9 +307,14 @@ class Match:
         number = self.done + 1
         block, sheet_index, seating = scheduled(number, self.settings.duplicate)
         slot = sheet_index if self.settings.separate_seatings else 0
+        sheet: ScoreSheet | TableSheet = self.sheets[sheet_index]
+        if self.table is not None:
+            sheet, seating = self.table, self.table.seating(number).players
         try:
-            outcome = self.referee.play_deal(self.sheets[sheet_index], seating, number, slot)
+            outcome = self.referee.play_deal(sheet, seating, number, slot)
             report = self._finish(outcome, number, block, sheet_index, seating)
+            if self.table is not None and number == self.settings.total_deals:
+                self._settle(number)
         except BaseException as exc:
             instead = self._abandon(exc)
             if instead is None:
@@ -327,6 +362,8 @@ class Match:
             except BaseException:
                 remove_empty(made)  # files made only to be hidden from the sandboxes
                 raise
+            if self.table is not None:
+                self._check_tables()
             # Players without a given name take the name they announce, told apart.
             names = unique_names([player.name for player in self.referee.players])
             for index, player in enumerate(self.referee.players):
@@ -346,6 +383,21 @@ class Match:
             if instead is None:
                 raise
             raise instead from None
+
+    def _check_tables(self) -> None:
+        """Refuse a bot that said at its handshake that it does not play at a table of four
+        (``id tables 3``: protocol §2).
+
+        :raises MatchError: one did (the bots are stopped).
+        """
+        for player in self.referee.players:
+            said = str(player.identity.get("tables", "")).strip()
+            if said and "4" not in said.replace(" ", ",").split(","):
+                self.referee.kill()
+                raise MatchError(
+                    f"{player.name} plays only at tables of {said} (its handshake's 'id tables' "
+                    "line): a table of four cannot seat it"
+                )
 
     def _abandon(self, exc: BaseException) -> MatchError | None:
         """Stop the bots after ``exc`` (Ctrl-C kills them at once) and close the log. For a
@@ -391,15 +443,37 @@ class Match:
         seating: tuple[int, int, int],
     ) -> DealReport:
         result = outcome.result
+        table_part: TableDeal | None = None
+        if outcome.table is not None and self.table is not None:
+            context, scored = outcome.table
+            sitting_out = context.seating.dealer
+            sitter = self.referee.players[sitting_out]
+            scores = scored.scores
+            table_part = TableDeal(
+                size=context.seating.size,
+                dealer=sitting_out,
+                sitter=_identity(sitter.name, sitter.identity),
+                pules_before=context.pules,
+                scores=scored.scores,
+                totals=tuple(self.table.totals),
+                pules=scored.pules,
+                pule_event=scored.pule_event,
+            )
+            totals: Sequence[int] = [self.table.totals[p] for p in seating]
+        else:
+            sitting_out = None
+            scores = _by_player(seating, result.scores)
+            totals = self.sheets[sheet_index].totals
         report = DealReport(
             number,
             block,
             seating,
             result,
-            _by_player(seating, result.scores),
+            scores,
             len(outcome.faults),
             tuple(outcome.moves),
             outcome.stray,
+            sitting_out,
         )
         for fault in outcome.faults:
             self.stats[fault.player].faults += 1
@@ -423,12 +497,41 @@ class Match:
                     _identity(b.name, b.identity),
                     _identity(c.name, c.identity),
                 ),
-                totals=self.sheets[sheet_index].totals,
+                totals=totals,
                 stray=outcome.stray,
+                table=table_part,
             )
             self._writer.write(record)
         self.done = number
         return report
+
+    def write_settle(self) -> None:
+        """Write the ``settle`` record a finished table of four's log lacks (the match was
+        stopped between its last deal and it: :attr:`settle_missing`).
+
+        :raises RecordError: the log cannot be written.
+        """
+        if self.settle_missing and self.settled is not None and self.log_path is not None:
+            with LogWriter(self.log_path) as writer:
+                writer.write(self.settled)
+            self.settle_missing = False
+
+    def _settle(self, number: int) -> None:
+        """End a table of four's match: the personal pules standing cost their owners
+        :data:`~zole_arena.game.table.END_PULE_PAYMENT` to each other player (common ones
+        lapse); a ``settle`` record says so, after the last deal's."""
+        assert self.table is not None
+        pules = self.table.pules
+        if not pules.personal:
+            return
+        scores = self.table.settle()
+        for player, change in enumerate(scores):
+            self.stats[player].points += change
+        self.settled = SettleRecord(
+            self.match_id, number, pules, END_PULE_PAYMENT, scores, tuple(self.table.totals)
+        )
+        if self._writer is not None:
+            self._writer.write(self.settled)
 
     def summary(self) -> Summary:
         """The figures so far."""
@@ -552,4 +655,11 @@ def resume_match(
     match = Match(configs, settings, log_path, match_id=header.match_id)
     match.replay_records(deals)
     match.log_problems = problems
+    if match.table is not None and match.done == settings.total_deals:
+        # A table of four's pules are settled after its last deal (a match stopped between
+        # the two has its settle record missing: write_settle writes it).
+        match._settle(match.done)
+        match.settle_missing = match.settled is not None and not any(
+            isinstance(r, SettleRecord) for r in records
+        )
     return match

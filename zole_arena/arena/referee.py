@@ -1,4 +1,5 @@
-"""The referee: plays deals between three bot processes and applies the error policy.
+"""The referee: plays deals between three bot processes (at a table of four, the three who do
+not deal) and applies the error policy.
 
 For each deal the referee deals from the score sheet, tells each bot ``newdeal``, asks the seat
 to move with a ``go`` that carries its whole view, checks the answer with the rules engine, and
@@ -34,12 +35,20 @@ from zole_arena.game.clock import TimeControl, clock_after, decisions_left
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.state import DealResult, DealState, Phase, forfeit_result, max_penalty
+from zole_arena.game.table import TableContext, TableScore, TableSheet
 from zole_arena.isolation.cgroups import CgroupError
 from zole_arena.players.botgroup import BotGroup
 from zole_arena.players.command import program_name, split_command
 from zole_arena.players.inproc import DealContext, InProcessSession
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
-from zole_arena.protocol import DealWriter, answer_text, events_after, parse_answer, result_event
+from zole_arena.protocol import (
+    DealWriter,
+    answer_text,
+    events_after,
+    parse_answer,
+    result_event,
+    sitout_event,
+)
 from zole_arena.records.model import Fault, Move
 
 __all__ = [
@@ -92,6 +101,8 @@ class DealOutcome:
     stray: tuple[int, int, int] = (0, 0, 0)
     """By seat: lines the bot wrote on its stdout during the deal that are no protocol
     message (ignored, not a fault; a bot's debugging output in the wrong place)."""
+    table: tuple[TableContext, TableScore] | None = None
+    """At a table of four: the table before the deal, and the deal scored for it."""
 
     @property
     def forfeit(self) -> Fault | None:
@@ -180,7 +191,9 @@ class _Forfeit(Exception):
 
 
 class Referee:
-    """Runs deals between three bots; seat ``i`` of every deal is ``configs[i]``.
+    """Runs deals between three bots; seat ``i`` of every deal is ``configs[i]``. With four
+    bots (a table of four), each deal is played by the three its seating names, and the one
+    who deals sits it out: he is told how it went at its end (``sitout``).
 
     Events reach a bot together with its next request (or the deal's result), in one write:
     a bot learns everything before it must act, and the arena makes one pipe round trip per
@@ -205,8 +218,8 @@ class Referee:
     ) -> None:
         """:param slots: how many processes of each player may be alive at once (the slots of
         :meth:`play_deal`): a sandboxed player's limits are shared out among them."""
-        if len(configs) != 3:
-            raise ValueError(f"a Zole table needs 3 bots, not {len(configs)}")
+        if len(configs) not in (3, 4):
+            raise ValueError(f"a Zole table seats 3 or 4 bots, not {len(configs)}")
         self.rules = rules
         self.time_ms = time_ms
         self.tc = tc
@@ -223,7 +236,9 @@ class Referee:
         self.faults: list[Fault] = []
         self.disqualified: list[int] = []
         """Players past the fault limit; a match should stop once this is not empty."""
-        self._by_seat = list(self.players)
+        self._by_seat = list(self.players[:3])
+        self._sitter: _Player | None = None
+        """The one who sits the current deal out (a table of four)."""
         self._rng: random.Random | None = None
         self._rng_seed = ""
         """Seeds the random actions of the current deal (made only when one is needed)."""
@@ -330,13 +345,16 @@ class Referee:
 
     def play_deal(
         self,
-        sheet: ScoreSheet,
+        sheet: ScoreSheet | TableSheet,
         seating: tuple[int, int, int] = (0, 1, 2),
         number: int | None = None,
         slot: int = 0,
     ) -> DealOutcome:
         """Play the sheet's next deal to its end (or forfeit) and record it on the sheet.
 
+        :param sheet: a three-player sheet, or a table's (:class:`TableSheet`, of four: then
+            its seating says who plays, ``seating`` is not read, and player ``i`` sits at
+            table seat ``i``).
         :param seating: ``seating[seat]`` is the player who sits in that seat.
         :param number: the deal's number in the match, for faults and request ids (default:
             the sheet's deal number).
@@ -344,7 +362,18 @@ class Referee:
             of its own, started when first needed (a duplicate match gives each seating a slot,
             so that no process meets the same cards twice).
         """
-        deal = sheet.next_deal()
+        table: TableContext | None = None
+        self._sitter = None
+        if isinstance(sheet, TableSheet):
+            table = sheet.context()
+            _, deal = sheet.next_deal()
+            seating = table.seating.players
+            sitting_out = table.seating.sitting_out
+            if sitting_out is not None:
+                self._sitter = self.players[sitting_out]
+                self._sitter.slot = slot
+        else:
+            deal = sheet.next_deal()
         deal_no = number if number is not None else sheet.next_deal_no
         self.seating = seating
         self._by_seat = [self.players[p] for p in seating]
@@ -356,20 +385,29 @@ class Referee:
         self._rng_seed = f"{sheet.seed}/{deal_no}"
         if self.tc is not None:
             self._clocks = [self.tc.base_ms] * 3
-        scores = tuple(sheet.totals)
+        scores = tuple(sheet.totals) if table is None else table.deal_totals
         moves: list[Move] = []
         first_fault = len(self.faults)
         try:
-            self._begin(deal, deal_no, scores)
+            self._begin(deal, deal_no, scores, table)
             while deal.result is None:
                 self._turn(deal, deal_no, moves)
             result = deal.result
         except _Forfeit as forfeit:
             result = forfeit_result(deal, forfeit.seat, self.penalty)
-        sheet.record(result)
-        self._flush(deal_no, result, sheet.totals)
+        scored = None
+        if isinstance(sheet, TableSheet):
+            assert table is not None
+            scored = (table, sheet.record(result))
+            totals: Sequence[int] = [sheet.totals[p] for p in seating]
+        else:
+            sheet.record(result)
+            totals = sheet.totals
+        self._flush(deal_no, result, totals, scored)
         a, b, c = (self._stray_of(player) for player in self._by_seat)
-        return DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:], (a, b, c))
+        outcome = DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:], (a, b, c))
+        outcome.table = scored
+        return outcome
 
     @staticmethod
     def _stray_of(player: _Player) -> int:
@@ -379,8 +417,10 @@ class Referee:
         player.stray = 0
         return stray
 
-    def _begin(self, deal: DealState, deal_no: int, scores: tuple[int, ...]) -> None:
-        writer = self._writer = DealWriter(deal, deal_no, scores)
+    def _begin(
+        self, deal: DealState, deal_no: int, scores: tuple[int, ...], table: TableContext | None
+    ) -> None:
+        writer = self._writer = DealWriter(deal, deal_no, scores, table)
         self._context = DealContext(deal, deal_no, scores, self.rules)
         for seat in self._by_seat:
             try:
@@ -501,6 +541,21 @@ class Referee:
         message)."""
         self._events += events_after(deal, seat, action)
 
+    def _tell_sitter(self, deal_no: int, sitter: _Player, line: str) -> None:
+        """Send the one who sat the deal out its ``sitout``, if it is running (a fault in an
+        earlier deal may have stopped it: it is started for the next deal it plays). A bot
+        that cannot be told is stopped, and started again for the next deal it plays: it
+        cost the deal nothing, so it is no fault (a broken bot faults when it next plays)."""
+        session = sitter.session
+        if session is None:
+            return
+        try:
+            session.send_lines([line])
+        except BotError as exc:
+            LOGGER.info("deal %d: %s sat out, not told: %s", deal_no, sitter.name, exc)
+            session.kill()
+            sitter.session = None
+
     def _unsent(self, seat: _Player) -> list[str]:
         """The lines ``seat`` has not been sent yet (its own, then the deal's events), now
         counted as sent."""
@@ -513,10 +568,20 @@ class Referee:
         seat.seen = len(events)
         return lines
 
-    def _flush(self, deal_no: int, result: DealResult, totals: Sequence[int]) -> None:
+    def _flush(
+        self,
+        deal_no: int,
+        result: DealResult,
+        totals: Sequence[int],
+        table: tuple[TableContext, TableScore] | None = None,
+    ) -> None:
         """Send every bot its unsent events and the deal's ``result``; tell the in-process
-        ones the rest of the deal and the result as values."""
-        last = result_event(result, deal_no, totals) if self._texts else ""
+        ones the rest of the deal and the result as values. At a table of four, the one who
+        sat out is sent ``sitout`` (an in-process one is told nothing)."""
+        last = result_event(result, deal_no, totals, table) if self._texts else ""
+        sitter = self._sitter
+        if table is not None and sitter is not None and not sitter.in_process:
+            self._tell_sitter(deal_no, sitter, sitout_event(result, deal_no, *table))
         for seat in self._by_seat:
             if seat.in_process:
                 if seat.session is not None:

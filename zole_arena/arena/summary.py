@@ -28,14 +28,16 @@ class DealReport:
     block: int
     seating: tuple[int, int, int]
     result: DealResult
-    scores: tuple[int, int, int]
-    """Each player's change in this deal."""
+    scores: tuple[int, ...]
+    """Each player's change in this deal (at a table of four, the one who sat out too)."""
     faults: int
     moves: tuple[Move, ...] = ()
     """The deal's moves (by seat: ``seating[move.seat]`` is whose), with their think times
     and clocks."""
     stray: tuple[int, int, int] = (0, 0, 0)
     """By seat: the lines that were no protocol message."""
+    sitting_out: int | None = None
+    """At a table of four, the player who sat the deal out."""
 
 
 @dataclasses.dataclass
@@ -54,6 +56,9 @@ class PlayerStats:
     table_points: int = 0
     forfeited: int = 0
     """Deals stopped by a fault (of any player): counted in points, not in the roles."""
+    sat_out: int = 0
+    """Deals it sat out as the dealer at a table of four: counted in deals and points (the
+    dealer pays or collects as an opponent), not in the roles."""
     faults: int = 0
     stray_lines: int = 0
     """Lines the bot wrote on its stdout that are no protocol message (ignored; not faults:
@@ -94,9 +99,10 @@ class PlayerStats:
         return self.think_ms / self.decisions if self.decisions else 0.0
 
     def add(
-        self, seat: int, result: DealResult, score: int, cluster: Hashable | None = None
+        self, seat: int | None, result: DealResult, score: int, cluster: Hashable | None = None
     ) -> None:
-        """Count one deal in which this player sat in ``seat`` and scored ``score``.
+        """Count one deal in which this player sat in ``seat`` (None: sat it out, at a table
+        of four) and scored ``score``.
 
         :param cluster: what the deal shares its cards with, for the interval: deals of one
             cluster are one sample (a duplicate block's number in a match; the seed's deal,
@@ -112,7 +118,9 @@ class PlayerStats:
         sums[1] += (points + score) * (deals + 1) - points * deals
         sums[2] += (deals + 1) ** 2 - deals**2
         self._clusters[key] = (points + score, deals + 1)
-        if result.forfeit is not None:
+        if seat is None:
+            self.sat_out += 1
+        elif result.forfeit is not None:
             self.forfeited += 1
         elif result.contract is Contract.TABLE:
             self.table += 1
@@ -173,6 +181,7 @@ class PlayerStats:
             "as_partner": {"deals": self.partner, "points": self.partner_points},
             "table_games": {"deals": self.table, "points": self.table_points},
             "forfeited_deals": self.forfeited,
+            **({"sat_out": self.sat_out} if self.sat_out else {}),
             "faults": self.faults,
             "stray_lines": self.stray_lines,
             "time": {

@@ -24,6 +24,13 @@ from zole_arena.game.clock import clock_after
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import dealer_of, max_penalty
+from zole_arena.game.table import (
+    END_PULE_PAYMENT,
+    Seating,
+    score_at_table,
+    settle_pules,
+    table_dealer_of,
+)
 from zole_arena.records.checks import short
 from zole_arena.records.model import (
     ABSENT,
@@ -32,6 +39,7 @@ from zole_arena.records.model import (
     InvalidHeader,
     MatchHeader,
     Record,
+    SettleRecord,
     TournamentHeader,
 )
 from zole_arena.records.reader import LogEntry, LogReader
@@ -102,6 +110,8 @@ class VerifyReport:
     bad: int = 0
     """Deal records that disagree with the rules, their header or the deals before them."""
     bad_headers: int = 0
+    bad_settles: int = 0
+    """``settle`` records (pules paid at the end of a table of four) found wrong, or missing."""
     """Headers with impossible or missing settings, or that disagree with their tournament."""
     broken: int = 0
     """Lines that cannot be read as records, not counting lines cut short by a crash."""
@@ -118,7 +128,12 @@ class VerifyReport:
     def failed(self) -> bool:
         """Whether anything found makes the log fail."""
         return bool(
-            self.bad or self.bad_headers or self.broken or self.chain_breaks or self.digest_differs
+            self.bad
+            or self.bad_headers
+            or self.bad_settles
+            or self.broken
+            or self.chain_breaks
+            or self.digest_differs
         )
 
 
@@ -145,6 +160,10 @@ class _Verifier:
         """Each tournament's header (None: a header with problems)."""
         self.last_deal: dict[str, int] = {}
         self.sheets: dict[tuple[str, tuple[int, int, int]], _Sheet] = {}
+        self.tables: dict[str, _Sheet] = {}
+        """The sheet of each table of four's match (pules and totals by table seat)."""
+        self.settled: set[str] = set()
+        """The matches whose pules were settled (their ``settle`` record read)."""
         self.first_type: str | None = None
         """The type of the log's first record: ``match`` or ``tournament`` in a whole log."""
 
@@ -275,7 +294,10 @@ class _Verifier:
         if previous is not None and number != previous + 1:
             problems.append(f"deal number {number} follows deal {previous} of its match")
         self.last_deal[match_id] = number
-        problems.extend(self._sheet_problems(record))
+        if record.table is None:
+            problems.extend(self._sheet_problems(record))
+        else:
+            problems.extend(self._table_problems(record))
         if problems:
             self.report.bad += 1
             for problem in problems:
@@ -312,6 +334,127 @@ class _Verifier:
         sheet.last = record.deal
         return problems
 
+    def _table_problems(self, record: DealRecord) -> list[str]:
+        """A table of four's deal: the table's scores, pules and totals are what the deal's
+        end gives at that table (:func:`~zole_arena.game.table.score_at_table`), carried from
+        the table's deal before; the deal's own totals are the table's of its three."""
+        table = record.table
+        assert table is not None
+        problems = []
+        if record.match_id in self.settled:
+            problems.append("a deal after its match's pules were settled")
+        seating = Seating(table.size, table.dealer)
+        sheet = self.tables.get(record.match_id)
+        if sheet is None:  # as for three: the first deal in the file is taken at its word
+            before = [t - s for t, s in zip(table.totals, table.scores, strict=True)]
+            sheet = self.tables[record.match_id] = _Sheet(before, table.pules_before, 0)
+        elif table.pules_before != sheet.pules:
+            problems.append(
+                f"table.pules_before: the log says {short(table.pules_before.to_dict())}, the "
+                f"table's deal {sheet.last} left {short(sheet.pules.to_dict())}"
+            )
+        try:
+            rules = Rules.from_dict(record.rules)
+        except ZoleError as exc:
+            return [*problems, f"rules: {exc}"]
+        try:
+            scored = score_at_table(rules, seating, record.result, table.pules_before)
+        except ValueError as exc:
+            return [*problems, f"table: {exc}"]
+        if list(table.scores) != list(scored.scores):
+            problems.append(
+                f"table.scores: the log says {list(table.scores)}, the deal's end gives "
+                f"{list(scored.scores)}"
+            )
+        if table.pules != scored.pules or table.pule_event != scored.pule_event:
+            problems.append(
+                f"table.pules: the log says {short(table.pules.to_dict())}, the deal's end "
+                f"leaves {short(scored.pules.to_dict())}"
+            )
+        if sum(table.totals) != 0:
+            problems.append(f"table.totals: {list(table.totals)} are not zero-sum")
+        running = [
+            total + change for total, change in zip(sheet.totals, scored.scores, strict=True)
+        ]
+        if list(table.totals) != running:
+            problems.append(
+                f"table.totals: the log says {list(table.totals)}, its deals add up to {running}"
+            )
+        expected = [table.totals[player] for player in seating.players]
+        if list(record.totals) != expected:
+            problems.append(
+                f"totals: the log says {list(record.totals)}, the table's give {expected}"
+            )
+        if record.pules_before:  # the replay then checks the deal's own result
+            problems.append(
+                "pules_before: a table of four's deal is played with no pules of its own (the "
+                "table's are in table.pules_before)"
+            )
+        sheet.totals = list(table.totals)
+        sheet.pules = table.pules
+        sheet.last = record.deal
+        return problems
+
+    def settle(self, entry: LogEntry, record: SettleRecord) -> None:
+        """A table of four's ``settle``: after its match's last deal, the pules that stood,
+        each personal one costing its owner the payment to each other player."""
+        problems = []
+        sheet = self.tables.get(record.match_id)
+        header = self.headers.get(record.match_id)
+        if record.match_id in self.settled:
+            problems.append("a second settle record of its match")
+        self.settled.add(record.match_id)
+        if sheet is None:
+            problems.append("no deal of a table of four before it")
+        else:
+            if header is not None and sheet.last != header.total_deals:
+                problems.append(
+                    f"after deal {sheet.last}, not the match's last ({header.total_deals})"
+                )
+            if record.after != sheet.last:
+                problems.append(f"after: {record.after}, but the last deal was {sheet.last}")
+            if record.pules != sheet.pules:
+                problems.append(
+                    f"pules: the log says {short(record.pules.to_dict())}, the table's last "
+                    f"deal left {short(sheet.pules.to_dict())}"
+                )
+            if record.payment != END_PULE_PAYMENT:
+                problems.append(f"payment: {record.payment}, not {END_PULE_PAYMENT}")
+            size = len(sheet.totals)
+            expected = list(settle_pules(sheet.pules, size, END_PULE_PAYMENT))
+            if list(record.scores) != expected:
+                problems.append(
+                    f"scores: the log says {list(record.scores)}, the pules give {expected}"
+                )
+            totals = [t + s for t, s in zip(sheet.totals, expected, strict=True)]
+            if list(record.totals) != totals:
+                problems.append(f"totals: the log says {list(record.totals)}, not {totals}")
+        if problems:
+            self.report.bad_settles += 1
+            for problem in problems:
+                self.emit(Finding(Kind.DEAL, entry.line, f"settle: {problem}"))
+
+    def finish(self) -> None:
+        """At the end of the log: a table of four's match that played all its deals with
+        personal pules standing must have settled them."""
+        for match_id, sheet in self.tables.items():
+            header = self.headers.get(match_id)
+            if (
+                header is not None
+                and sheet.last == header.total_deals
+                and sheet.pules.personal
+                and match_id not in self.settled
+            ):
+                self.report.bad_settles += 1
+                self.emit(
+                    Finding(
+                        Kind.DEAL,
+                        0,
+                        f"match {short(match_id)}: its last deal left personal pules "
+                        f"{list(sheet.pules.personal)}, and no settle record pays them",
+                    )
+                )
+
 
 def _against_header(record: DealRecord, header: MatchHeader) -> list[str]:
     """What a deal record says that its match's header contradicts: the seed (which a resumed
@@ -340,6 +483,8 @@ def _against_header(record: DealRecord, header: MatchHeader) -> list[str]:
     number = record.deal
     if number > header.total_deals:
         problems.append(f"beyond the {header.total_deals} deals of its match")
+    elif header.table_size == 4 or record.table is not None:
+        problems += _table_schedule_problems(record, header)
     else:
         block, _sheet, seating = scheduled(number, header.duplicate)
         if record.block != block or record.seating != seating:
@@ -362,6 +507,30 @@ def _against_header(record: DealRecord, header: MatchHeader) -> list[str]:
                 f"forfeit: seat {forfeit} pays {paid} to each other seat, the match's "
                 f"penalty is {penalty}"
             )
+    return problems
+
+
+def _table_schedule_problems(record: DealRecord, header: MatchHeader) -> list[str]:
+    """A deal of a table of four's match: deal ``n`` is the seed's deal ``n``, dealt by table
+    seat ``(n + 2) mod 4`` (:func:`~zole_arena.game.table.table_dealer_of`), who sits it out."""
+    table = record.table
+    if header.table_size != 4:
+        return ["a table of four's deal in a match of three"]
+    if table is None:
+        return ["a deal of a table of four without its table part"]
+    number = record.deal
+    dealer = table_dealer_of(number, 4)
+    problems = []
+    if record.block != number or table.dealer != dealer:
+        problems.append(
+            f"deal {number} of the match is block {number} dealt by table seat {dealer}, not "
+            f"block {record.block} dealt by {table.dealer}"
+        )
+    if table.sitter.name != header.names[table.dealer]:
+        problems.append(
+            f"table.sitter: {short(table.sitter.name)}, but table seat {table.dealer} is "
+            f"{header.names[table.dealer]}"
+        )
     return problems
 
 
@@ -431,7 +600,9 @@ def _order_problems(record: DealRecord) -> list[str]:
             problems.append(f"{what}: {short([str(c) for c in cards])} is not strongest first")
     if record.deal_no != record.block:
         problems.append(f"deal_no {record.deal_no} is not its block {record.block}")
-    if record.dealer != dealer_of(record.deal_no):
+    if record.table is not None:
+        pass  # the deal's dealer at a table of four is seat 2: its shape says so
+    elif record.dealer != dealer_of(record.deal_no):
         problems.append(
             f"dealer: seat {record.dealer}, but deal_no {record.deal_no} is dealt by "
             f"seat {dealer_of(record.deal_no)}"
@@ -476,10 +647,13 @@ def verify_log(
         bad = report.bad
         if isinstance(record, DealRecord):
             verifier.deal(entry, record)
+        elif isinstance(record, SettleRecord):
+            verifier.settle(entry, record)
         elif isinstance(record, MatchHeader | TournamentHeader | InvalidHeader):
             verifier.header(entry, record)
         if on_entry is not None:
             on_entry(entry, report.bad > bad)
+    verifier.finish()
     report.digest = reader.digest
     if digest is not None and digest != reader.digest:
         report.digest_differs = True

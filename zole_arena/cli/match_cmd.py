@@ -1,4 +1,5 @@
-"""``zole-arena match``: play a match between three bots, with a live view and a log."""
+"""``zole-arena match``: play a match between three bots (or four at a table of four, the
+dealer sitting each deal out), with a live view and a log."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from zole_arena.cli.console import (
     time_caption,
 )
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
+from zole_arena.errors import ZoleError
 from zole_arena.events.options import (
     CPU,
     DEALS,
@@ -112,13 +114,18 @@ def match_command(
     bots: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Three bots: a bundled name (see 'zole-arena bots') or a command line in "
-            "quotes, optionally NAME=COMMAND. None: a short demo match.",
+            help="Three bots (four: a table of four, the dealer sitting each deal out): a "
+            "bundled name (see 'zole-arena bots') or a command line in quotes, optionally "
+            "NAME=COMMAND. None: a short demo match.",
             show_default=False,
         ),
     ] = None,
     games: Annotated[
-        int | None, typer.Option(help="Games of 3 deals to play (default 1; demo: 2).")
+        int | None,
+        typer.Option(
+            help="Games to play, a game being a deal by each player: 3 deals, 4 at a table "
+            "of four (default 1; demo: 2)."
+        ),
     ] = None,
     *,
     values: OptionValues,
@@ -135,7 +142,8 @@ def match_command(
         bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")
     ] = False,
 ) -> None:
-    """Play a match between three bots: live scores, a results table, a replayable log."""
+    """Play a match between three bots (or four at a table of four): live scores, a results
+    table, a replayable log."""
     stop_on_signals()
     cpu = values[CPU]
     if cpu is not None:
@@ -150,12 +158,20 @@ def match_command(
         bots = names
         games = games if games is not None or deals is not None else 2
     assert bots is not None
-    if len(bots) != 3:
-        quote = QUOTE_IT if len(bots) > 3 else ""
-        fail(f"a match needs exactly 3 bots, not {len(bots)} (or none for a demo){quote}")
+    if len(bots) not in (3, 4):
+        quote = QUOTE_IT if len(bots) > 4 else ""
+        fail(
+            f"a match needs 3 bots, or 4 at a table of four, not {len(bots)} (or none for a "
+            f"demo){quote}"
+        )
     if games is not None and deals is not None:
         fail("give --games or --deals, not both")
-    total = deals if deals is not None else 3 * (games if games is not None else 1)
+    if len(bots) == 4 and values[DUPLICATE]:
+        fail(
+            "a table of four plays no duplicate match: its deals cannot be played in every "
+            "seating (give --no-duplicate, or play 3 bots)"
+        )
+    total = deals if deals is not None else len(bots) * (games if games is not None else 1)
     if total < 1:
         fail("the match needs at least one deal")
     isolation = sandbox_setting(values[SANDBOX], values[SANDBOX_READ])
@@ -238,6 +254,13 @@ def _resume(
     match = resume_match(log, grant=allowed, transcript=start_transcript_file(values))
     for problem in match.log_problems:  # verify reports them too, until they are removed
         err.print(f"[yellow]warning:[/] {escape(problem.describe())}")
+    if match.done >= match.settings.total_deals and match.settle_missing:
+        try:
+            match.write_settle()
+        except ZoleError as exc:
+            fail(str(exc))
+        out.print(f"{log}: the match was complete; the pules standing at its end are now settled")
+        return
     if match.done >= match.settings.total_deals:
         fail(
             f"{log}: the match is already complete ({match.done} of "
@@ -311,6 +334,13 @@ def _run(match: Match, json_output: bool) -> None:
             f"played {now} deal{'s' if now != 1 else ''} in {elapsed:.1f} s ({rate:.1f} deals/s)"
             + (f"; log: {summary.log}" if summary.log else "")
         )
+        if match.settled is not None:
+            settled = match.settled
+            paid = ", ".join(
+                f"{match.names[owner]} pays {settled.payment * (len(match.names) - 1)}"
+                for owner in settled.pules.personal
+            )
+            out.print(f"pules standing at the end, settled: {paid}", highlight=False, markup=False)
         if summary.log and summary.digest:  # what 'verify --digest' checks the log against
             out.print(f"log {summary.log}  digest {summary.digest}", highlight=False, markup=False)
     if summary.stopped:

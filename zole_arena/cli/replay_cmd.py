@@ -375,6 +375,8 @@ def verify_command(
             faults.append(f"{report.bad} bad")
         if report.bad_headers:
             faults.append(f"{report.bad_headers} bad header(s)")
+        if report.bad_settles:
+            faults.append(f"{report.bad_settles} bad or missing settle record(s)")
         if report.broken:
             faults.append(f"{report.broken} unreadable line(s)")
         if report.chain_breaks:

@@ -61,6 +61,8 @@ from zole_arena.records.model import (
     DealRecord,
     InvalidHeader,
     MatchHeader,
+    MatchRecord,
+    SettleRecord,
     TableOf,
 )
 from zole_arena.records.parse import from_json as record_from_json
@@ -125,7 +127,7 @@ class RecordMessage:
     the JSON object of its line."""
 
     table: int
-    record: MatchHeader | DealRecord
+    record: MatchRecord
 
     KIND: ClassVar[str] = "record"
 
@@ -140,7 +142,7 @@ class RecordMessage:
         return cls(_table(data), _record(data["record"]))
 
 
-def _record(data: object) -> MatchHeader | DealRecord:
+def _record(data: object) -> MatchRecord:
     """A match header or a deal record from its JSON object, read as a log's reader reads it.
 
     :raises MessageError: it is neither, or not a valid one, or not of the format a table
@@ -158,7 +160,7 @@ def _record(data: object) -> MatchHeader | DealRecord:
     if isinstance(record, InvalidHeader):
         why = one_line(record.problems[0], 120)
         raise MessageError(f"a {record.type} header that is not valid ({why})")
-    if not isinstance(record, MatchHeader | DealRecord):
+    if not isinstance(record, MatchHeader | DealRecord | SettleRecord):
         raise MessageError(f"a {_what(record.type)} record, not a match header or a deal")
     return record
 

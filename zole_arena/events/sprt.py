@@ -18,7 +18,7 @@ from zole_arena.arena.match import Match, stderr_path
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
-from zole_arena.records.model import DealRecord, MatchHeader, SprtInfo
+from zole_arena.records.model import DealRecord, MatchHeader, MatchRecord, SprtInfo
 from zole_arena.records.reader import read_log
 from zole_arena.records.writer import LogWriter
 from zole_arena.stats.ratings import MIN_UNITS, Unit
@@ -116,7 +116,7 @@ class _SharedLog:
         self.path = path
         self.writer: LogWriter | None = None
 
-    def write(self, record: MatchHeader | DealRecord) -> None:
+    def write(self, record: MatchRecord) -> None:
         """Log one record (nowhere, without a path)."""
         if self.path is not None:
             if self.writer is None:

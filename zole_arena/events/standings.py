@@ -53,8 +53,12 @@ class Standings:
         result = record.result
         names = record.names
         keys = deal_keys(record)
+        scores = record.seat_scores
         for seat, name in enumerate(names):
-            self._player(name).add(seat, result, result.scores[seat], keys[1])
+            self._player(name).add(seat, result, scores[seat], keys[1])
+        sitter = record.sitter
+        if sitter is not None:
+            self._player(sitter[0]).add(None, result, sitter[1], keys[1])
         for move in record.moves:
             self._player(names[move.seat]).add_move(move)
         for fault in record.faults:
@@ -65,7 +69,7 @@ class Standings:
             record.match_id,
             record.deal,
             record.block,
-            dict(zip(names, result.scores, strict=True)),
+            dict(zip(names, scores, strict=True)),
             keys,
         )
 

@@ -9,6 +9,7 @@ from zole_arena.events.plain import MessageError, _what
 from zole_arena.records.model import (
     DealRecord,
     MatchHeader,
+    MatchRecord,
     TableOf,
 )
 
@@ -20,7 +21,7 @@ __all__ = [
 
 
 def check_header(
-    record: MatchHeader | DealRecord,
+    record: MatchRecord,
     match_id: str,
     names: tuple[str, str, str],
     part_of: TableOf,
@@ -56,7 +57,7 @@ def check_stop(stop: Stop, names: tuple[str, str, str]) -> None:
 
 
 def check_deal(
-    record: MatchHeader | DealRecord,
+    record: MatchRecord,
     match_id: str,
     names: tuple[str, str, str],
     number: int,

@@ -63,7 +63,7 @@ from zole_arena.isolation.affinity import pin
 from zole_arena.isolation.sandbox import readable_paths
 from zole_arena.records.model import (
     DealRecord,
-    MatchHeader,
+    MatchRecord,
     Record,
     TableOf,
 )
@@ -403,7 +403,7 @@ class Tournament:
             names = ", ".join(table.names)
             self._fail(f"table {table.table.number} ({names}): {one_line(message.message)}")
 
-    def _check(self, worker: _Worker, table: TableState, record: MatchHeader | DealRecord) -> None:
+    def _check(self, worker: _Worker, table: TableState, record: MatchRecord) -> None:
         """Check a record of a worker's table against what the table must send next.
 
         :raises MessageError: it is not that record.

@@ -36,7 +36,7 @@ from zole_arena.events.messages import (
 from zole_arena.events.standings import TableState
 from zole_arena.players.pool import SessionPool
 from zole_arena.players.session import BotSession
-from zole_arena.records.model import DealRecord, MatchHeader
+from zole_arena.records.model import MatchRecord
 
 __all__ = [
     "serve_tables",
@@ -55,7 +55,7 @@ class _RecordSink:
         self.fd = fd
         self.number = number
 
-    def write(self, record: MatchHeader | DealRecord) -> None:
+    def write(self, record: MatchRecord) -> None:
         # SIGTERM (a stop request) waits for the whole line: a stop never cuts a message.
         send(self.fd, RecordMessage(self.number, record))
 
@@ -150,9 +150,9 @@ class _Gathered:
     path = None
 
     def __init__(self) -> None:
-        self.records: list[MatchHeader | DealRecord] = []
+        self.records: list[MatchRecord] = []
 
-    def write(self, record: MatchHeader | DealRecord) -> None:
+    def write(self, record: MatchRecord) -> None:
         self.records.append(record)
 
     def take(self, table: int) -> list[RecordMessage]:
@@ -210,7 +210,7 @@ class _Worker:
     """Its table's match header is the record it must send next."""
     next_deal: int = 1
     """The number of the deal record it must send next."""
-    held: MatchHeader | DealRecord | None = None
+    held: MatchRecord | None = None
     """Its last record, checked but not yet written."""
     outbox: ParentMessage | None = None
     """The answer to its ``ready``, sent once the messages read with it are handled."""

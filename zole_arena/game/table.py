@@ -39,6 +39,7 @@ __all__ = [
     "END_PULE_PAYMENT",
     "TABLE_SIZES",
     "Seating",
+    "TableContext",
     "TableScore",
     "TableSheet",
     "pules_after_all_pass",
@@ -107,6 +108,33 @@ class Seating:
         for deal_seat, table_seat in enumerate(self.players):
             values[table_seat] = per_deal_seat[deal_seat]
         return tuple(values)
+
+
+@dataclasses.dataclass(frozen=True)
+class TableContext:
+    """What the three who play a deal at a table of four are told of the table before it
+    (the protocol's table fields), and what scores it."""
+
+    seating: Seating
+    totals: tuple[int, ...]
+    """Each table seat's cumulative score before the deal."""
+    pules: Pules
+    """The table's pules before the deal, owners by table seat."""
+
+    @property
+    def deal_pules(self) -> Pules:
+        """The pules as the three who play see them: the common ones, and the personal ones
+        of the players in the deal, owners by deal seat (the sitter's are in the table
+        fields)."""
+        seating = self.seating
+        owners = [seating.deal_seat(owner) for owner in self.pules.personal]
+        return Pules(self.pules.common, tuple(seat for seat in owners if seat is not None))
+
+    @property
+    def deal_totals(self) -> tuple[int, int, int]:
+        """The totals of deal seats 0, 1 and 2."""
+        a, b, c = (self.totals[seat] for seat in self.seating.players)
+        return (a, b, c)
 
 
 def settle_pules(pules: Pules, size: int, payment: int) -> tuple[int, ...]:
@@ -198,6 +226,10 @@ class TableSheet:
     def seating(self, deal_no: int) -> Seating:
         """Who plays deal ``deal_no``."""
         return Seating(self.size, table_dealer_of(deal_no, self.size))
+
+    def context(self) -> TableContext:
+        """The table before the next deal: its seating, totals and pules."""
+        return TableContext(self.seating(self.next_deal_no), tuple(self.totals), self.pules)
 
     def next_deal(self) -> tuple[Seating, DealState]:
         """The next deal's seating and the deal among its three players (in deal seats: see

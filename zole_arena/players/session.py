@@ -505,5 +505,6 @@ class BotSession:
             "id_name": self.ids.get("name", ""),
             "author": self.ids.get("author", ""),
             "version": self.ids.get("version", ""),
+            "tables": self.ids.get("tables", ""),
             "command": list(self.process.argv),
         }

@@ -15,6 +15,7 @@ from zole_arena.protocol.encode import (
     result_event,
     rules_fields,
     setoption_line,
+    sitout_event,
     trick_event,
 )
 from zole_arena.protocol.parse import (
@@ -50,6 +51,7 @@ __all__ = [
     "parse_answer",
     "parse_bot_line",
     "result_event",
+    "sitout_event",
     "rules_fields",
     "setoption_line",
     "trick_event",

@@ -22,6 +22,7 @@ from zole_arena.game.cards import CARDS, Card, names_of
 from zole_arena.game.cards import POINTS as _POINTS
 from zole_arena.game.rules import Rules, ScoreTable, SmallZoleScores
 from zole_arena.game.state import DealResult, DealState, Phase
+from zole_arena.game.table import TableContext, TableScore
 
 __all__ = [
     "ISREADY",
@@ -35,6 +36,7 @@ __all__ = [
     "result_event",
     "rules_fields",
     "setoption_line",
+    "sitout_event",
     "trick_event",
 ]
 
@@ -117,9 +119,18 @@ class DealWriter:
     pules come from ``state``.
     """
 
-    def __init__(self, state: DealState, deal_no: int, scores: Sequence[int]) -> None:
+    def __init__(
+        self,
+        state: DealState,
+        deal_no: int,
+        scores: Sequence[int],
+        table: TableContext | None = None,
+    ) -> None:
+        """:param table: at a table of four, the table before the deal: then ``scores`` and
+        the pules are the table's as the three who play see them, and ``newdeal`` ends with
+        the table fields."""
         self.state = state
-        pules = state.pules
+        pules = state.pules if table is None else table.deal_pules
         preset = state.rules.preset
         self._head = [
             f"deal {deal_no} seat {seat} dealer {state.dealer} forehand {state.forehand} "
@@ -130,6 +141,17 @@ class DealWriter:
             f" scores {_list(scores)} commonpules {pules.common} "
             f"personalpules {_list(pules.personal)}"
         )
+        self._table_fields = ["", "", ""]
+        if table is not None:
+            seating = table.seating
+            rest = (
+                f"tabledealer {seating.dealer} tablescores {_list(table.totals)} "
+                f"tablepersonalpules {_list(table.pules.personal)}"
+            )
+            self._table_fields = [
+                f" tablesize {seating.size} tableseat {seating.table_seat(seat)} {rest}"
+                for seat in range(3)
+            ]
         self._bids_legal = _list(state.rules.bids)
         self._tricks_written = 0
         self._played = ""
@@ -143,7 +165,10 @@ class DealWriter:
         """The ``newdeal`` line for ``seat``: its dealt hand, the standing and the rules."""
         state = self.state
         hand = names_of(state.initial_hands[seat])
-        return f"newdeal {self._head[seat]}{hand}{self._standing} {_rules_text(state.rules)}"
+        return (
+            f"newdeal {self._head[seat]}{hand}{self._standing} {_rules_text(state.rules)}"
+            f"{self._table_fields[seat]}"
+        )
 
     def go(self, request_id: int, time_ms: int, clock: tuple[int, int] | None = None) -> str:
         """The ``go`` line for the seat to move now: its whole view and its legal answers.
@@ -255,19 +280,68 @@ def events_after(state: DealState, seat: int, action: Action) -> Sequence[str]:
     return ()
 
 
-def result_event(result: DealResult, deal_no: int, totals: Sequence[int]) -> str:
-    """``result`` at the end of deal ``deal_no``; ``totals`` are the standing after it."""
+def result_event(
+    result: DealResult,
+    deal_no: int,
+    totals: Sequence[int],
+    table: tuple[TableContext, TableScore] | None = None,
+) -> str:
+    """``result`` at the end of deal ``deal_no``; ``totals`` are the standing after it.
+
+    :param table: at a table of four, the table before the deal and the deal scored for it:
+        ``scores`` and ``totals`` are then the table's, of the three who played (by deal
+        seat), and the table fields follow with all four.
+    """
+    scores: Sequence[int] = result.scores
+    extra = ""
+    if table is not None:
+        context, score = table
+        seating = context.seating
+        scores = [score.scores[seat] for seat in seating.players]
+        extra = (
+            f" tablesize {seating.size} tabledealer {seating.dealer} "
+            f"tablescores {_list(score.scores)} tabletotals {_list(_after(context, score))}"
+        )
     fields = [
         "result",
         "deal", str(deal_no),
         "contract", _opt(result.contract),
         "soloist", _opt(result.soloist),
-        "scores", _list(result.scores),
+        "scores", _list(scores),
         "totals", _list(totals),
         "tricks", _list(result.tricks),
         "points", _list(result.points),
         "soloistpoints", _opt(result.soloist_points),
         "band", _opt(result.band),
         "forfeit", _opt(result.forfeit),
+    ]  # fmt: skip
+    return " ".join(fields) + extra
+
+
+def _after(context: TableContext, score: TableScore) -> list[int]:
+    return [before + change for before, change in zip(context.totals, score.scores, strict=True)]
+
+
+def sitout_event(result: DealResult, deal_no: int, context: TableContext, score: TableScore) -> str:
+    """``sitout``: what the player who sat deal ``deal_no`` out (the dealer at a table of four)
+    is told at its end, in table seats: who played, how it ended, and the table's scores."""
+    seating = context.seating
+    soloist = None if result.soloist is None else seating.table_seat(result.soloist)
+    forfeit = None if result.forfeit is None else seating.table_seat(result.forfeit)
+    fields = [
+        "sitout",
+        "deal", str(deal_no),
+        "tablesize", str(seating.size),
+        "tableseat", str(seating.dealer),
+        "tabledealer", str(seating.dealer),
+        "players", _list(seating.players),
+        "contract", _opt(result.contract),
+        "soloist", _opt(soloist),
+        "band", _opt(result.band),
+        "forfeit", _opt(forfeit),
+        "tablescores", _list(score.scores),
+        "tabletotals", _list(_after(context, score)),
+        "tablepersonalpules", _list(score.pules.personal),
+        "commonpules", str(score.pules.common),
     ]  # fmt: skip
     return " ".join(fields)

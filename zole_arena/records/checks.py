@@ -45,6 +45,7 @@ __all__ = [
     "MAX_PATHS",
     "MAX_TABLES",
     "check_header",
+    "settle_shape_problem",
     "deal_shape_problem",
     "derived_tables",
     "match_id_problem",
@@ -201,7 +202,21 @@ def _pules(value: Any) -> bool:
 
 
 def _seating(value: Any) -> bool:
-    return _list_of(_seat, 3)(value) and len(set(value)) == 3
+    """Three players in the deal's seats: of three (0–2), or of a table of four (0–3; the
+    ``table`` part then says which three)."""
+    return _list_of(_player4, 3)(value) and len(set(value)) == 3
+
+
+def _player4(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= 3
+
+
+def _pules4(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and _at_least(0)(value.get("common"))
+        and _list_of(_player4)(value.get("personal"))
+    )
 
 
 def _contract(value: Any) -> bool:
@@ -249,6 +264,7 @@ _INTS3: Final = _list_of(_whole, 3)
 #: a larger one is forged, and would overflow the floats that figures are computed in.
 MAX_SCORE: Final = 10**12
 _SCORES3: Final = _list_of(lambda value: _whole(value) and abs(value) <= MAX_SCORE, 3)
+_SCORES4: Final = _list_of(lambda value: _whole(value) and abs(value) <= MAX_SCORE, 4)
 
 
 # (key, check, what it must be) for each part of a deal record the readers use.
@@ -256,7 +272,7 @@ Shape = Sequence[tuple[str, Check, str]]
 _FAULT: Final[Shape] = (
     ("deal_no", _whole, "a whole number"),
     ("seat", _seat, "a seat (0, 1 or 2)"),
-    ("player", _seat, "a player index (0, 1 or 2)"),
+    ("player", _player4, "a player index (0 to 3)"),
     ("bot", _name, "a name"),
     ("kind", _one_of(_KINDS), f"one of {_listed(_KINDS)}"),
     ("message", _text, "text"),
@@ -405,7 +421,46 @@ def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
         problem = _each([record["culprit"]], _FAULT, "culprit", _FAULT_LATER)
     if problem is None:
         problem = _each(record["players"], _PLAYER, "player", _PLAYER_LATER)
+    if problem is None:
+        if "table" in record:
+            problem = _table_problem(record)
+        elif max(record["seating"]) > 2:  # player 3 only at a table of four
+            problem = f"seating is {short(record['seating'])}, not the three seats in some order"
+        elif any(f["player"] > 2 for f in [*record["faults"], record["culprit"]] if f):
+            problem = "a fault's player is 3, and the deal has only three players"
     return problem
+
+
+_TABLE: Final[Shape] = (
+    ("size", lambda v: v == 4, "4"),
+    ("dealer", lambda v: _whole(v) and 0 <= v <= 3, "a table seat (0 to 3)"),
+    ("sitter", lambda v: isinstance(v, dict), "a player"),
+    ("pules_before", _pules4, "{common, personal} pules of table seats"),
+    ("scores", _SCORES4, "four whole numbers of at most 10^12"),
+    ("totals", _SCORES4, "four whole numbers of at most 10^12"),
+    ("pules", _pules4, "{common, personal} pules of table seats"),
+    ("pule_event", _optional(_text), "null or text"),
+)
+
+
+def _table_problem(record: Mapping[str, Any]) -> str | None:
+    """Why a deal record's ``table`` part (a table of four) cannot be read, or None. Its
+    seating must be the three after the dealer, clockwise (deal seat 0 the forehand)."""
+    table = record["table"]
+    if not isinstance(table, dict):
+        return f"table is {short(table)}, not an object"
+    problem = _shape(table, _TABLE, "table.")
+    if problem is None:
+        problem = _each([table["sitter"]], _PLAYER, "table.sitter", _PLAYER_LATER)
+    if problem is not None:
+        return problem
+    dealer = table["dealer"]
+    seats = [(dealer + step) % 4 for step in (1, 2, 3)]
+    if record["seating"] != seats:
+        return f"seating is {short(record['seating'])}, not {seats}: those after dealer {dealer}"
+    if record["dealer"] != 2:
+        return f"dealer is {short(record['dealer'])}, not 2 (the deal's dealer at a table of four)"
+    return None
 
 
 # -- headers ------------------------------------------------------------------------------------
@@ -504,7 +559,13 @@ _LATER_SETTINGS: Final[Shape] = (
 def _bots(bots: object, key: str, least: int, most: int, problems: list[str]) -> int:
     """Check a header's list of bots (``players`` or ``entrants``); how many there are (0 when
     there are too few or too many: then none of them is looked at)."""
-    some = f"{least}" if most == least else f"at least {least}"
+    some = (
+        f"{least}"
+        if most == least
+        else f"{least} or {most}"
+        if most == least + 1
+        else f"at least {least}"
+    )
     if not isinstance(bots, list):
         problems.append(f"{key} is {short(bots)}, not a list of {some} bots")
         return 0
@@ -512,7 +573,7 @@ def _bots(bots: object, key: str, least: int, most: int, problems: list[str]) ->
         problems.append(f"{key} has {len(bots)} bots, not {some}")
         return 0
     if len(bots) > most:
-        between = f"{least}" if most == least else f"{least} to {most:,}"
+        between = some if most <= least + 1 else f"{least} to {most:,}"
         problems.append(f"{key} has {len(bots):,} bots, not {between}")
         return 0
     names = set()
@@ -612,6 +673,30 @@ def _tables_problems(header: Mapping[str, Any], entrants: int) -> list[str]:
     return []
 
 
+def settle_shape_problem(record: Mapping[str, Any]) -> str | None:
+    """Why a ``settle`` record (pules paid at the end of a table's match) cannot be read, or
+    None."""
+    problem = match_id_problem(record.get("match_id"))
+    if problem is None:
+        problem = _shape(record, _SETTLE, "")
+    if problem is None and len(record["scores"]) != len(record["totals"]):
+        problem = "scores and totals are not of the same players"
+    return problem
+
+
+def _scores34(value: Any) -> bool:
+    return bool(_SCORES3(value) or _SCORES4(value))
+
+
+_SETTLE: Final[Shape] = (
+    ("after", _at_least(1), "a whole number from 1"),
+    ("pules", _pules4, "{common, personal} pules"),
+    ("payment", _at_least(0), "a whole number from 0"),
+    ("scores", _scores34, "three or four whole numbers of at most 10^12"),
+    ("totals", _scores34, "three or four whole numbers of at most 10^12"),
+)
+
+
 def check_header(header: Mapping[str, Any]) -> list[str]:
     """Everything wrong with a match or tournament header (empty: nothing), one line each.
 
@@ -624,7 +709,9 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
     problems: list[str] = []
     if kind == "match":
         _common(header, problems)
-        _bots(header.get("players"), "players", 3, 3, problems)
+        players = _bots(header.get("players"), "players", 3, 4, problems)
+        if players == 4 and header.get("duplicate") is not False:
+            problems.append("duplicate is not false, and a table of four plays no duplicate")
         table = header.get("tournament")
         if table is not None and not (
             isinstance(table, dict)

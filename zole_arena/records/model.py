@@ -51,10 +51,13 @@ __all__ = [
     "OnFault",
     "OtherRecord",
     "PlayerInfo",
+    "MatchRecord",
     "Record",
     "RulesData",
     "SandboxSettings",
+    "SettleRecord",
     "SprtInfo",
+    "TableDeal",
     "TableOf",
     "Termination",
     "TournamentFormat",
@@ -180,6 +183,38 @@ class Identity:
     command: tuple[str, ...] = ()
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableDeal:
+    """A deal at a table of four, scored for the table (:mod:`zole_arena.game.table`).
+
+    The deal record's own fields are those of the three-player deal among the three who play
+    (its ``result`` is the deal engine's, played with no pules: the pules are the table's);
+    this part says who sat out and what each of the four was paid. Table seats are the
+    indices of the match header's players."""
+
+    size: int
+    """Players at the table (4)."""
+    dealer: int
+    """The table seat that dealt and sat the deal out."""
+    sitter: Identity
+    """The bot that sat out."""
+    pules_before: Pules
+    """The table's pules before the deal, owners by table seat."""
+    scores: tuple[int, ...]
+    """Each table seat's change in this deal."""
+    totals: tuple[int, ...]
+    """Each table seat's cumulative score after it."""
+    pules: Pules
+    """The table's pules after the deal."""
+    pule_event: str | None = None
+    """What happened to the pules, in words; None when they played no part."""
+
+    @property
+    def sitting_out(self) -> int:
+        """The table seat that sat the deal out."""
+        return self.dealer
+
+
 # -- deal records ------------------------------------------------------------------------------
 
 
@@ -223,12 +258,46 @@ class DealRecord:
     """By seat: lines the bot wrote on its stdout during the deal that are no protocol message
     (ignored by the arena, not a fault: usually debugging output meant for stderr). Logs
     write the key only when one is not zero."""
+    table: TableDeal | None = None
+    """At a table of four: who sat out and the table's scores (None at three)."""
 
     @property
     def names(self) -> tuple[str, str, str]:
         """The players' names, by seat."""
         a, b, c = self.players
         return (a.name, b.name, c.name)
+
+    @property
+    def seat_scores(self) -> tuple[int, int, int]:
+        """What each deal seat was paid: the result's scores, or at a table of four the
+        table's (the sitter paying or collecting too changes the soloist's amount)."""
+        if self.table is None:
+            return self.result.scores
+        scores = self.table.scores
+        a, b, c = (scores[player] for player in self.seating)
+        return (a, b, c)
+
+    @property
+    def sitter(self) -> tuple[str, int] | None:
+        """At a table of four, the name of the one who sat the deal out and what he was
+        paid; None at three."""
+        table = self.table
+        return None if table is None else (table.sitter.name, table.scores[table.dealer])
+
+    @property
+    def player_scores(self) -> dict[int, int]:
+        """What each player of the match (an index into its header's players) was paid in
+        this deal: the three who played, and at a table of four the one who sat out."""
+        if self.table is not None:
+            return dict(enumerate(self.table.scores))
+        return {player: self.result.scores[seat] for seat, player in enumerate(self.seating)}
+
+    @property
+    def player_totals(self) -> dict[int, int]:
+        """Each player's cumulative score after this deal, on its sheet."""
+        if self.table is not None:
+            return dict(enumerate(self.table.totals))
+        return {player: self.totals[seat] for seat, player in enumerate(self.seating)}
 
     @classmethod
     def of_deal(
@@ -247,6 +316,7 @@ class DealRecord:
         players: tuple[Identity, Identity, Identity],
         totals: Sequence[int],
         stray: tuple[int, int, int] = (0, 0, 0),
+        table: TableDeal | None = None,
     ) -> DealRecord:
         """The record of a deal the engine played to its end (or forfeit).
 
@@ -254,6 +324,7 @@ class DealRecord:
         :param state: the deal, dealt from ``seed`` (so that it has a ``deal_no``).
         :param totals: each seat's cumulative score after this deal, on its seating's sheet.
         :param stray: by seat, the lines that were no protocol message (:attr:`stray`).
+        :param table: at a table of four, the table's part (:class:`TableDeal`).
         :raises ValueError: the deal was not dealt from a seed.
         """
         if state.deal_no is None:
@@ -285,7 +356,31 @@ class DealRecord:
             faults=tuple(faults),
             players=players,
             stray=stray,
+            table=table,
         )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SettleRecord:
+    """The end of a table's match (or round) with pules standing: what each player paid or
+    was paid for them (:func:`~zole_arena.game.table.settle_pules`). It follows the table's
+    last deal record; a match whose pules all stood cleared writes none."""
+
+    type: ClassVar[str] = "settle"
+
+    match_id: str
+    after: int
+    """The number of the last deal before it (the match's last)."""
+    pules: Pules
+    """The pules standing, owners by player (an index into the header's players)."""
+    payment: int
+    """What each personal pule cost its owner, to each other player."""
+    scores: tuple[int, ...]
+    """Each player's change (zero-sum)."""
+    totals: tuple[int, ...]
+    """Each player's final score."""
+    finished: datetime.datetime | None = dataclasses.field(default_factory=now)
+    arena_version: str | None = __version__
 
 
 # -- headers ---------------------------------------------------------------------------------
@@ -377,7 +472,8 @@ class MatchHeader:
     deals: int
     """Deals of the seed to play (with ``duplicate``, each is played six times)."""
     duplicate: bool
-    players: tuple[PlayerInfo, PlayerInfo, PlayerInfo]
+    players: tuple[PlayerInfo, ...]
+    """Three, or four at a table of four (where a player's index is his table seat)."""
     settings: HeaderSettings
     isolation: str | None = None
     """Whether the bots were sandboxed and how the limits held, for people (None: absent)."""
@@ -392,10 +488,14 @@ class MatchHeader:
         return self.deals * (6 if self.duplicate else 1)
 
     @property
-    def names(self) -> tuple[str, str, str]:
+    def names(self) -> tuple[str, ...]:
         """The players' names, in the order of ``players`` (the indices a seating names)."""
-        a, b, c = self.players
-        return (a.name, b.name, c.name)
+        return tuple(player.name for player in self.players)
+
+    @property
+    def table_size(self) -> int:
+        """Players at the table: 3, or 4 (the dealer sitting each deal out)."""
+        return len(self.players)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -462,4 +562,6 @@ class OtherRecord:
     match_id: str
 
 
-Record = MatchHeader | TournamentHeader | DealRecord | InvalidHeader | OtherRecord
+Record = MatchHeader | TournamentHeader | DealRecord | SettleRecord | InvalidHeader | OtherRecord
+#: What a match writes: its header, then its deals, then (a table of four) the pules settled.
+MatchRecord = MatchHeader | DealRecord | SettleRecord

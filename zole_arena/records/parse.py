@@ -29,7 +29,12 @@ from zole_arena.game.cards import CARDS, Card
 from zole_arena.game.clock import TimeControl
 from zole_arena.game.scoring import Band, Pules
 from zole_arena.game.state import DealResult
-from zole_arena.records.checks import check_header, deal_shape_problem, short
+from zole_arena.records.checks import (
+    check_header,
+    deal_shape_problem,
+    settle_shape_problem,
+    short,
+)
 from zole_arena.records.model import (
     ABSENT,
     READABLE_VERSIONS,
@@ -46,7 +51,9 @@ from zole_arena.records.model import (
     PlayerInfo,
     Record,
     SandboxSettings,
+    SettleRecord,
     SprtInfo,
+    TableDeal,
     TableOf,
     Termination,
     TournamentHeader,
@@ -119,6 +126,15 @@ def from_json(value: Mapping[str, Any]) -> Record | str:
             number = value["deal"] if type(value.get("deal")) is int else None
             return f"{'a deal record' if number is None else f'deal {number}'}: {shape}"
         return _deal(value)
+    if kind == "settle":
+        problem = settle_shape_problem(value)
+        if problem is not None:
+            return f"a settle record: {problem}"
+        return SettleRecord(
+            match_id, value["after"], _pules(value["pules"]), value["payment"],
+            tuple(value["scores"]), tuple(value["totals"]), _when(value.get("finished")),
+            _text(value.get("arena_version")),
+        )  # fmt: skip
     if kind not in ("match", "tournament"):
         return OtherRecord(_shown(kind[:_SHOWN_ID]), _shown(match_id[:_SHOWN_ID]))
     problems = check_header(value)
@@ -232,7 +248,21 @@ def _deal(v: Mapping[str, Any]) -> DealRecord:
         finished=_when(v.get("finished")),
         arena_version=_text(v.get("arena_version")),
         stray=_three(v["stray"]) if "stray" in v else (0, 0, 0),
+        table=_table(t) if (t := v.get("table")) is not None else None,
     )  # fmt: skip
+
+
+def _table(t: Mapping[str, Any]) -> TableDeal:
+    return TableDeal(
+        size=t["size"],
+        dealer=t["dealer"],
+        sitter=_identity(t["sitter"]),
+        pules_before=_pules(t["pules_before"]),
+        scores=tuple(t["scores"]),
+        totals=tuple(t["totals"]),
+        pules=_pules(t["pules"]),
+        pule_event=None if (event := t["pule_event"]) is None else _shown(event),
+    )
 
 
 # -- headers (checked by check_header) ---------------------------------------------------------
@@ -276,14 +306,13 @@ def _player(p: Mapping[str, Any]) -> PlayerInfo:
 
 def _match(v: Mapping[str, Any]) -> MatchHeader:
     table, sprt = v.get("tournament"), v.get("sprt")
-    a, b, c = v["players"]
     return MatchHeader(
         match_id=v["match_id"],
         rules=_rules(v["rules"]),
         seed=v["seed"],
         deals=v["deals"],
         duplicate=v["duplicate"],
-        players=(_player(a), _player(b), _player(c)),
+        players=tuple(_player(p) for p in v["players"]),
         settings=_settings(v["settings"]),
         isolation=_text(v.get("isolation")),
         tournament=None if table is None else TableOf(table["id"], table["table"]),

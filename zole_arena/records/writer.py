@@ -36,6 +36,8 @@ from zole_arena.records.model import (
     MatchHeader,
     Move,
     PlayerInfo,
+    SettleRecord,
+    TableDeal,
     TournamentHeader,
 )
 from zole_arena.records.reader import RecordError, first_format_version, last_line_hash
@@ -108,36 +110,71 @@ def _result(result: DealResult) -> dict[str, Any]:
 def _deal(record: DealRecord) -> dict[str, Any]:
     names = _NAMES
     a, b, c = record.hands
+    return (
+        {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "type": "deal",
+            "arena_version": record.arena_version,
+            "match_id": record.match_id,
+            "deal": record.deal,
+            "block": record.block,
+            "seating": list(record.seating),
+            "seed": record.seed,
+            "deal_no": record.deal_no,
+            "dealer": record.dealer,
+            "rules": record.rules if type(record.rules) is dict else dict(record.rules),
+            "pules_before": record.pules_before.to_dict(),
+            "hands": [[names[x] for x in a], [names[x] for x in b], [names[x] for x in c]],
+            "talon": [names[x] for x in record.talon],
+            "moves": _moves(record.moves),
+            "buried": [names[x] for x in record.buried],
+            "tricks": _tricks(record.tricks),
+            "result": _result(record.result),
+            "totals": list(record.totals),
+            "termination": record.termination.value,
+            "culprit": None if record.culprit is None else fault_json(record.culprit),
+            "faults": [fault_json(fault) for fault in record.faults],
+            "players": [
+                {"name": p.name, "version": p.version, "command": list(p.command)}
+                for p in record.players
+            ],
+            "finished": _time(record.finished),
+        }
+        | ({"stray": list(record.stray)} if any(record.stray) else {})
+        | ({} if record.table is None else {"table": _table(record.table)})
+    )
+
+
+def _table(table: TableDeal) -> dict[str, Any]:
+    sitter = table.sitter
+    return {
+        "size": table.size,
+        "dealer": table.dealer,
+        "sitter": {"name": sitter.name, "version": sitter.version,
+                   "command": list(sitter.command)},
+        "pules_before": table.pules_before.to_dict(),
+        "scores": list(table.scores),
+        "totals": list(table.totals),
+        "pules": table.pules.to_dict(),
+        "pule_event": table.pule_event,
+    }  # fmt: skip
+
+
+def _settle(record: SettleRecord) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "type": "deal",
+        "type": "settle",
         "arena_version": record.arena_version,
         "match_id": record.match_id,
-        "deal": record.deal,
-        "block": record.block,
-        "seating": list(record.seating),
-        "seed": record.seed,
-        "deal_no": record.deal_no,
-        "dealer": record.dealer,
-        "rules": record.rules if type(record.rules) is dict else dict(record.rules),
-        "pules_before": record.pules_before.to_dict(),
-        "hands": [[names[x] for x in a], [names[x] for x in b], [names[x] for x in c]],
-        "talon": [names[x] for x in record.talon],
-        "moves": _moves(record.moves),
-        "buried": [names[x] for x in record.buried],
-        "tricks": _tricks(record.tricks),
-        "result": _result(record.result),
+        "after": record.after,
+        "pules": record.pules.to_dict(),
+        "payment": record.payment,
+        "scores": list(record.scores),
         "totals": list(record.totals),
-        "termination": record.termination.value,
-        "culprit": None if record.culprit is None else fault_json(record.culprit),
-        "faults": [fault_json(fault) for fault in record.faults],
-        "players": [
-            {"name": p.name, "version": p.version, "command": list(p.command)}
-            for p in record.players
-        ],
         "finished": _time(record.finished),
-    } | ({"stray": list(record.stray)} if any(record.stray) else {})
+    }
 
 
 def _moves(moves: Sequence[Move]) -> list[dict[str, Any]]:
@@ -260,12 +297,14 @@ def _tournament(header: TournamentHeader) -> dict[str, Any]:
     return data
 
 
-def to_json(record: Header | DealRecord) -> dict[str, Any]:
+def to_json(record: Header | DealRecord | SettleRecord) -> dict[str, Any]:
     """A record as the JSON object of its line, plain JSON values all through (beginning with
     ``format`` and ``format_version``; :class:`LogWriter` adds ``prev`` after them as it writes
     the line)."""
     if isinstance(record, DealRecord):
         return _deal(record)
+    if isinstance(record, SettleRecord):
+        return _settle(record)
     if isinstance(record, MatchHeader):
         return _match(record)
     return _tournament(record)
@@ -276,7 +315,7 @@ def to_json(record: Header | DealRecord) -> dict[str, Any]:
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
-def encode(record: Header | DealRecord) -> bytes:
+def encode(record: Header | DealRecord | SettleRecord) -> bytes:
     """A record as the one line a log holds for it (compact JSON, UTF-8, ending in a newline),
     in format 2 without its ``prev``."""
     return (_ENCODER.encode(to_json(record)) + "\n").encode()
@@ -387,7 +426,7 @@ class LogWriter:
         """The log's digest so far, ``sha256:<hex>`` of its last line (None: still empty)."""
         return None if self._last is None else f"sha256:{self._last}"
 
-    def write(self, record: Header | DealRecord) -> None:
+    def write(self, record: Header | DealRecord | SettleRecord) -> None:
         """Append one record as one line, in one unbuffered write: once this returns, the
         record survives the arena's crash or kill (it is in the operating system's hands).
 

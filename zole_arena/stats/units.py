@@ -7,7 +7,8 @@ Zole is a three-player game, and a rating model compares two players at a time, 
 record (``protocol/records.md``) is turned into pairwise games in three steps:
 
 1. **Pairwise games.** Each deal gives every pair of its players one game: the one with the
-   larger score (``result.scores``) wins, equal scores are a draw (half a win each). The
+   larger score (``result.scores``; at a table of four the table's scores of the three who
+   played: the one who sat out played no game) wins, equal scores are a draw (half a win each). The
    soloist thus wins or loses against both opponents, who usually score the same and draw. A
    seat's player is the ``name`` in the record's own ``players`` list (its display name in the
    match), so players are identified **by name across logs**: the same bot name in two logs is
@@ -200,7 +201,7 @@ def _by_name(record: DealRecord) -> dict[str, int]:
     :raises ValueError: the record names a player twice.
     """
     by_name: dict[str, int] = {}
-    for name, score in zip(record.names, record.result.scores, strict=True):
+    for name, score in zip(record.names, record.seat_scores, strict=True):
         if name in by_name:
             raise ValueError(f"player {name!r} sits in two seats")
         by_name[name] = score

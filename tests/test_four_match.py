@@ -1,0 +1,226 @@
+"""Matches at a table of four, end to end with real bot processes: the dealer sits each deal
+out and is told ``sitout``; the three who play are told the table in ``newdeal`` and
+``result``; the log's deal records carry the table's part and a ``settle`` record pays the
+pules standing at the end; ``verify`` re-derives all of it and catches a forged table score
+or a missing settle; ``standings`` and ``--resume`` agree with the run; a bot that says
+``id tables 3`` is refused."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.clihelp import PY, ok, one_line_error, zole
+
+Record = dict[str, Any]
+RANDOM = Path(__file__).resolve().parents[1] / "bots" / "random_bot.py"
+#: Seeded random bots and rule bots: the whole match follows from the seed (for --resume).
+BOTS = (f"rand1={PY} {RANDOM} --seed 3", "rulebot", f"rand2={PY} {RANDOM} --seed 4", "rulebot")
+NAMES = ["rand1", "rulebot", "rand2", "rulebot#2"]
+#: lzf (pules) with seed 1: the random bots leave personal pules standing at the end.
+ARGS = (*BOTS, "--deals", "24", "--rules", "lzf", "--seed", "1", "--movetime", "2000")
+
+
+@dataclass(frozen=True)
+class Played:
+    folder: Path
+    log: Path
+    records: list[Record]
+    summary: dict[str, Any]
+    transcript: str
+
+
+def _records(path: Path) -> list[Record]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    folder = tmp_path_factory.mktemp("four")
+    proc = ok(zole("match", *ARGS, "--log", "m.jsonl", "--transcript", "t.txt", "--json",
+                   cwd=folder))  # fmt: skip
+    log = folder / "m.jsonl"
+    return Played(
+        folder, log, _records(log), json.loads(proc.stdout), (folder / "t.txt").read_text()
+    )
+
+
+def _deals(played: Played) -> list[Record]:
+    return [r for r in played.records if r["type"] == "deal"]
+
+
+def test_each_player_deals_and_sits_out_a_quarter_of_the_deals(played: Played) -> None:
+    header = played.records[0]
+    assert [p["name"] for p in header["players"]] == NAMES
+    deals = _deals(played)
+    assert len(deals) == 24
+    sat_out = Counter(d["table"]["dealer"] for d in deals)
+    assert sat_out == {0: 6, 1: 6, 2: 6, 3: 6}
+    for number, deal in enumerate(deals, start=1):
+        dealer = (number + 2) % 4
+        table = deal["table"]
+        assert table["dealer"] == dealer
+        assert table["sitter"]["name"] == NAMES[dealer]
+        # The three who play, forehand first, are those after the dealer, clockwise.
+        assert deal["seating"] == [(dealer + 1) % 4, (dealer + 2) % 4, (dealer + 3) % 4]
+        assert deal["dealer"] == 2
+        assert sum(table["scores"]) == 0
+        assert [p["name"] for p in deal["players"]] == [NAMES[p] for p in deal["seating"]]
+        assert deal["totals"] == [table["totals"][p] for p in deal["seating"]]
+
+
+def test_a_soloist_collects_from_three_the_sitter_included(played: Played) -> None:
+    taken = [d for d in _deals(played)
+             if d["result"]["contract"] == "take" and not d["table"]["pules_before"]["personal"]
+             and not d["table"]["pules_before"]["common"]]  # fmt: skip
+    assert taken, "no take without pules standing"
+    for deal in taken:
+        table, soloist = deal["table"], deal["seating"][deal["result"]["soloist"]]
+        scores = table["scores"]
+        others = [scores[p] for p in range(4) if p != soloist]
+        assert len(set(others)) == 1  # the sitter pays (or collects) as an opponent
+        assert scores[soloist] == -3 * others[0]
+
+
+def test_the_pules_standing_at_the_end_are_settled(played: Played) -> None:
+    last_deal, settle = played.records[-2], played.records[-1]
+    assert settle["type"] == "settle"
+    owners = last_deal["table"]["pules"]["personal"]
+    assert owners and settle["pules"]["personal"] == owners
+    assert settle["payment"] == 1
+    for player in range(4):
+        owned = owners.count(player)
+        assert settle["scores"][player] == len(owners) - owned - 3 * owned
+    before = last_deal["table"]["totals"]
+    assert settle["totals"] == [b + s for b, s in zip(before, settle["scores"], strict=True)]
+    # The run's summary counts the settlement in the points.
+    points = {p["name"]: p["points"] for p in played.summary["players"]}
+    assert [points[name] for name in NAMES] == settle["totals"]
+    assert {p["name"]: p.get("sat_out") for p in played.summary["players"]} == dict.fromkeys(
+        NAMES, 6
+    )
+
+
+def test_the_bots_are_told_the_table(played: Played) -> None:
+    lines = played.transcript.splitlines()
+    sitouts = [line for line in lines if " sitout deal " in line]
+    assert len(sitouts) == 24
+    for line in sitouts:
+        fields = line.split(" sitout ", 1)[1].split()
+        f = dict(zip(fields[::2], fields[1::2], strict=False))
+        deal = int(f["deal"])
+        assert f["tablesize"] == "4"
+        assert int(f["tableseat"]) == (deal + 2) % 4
+        record = _deals(played)[deal - 1]
+        assert f["tablescores"] == ",".join(map(str, record["table"]["scores"]))
+    newdeals = [line for line in lines if " newdeal " in line]
+    assert newdeals and all(" tablesize 4 tableseat " in line for line in newdeals)
+    results = [line for line in lines if " result deal " in line]
+    assert results and all(" tablescores " in line for line in results)
+
+
+def test_verify_and_standings_agree_with_the_run(played: Played) -> None:
+    proc = ok(zole("verify", "m.jsonl", cwd=played.folder))
+    assert "24 of 24 deals verify — ok" in proc.stdout
+    standings = json.loads(ok(zole("standings", "m.jsonl", "--json", cwd=played.folder)).stdout)
+    assert [p["points"] for p in standings["players"]] == [
+        p["points"] for p in played.summary["players"]
+    ]
+
+
+def _rechain(records: list[Record]) -> str:
+    """The records as a log whose hash chain is whole: what a forger would write."""
+    out, prev = [], None
+    for record in records:
+        fixed = {"format": record["format"], "format_version": 2, "prev": prev}
+        fixed.update({k: v for k, v in record.items() if k not in fixed})
+        line = json.dumps(fixed, separators=(",", ":"), ensure_ascii=False)
+        out.append(line)
+        prev = hashlib.sha256(line.encode()).hexdigest()
+    return "\n".join(out) + "\n"
+
+
+def test_verify_catches_a_forged_table_score(played: Played, tmp_path: Path) -> None:
+    records = json.loads(json.dumps(played.records))
+    deal = records[5]
+    scores = deal["table"]["scores"]
+    sitter = deal["table"]["dealer"]
+    scores[sitter] += 1  # the sitter takes a point from a player
+    scores[(sitter + 1) % 4] -= 1
+    (tmp_path / "f.jsonl").write_text(_rechain(records))
+    proc = zole("verify", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "table.scores: the log says" in proc.stdout
+
+
+def test_verify_catches_a_missing_settle(played: Played, tmp_path: Path) -> None:
+    (tmp_path / "f.jsonl").write_text(_rechain(played.records[:-1]))
+    proc = zole("verify", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "no settle record pays them" in proc.stdout
+    assert "bad or missing settle" in proc.stdout
+
+
+def test_resume_plays_the_rest_to_the_same_end(tmp_path: Path) -> None:
+    args = ("rulebot", "rulebot", "rulebot", "rulebot", "--deals", "16", "--rules", "lzf",
+            "--seed", "2", "--log", "m.jsonl")  # fmt: skip
+    whole_folder, part_folder = tmp_path / "whole", tmp_path / "part"
+    whole_folder.mkdir()
+    part_folder.mkdir()
+    ok(zole("match", *args, cwd=whole_folder))
+    whole = whole_folder / "m.jsonl"
+    lines = whole.read_text().splitlines(keepends=True)
+    (part_folder / "m.jsonl").write_text("".join(lines[:7]))  # the header and 6 deals
+    proc = ok(zole("match", "--resume", "m.jsonl", cwd=part_folder))
+    assert "6 of 16 deals already played" in proc.stdout
+
+    def same(record: Record) -> Record:
+        drop = {"prev", "finished", "moves", "created"}
+        return {k: v for k, v in record.items() if k not in drop}
+
+    resumed = _records(part_folder / "m.jsonl")
+    assert [same(r) for r in resumed] == [same(r) for r in _records(whole)]
+    ok(zole("verify", "m.jsonl", cwd=part_folder))
+
+
+def test_a_complete_log_without_its_settle_is_settled_by_resume(
+    played: Played, tmp_path: Path
+) -> None:
+    log = tmp_path / "m.jsonl"
+    log.write_text("".join(played.log.read_text().splitlines(keepends=True)[:-1]))
+    proc = ok(zole("match", "--resume", "m.jsonl", cwd=tmp_path))
+    assert "now settled" in proc.stdout
+    assert _records(log)[-1] == {**played.records[-1], "finished": _records(log)[-1]["finished"],
+                                 "prev": _records(log)[-1]["prev"]}  # fmt: skip
+    ok(zole("verify", "m.jsonl", cwd=tmp_path))
+
+
+THREE_ONLY = (
+    "import sys\n"
+    "for line in sys.stdin:\n"
+    "    if line.startswith('zole '):\n"
+    "        print('id name ThreeOnly', 'id tables 3', 'zoleok 1', sep='\\n', flush=True)\n"
+    "    elif line.startswith('isready'):\n"
+    "        print('readyok', flush=True)\n"
+    "    elif line.startswith('quit'):\n"
+    "        break\n"
+)
+
+
+def test_a_bot_that_plays_only_at_three_is_not_seated_at_four(tmp_path: Path) -> None:
+    (tmp_path / "three.py").write_text(THREE_ONLY)
+    proc = zole("match", "rulebot", "rulebot", "rulebot", f"{PY} three.py", "--deals", "4",
+                cwd=tmp_path)  # fmt: skip
+    message = one_line_error(proc, "plays only at tables of 3", "table of four cannot seat it")
+    assert "three" in message.lower() or "ThreeOnly" in message or "python" in message
+
+
+def test_a_table_of_four_plays_no_duplicate(tmp_path: Path) -> None:
+    proc = zole("match", "rulebot", "rulebot", "rulebot", "rulebot", "--duplicate", cwd=tmp_path)
+    one_line_error(proc, "a table of four plays no duplicate match")
