@@ -1,6 +1,6 @@
 """Tables of four: the worked cases of docs/rules.md §8, read from the page and checked row by
 row against the scoring (scoring.py with ``players=4``, table.py) and the big points
-(events/bigpoints.py)."""
+(stats/bigpoints.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from zole_arena.events.bigpoints import big_points
 from zole_arena.game.actions import Contract
 from zole_arena.game.rules import load_rules
 from zole_arena.game.scoresheet import ScoreSheet
@@ -31,6 +30,7 @@ from zole_arena.game.table import (
     score_at_table,
     settle_pules,
 )
+from zole_arena.stats.bigpoints import big_points
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 SEATS = "ABCD"
@@ -123,8 +123,10 @@ def test_big_points_share_what_the_places_give() -> None:
     for totals in ([5, 5, 1, 1], [3, 2, 2, 2], [4, 4, 4, 1], [9, 9, 1, 1, 1], [0] * 5):
         assert sum(big_points(totals)) == sum((6, 4, 2, 0, 1)[: len(totals)])
     assert sum(big_points([0, 0, 0, 0])) == 8
-    with pytest.raises(ValueError, match="tables of 4 or 5, not 3"):
-        big_points([1, 2, 3])
+    assert big_points([1, 2, 3]) == (0, 3, 6)  # a table of three: 6 / 3 / 0
+    assert big_points([2, 2, 0]) == (Fraction(9, 2), Fraction(9, 2), 0)
+    with pytest.raises(ValueError, match="tables of 3, 4 or 5, not 2"):
+        big_points([1, 2])
 
 
 def test_at_three_the_general_scoring_is_the_deals() -> None:

@@ -1,4 +1,4 @@
-"""Reseating between rounds (events.reseating): table sizes, the first round's draw, and the
+"""Reseating between rounds (stats.reseating): table sizes, the first round's draw, and the
 Swiss-like reseating that avoids repeat meetings, checked against every possible seating on
 small fields."""
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from zole_arena.events.reseating import (
+from zole_arena.stats.reseating import (
     first_round,
     meetings,
     repeat_meetings,

@@ -31,7 +31,8 @@ from zole_arena.arena.settings import (
 from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.arena.summary import DealReport, PlayerStats, Summary
 from zole_arena.game.scoresheet import ScoreSheet
-from zole_arena.game.table import END_PULE_PAYMENT, TableSheet
+from zole_arena.game.scoring import NO_PULES
+from zole_arena.game.table import END_PULE_PAYMENT, TableSheet, settle_pules
 from zole_arena.players.session import IN_PROCESS, BotConfig, BotSession, PlayerSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.model import (
@@ -313,7 +314,7 @@ class Match:
         try:
             outcome = self.referee.play_deal(sheet, seating, number, slot)
             report = self._finish(outcome, number, block, sheet_index, seating)
-            if self.table is not None and number == self.settings.total_deals:
+            if self.settles and number == self.settings.total_deals:
                 self._settle(number)
         except BaseException as exc:
             instead = self._abandon(exc)
@@ -516,20 +517,36 @@ class Match:
                 writer.write(self.settled)
             self.settle_missing = False
 
+    @property
+    def settles(self) -> bool:
+        """Whether the pules standing at the match's end are settled: at a table of four,
+        and at a table of three in a round of the ``lzf`` format (docs/rules.md §8)."""
+        part = self.part_of
+        in_round = isinstance(part, TableOf) and part.round is not None
+        return self.table is not None or (in_round and not self.settings.duplicate)
+
     def _settle(self, number: int) -> None:
-        """End a table of four's match: the personal pules standing cost their owners
+        """End a table's match (:attr:`settles`): the personal pules standing cost their owners
         :data:`~zole_arena.game.table.END_PULE_PAYMENT` to each other player (common ones
         lapse); a ``settle`` record says so, after the last deal's."""
-        assert self.table is not None
-        pules = self.table.pules
-        if not pules.personal:
-            return
-        scores = self.table.settle()
+        if self.table is not None:
+            pules = self.table.pules
+            if not pules.personal:
+                return
+            scores = self.table.settle()
+            totals = tuple(self.table.totals)
+        else:  # a round's table of three: one sheet, seat i the player i
+            sheet = self.sheets[0]
+            pules = sheet.pules
+            if not pules.personal:
+                return
+            scores = settle_pules(pules, 3, END_PULE_PAYMENT)
+            sheet.totals = [t + s for t, s in zip(sheet.totals, scores, strict=True)]
+            sheet.pules = NO_PULES
+            totals = tuple(sheet.totals)
         for player, change in enumerate(scores):
             self.stats[player].points += change
-        self.settled = SettleRecord(
-            self.match_id, number, pules, END_PULE_PAYMENT, scores, tuple(self.table.totals)
-        )
+        self.settled = SettleRecord(self.match_id, number, pules, END_PULE_PAYMENT, scores, totals)
         if self._writer is not None:
             self._writer.write(self.settled)
 
@@ -652,10 +669,11 @@ def resume_match(
         )
         for p in header.players
     ]
-    match = Match(configs, settings, log_path, match_id=header.match_id)
+    part_of = header.tournament or header.sprt
+    match = Match(configs, settings, log_path, match_id=header.match_id, part_of=part_of)
     match.replay_records(deals)
     match.log_problems = problems
-    if match.table is not None and match.done == settings.total_deals:
+    if match.settles and match.done == settings.total_deals:
         # A table of four's pules are settled after its last deal (a match stopped between
         # the two has its settle record missing: write_settle writes it).
         match._settle(match.done)

@@ -15,7 +15,7 @@ import dataclasses
 import enum
 import re
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from zole_arena.arena.replay import replay_record
 from zole_arena.arena.settings import scheduled
@@ -44,6 +44,7 @@ from zole_arena.records.model import (
 )
 from zole_arena.records.reader import LogEntry, LogReader
 from zole_arena.records.writer import fault_json, to_json
+from zole_arena.stats.rounds import RoundStandings, round_seed
 
 __all__ = [
     "DIGEST_RE",
@@ -148,6 +149,19 @@ class _Sheet:
     """The number of its last deal."""
 
 
+@dataclasses.dataclass
+class _Rounds:
+    """An ``lzf`` tournament's rounds as ``verify`` recomputes them."""
+
+    standings: RoundStandings
+    expected: dict[int, tuple[int, tuple[int, ...]]] = dataclasses.field(default_factory=dict)
+    """Each table number's (round, entrants by table seat), for the rounds begun."""
+    seated: int = 0
+    """Tables seated so far."""
+    playing: list[tuple[str, tuple[int, ...]]] = dataclasses.field(default_factory=list)
+    """The current round's tables so far: (match id, entrants)."""
+
+
 class _Verifier:
     """The state of one log's verification: a little per match and per score sheet."""
 
@@ -162,6 +176,8 @@ class _Verifier:
         self.sheets: dict[tuple[str, tuple[int, int, int]], _Sheet] = {}
         self.tables: dict[str, _Sheet] = {}
         """The sheet of each table of four's match (pules and totals by table seat)."""
+        self.rounds: dict[str, _Rounds] = {}
+        """Each ``lzf`` tournament's rounds, as its tables' headers begin them."""
         self.settled: set[str] = set()
         """The matches whose pules were settled (their ``settle`` record read)."""
         self.first_type: str | None = None
@@ -258,12 +274,15 @@ class _Verifier:
         tournament = self.tournaments[table.id]
         if tournament is None:
             return []  # its header is reported
-        mine, theirs = to_json(record), to_json(tournament)
+        mine, theirs = _without_hidden(to_json(record)), _without_hidden(to_json(tournament))
+        lzf = tournament.tournament_format == "lzf"
         problems = [
             f"{key}: the table's is {short(mine[key])}, its tournament's {short(theirs[key])}"
             for key in ("rules", "seed", "deals", "duplicate", "settings")
-            if mine[key] != theirs[key]
+            if mine[key] != theirs[key] and not (lzf and key == "seed")
         ]
+        if lzf:
+            return problems + self._against_round(record, tournament)
         number = table.table
         if record.match_id != f"{table.id}-t{number}":
             problems.append(f"match_id {short(record.match_id)} is not table {number}'s")
@@ -274,6 +293,50 @@ class _Verifier:
         if seated != expected:
             problems.append(f"players: the table seats {short(seated)}, its tournament {expected}")
         return problems
+
+    def _against_round(self, record: MatchHeader, tournament: TournamentHeader) -> list[str]:
+        """An ``lzf`` tournament's table: of a round begun in order, dealt from its round's
+        seed, seating the entrants that the rounds before it give (:mod:`~zole_arena.events.
+        rounds`: recomputed from the big points of the tables before it)."""
+        table = record.tournament
+        assert table is not None
+        number = table.round
+        if number is None:
+            return ["tournament: an lzf table without its round"]
+        problems = []
+        if record.seed != round_seed(tournament.seed, number):
+            problems.append(f"seed: {record.seed} is not round {number}'s")
+        state = self.rounds.get(tournament.match_id)
+        if state is None:
+            standings = RoundStandings(len(tournament.entrants), tournament.seed)
+            state = self.rounds[tournament.match_id] = _Rounds(standings)
+        begun = len(state.standings.rounds)
+        if number == begun + 1 and number <= (tournament.rounds or 0):
+            if begun:  # the round before has ended: its tables' points give big points
+                for match_id, players in state.playing:
+                    state.standings.add_table(players, self._points_of(match_id, len(players)))
+            state.playing = []
+            for players in state.standings.next_tables():
+                state.seated += 1
+                state.expected[state.seated] = (number, players)
+        elif number != begun:
+            return [*problems, f"round {number} where round {begun} or {begun + 1} was due"]
+        expected = state.expected.get(table.table)
+        if expected is None or expected[0] != number:
+            return [*problems, f"table {table.table} is no table of round {number}"]
+        names = [tournament.entrants[p].name for p in expected[1]]
+        if list(record.names) != names:
+            problems.append(
+                f"players: the table seats {short(list(record.names))}, the round's reseating "
+                f"{names}"
+            )
+        state.playing.append((record.match_id, expected[1]))
+        return problems
+
+    def _points_of(self, match_id: str, size: int) -> list[int]:
+        """A finished table's points by table seat, as its records add up (settle included)."""
+        sheet = self.tables.get(match_id) or self.sheets.get((match_id, (0, 1, 2)))
+        return list(sheet.totals) if sheet is not None else [0] * size
 
     # -- deals ----------------------------------------------------------------------------------
 
@@ -396,16 +459,20 @@ class _Verifier:
         return problems
 
     def settle(self, entry: LogEntry, record: SettleRecord) -> None:
-        """A table of four's ``settle``: after its match's last deal, the pules that stood,
-        each personal one costing its owner the payment to each other player."""
+        """A ``settle`` (a table of four's, or a table of three's in an ``lzf`` round):
+        after its match's last deal, the pules that stood, each personal one costing its
+        owner the payment to each other player."""
         problems = []
-        sheet = self.tables.get(record.match_id)
         header = self.headers.get(record.match_id)
+        sheet = self.tables.get(record.match_id)
+        if sheet is None and header is not None and header.table_size == 3:
+            in_round = header.tournament is not None and header.tournament.round is not None
+            sheet = self.sheets.get((record.match_id, (0, 1, 2))) if in_round else None
         if record.match_id in self.settled:
             problems.append("a second settle record of its match")
         self.settled.add(record.match_id)
         if sheet is None:
-            problems.append("no deal of a table of four before it")
+            problems.append("no deal before it of a table that settles its pules")
         else:
             if header is not None and sheet.last != header.total_deals:
                 problems.append(
@@ -429,6 +496,8 @@ class _Verifier:
             totals = [t + s for t, s in zip(sheet.totals, expected, strict=True)]
             if list(record.totals) != totals:
                 problems.append(f"totals: the log says {list(record.totals)}, not {totals}")
+            sheet.totals = list(record.totals)
+            sheet.pules = Pules()
         if problems:
             self.report.bad_settles += 1
             for problem in problems:
@@ -454,6 +523,17 @@ class _Verifier:
                         f"{list(sheet.pules.personal)}, and no settle record pays them",
                     )
                 )
+
+
+def _without_hidden(data: dict[str, Any]) -> dict[str, Any]:
+    """A header's JSON without the paths its sandbox hid: they are where the log and the
+    bots were when the table began (a tournament resumed from another folder hides the log
+    there), not how the table plays."""
+    sandbox = data["settings"].get("sandbox")
+    if not isinstance(sandbox, dict):
+        return data
+    settings = {**data["settings"], "sandbox": {**sandbox, "hidden": None}}
+    return {**data, "settings": settings}
 
 
 def _against_header(record: DealRecord, header: MatchHeader) -> list[str]:

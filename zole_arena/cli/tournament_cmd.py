@@ -59,6 +59,7 @@ from zole_arena.events.options import (
     MEETINGS,
     OPTION,
     RAY_ADDRESS,
+    ROUNDS,
     SANDBOX,
     SANDBOX_READ,
     TABLES,
@@ -80,6 +81,7 @@ from zole_arena.isolation.sandbox import (
 )
 from zole_arena.players.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.players.command import program_name, split_command
+from zole_arena.stats.reseating import table_sizes
 
 _BUNDLED_NAMES = {bot.name for bot in BUNDLED}
 
@@ -90,6 +92,12 @@ _RESUME_OPTIONS = (
     CONCURRENCY, AFFINITY, KEEP_BOTS, BACKEND, RAY_ADDRESS,
     SANDBOX, SANDBOX_READ, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB, TRANSCRIPT,
 )  # fmt: skip
+
+
+#: The ``lzf`` format's rounds and deals per round unless told (zole-research §2.15: rating
+#: tournaments play at least 7 rounds, usually of 24 or 28 deals).
+LZF_ROUNDS = 7
+LZF_ROUND_DEALS = 24
 
 
 def _ray_address(values: OptionValues) -> str | None:
@@ -118,7 +126,7 @@ def _check_cluster(address: str | None, quiet: bool) -> None:
 
 def _balance_text(settings: TournamentSettings) -> str:
     """How even a balanced schedule is: tables per bot, meetings per pair."""
-    got = balance([t.players for t in settings.tables], len(settings.entrants))
+    got = balance(list(settings.schedule or ()), len(settings.entrants))
 
     def spread(low: int, high: int) -> str:
         return str(low) if low == high else f"{low}-{high}"
@@ -144,11 +152,18 @@ def _standings(
     summary: TournamentSummary, title: str, final: bool, shown: Mapping[str, str]
 ) -> Table:
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    rounds = summary.rounds
+    big = {} if rounds is None else {e["name"]: e["big_points"] for e in rounds.to_dict(
+        summary.standings.names)}  # fmt: skip
+    los = final and rounds is None  # over the next bot: of a ranking by Elo only
     table.add_column("#", justify="right")
     table.add_column("bot", no_wrap=True)
+    if rounds is not None:
+        table.add_column("big", justify="right")
     table.add_column("elo", justify="right")
     if final:
         table.add_column("95%", justify="right", no_wrap=True)
+    if los:
         table.add_column("LOS", justify="right")
     table.add_column("deals", justify="right")
     table.add_column("points", justify="right")
@@ -161,13 +176,15 @@ def _standings(
         p = summary.standings.players[name]
         interval = "" if math.isinf(p.interval) else f"±{p.interval:.1f}"
         row = [str(rank), escape(shown[name])]  # names may come from a log: never markup
+        if rounds is not None:
+            row.append(f"{big.get(name, 0):g}")
         if name in rating and summary.ratings:
             r = rating[name]
-            row += [f"{r.elo:+.0f}", interval_text(r, "…"), los_text(summary.ratings, r, 0)]
+            row += [f"{r.elo:+.0f}", interval_text(r, "…")]
+            row += [los_text(summary.ratings, r, 0)] if los else []
         else:
             row.append(f"{elo[name]:+.0f}" if name in elo else "–")
-            if final:
-                row += ["", ""]
+            row += [""] * (final + los)
         row += [
             str(p.deals),
             f"{p.points:+d}",
@@ -178,9 +195,16 @@ def _standings(
         table.add_row(*row)
     if final:
         note = not_estimated_note(summary.ratings) if summary.ratings else None
+        ranked = (
+            "ranked by big points, then points; big: big points (6/4/2/0 per table of four, "
+            "6/3/0 of three); "
+            if rounds is not None
+            else ""
+        )
         table.caption = (
-            "95%: the Elo interval; LOS: likelihood of superiority over the next bot; per deal: "
-            "points per deal ±95%; solo: deals as soloist/won"
+            f"{ranked}95%: the Elo interval"
+            + ("; LOS: likelihood of superiority over the next bot" if los else "")
+            + "; per deal: points per deal ±95%; solo: deals as soloist/won"
             + time_caption([summary.standings.players[n] for n in summary.ranking()], shown)
             + (f"; {note}" if note else "")
         )
@@ -337,6 +361,20 @@ def tournament_command(
         fail(f"--gauntlet is for --format gauntlet, not {chosen_format}")
     is_duplicate = values[DUPLICATE]
     chosen_deals = values[DEALS]
+    rounds = values[ROUNDS]
+    if chosen_format == "lzf":
+        if values.source(BLOCKS) is not Source.DEFAULT:
+            fail("--format lzf plays --deals per round (default 24), not duplicate --blocks")
+        if values.source(DUPLICATE) is not Source.DEFAULT and is_duplicate:
+            fail(
+                "--format lzf plays no duplicate blocks: every table of a round plays the "
+                "round's deals instead (leave out --duplicate)"
+            )
+        is_duplicate = False
+        chosen_deals = chosen_deals if chosen_deals is not None else LZF_ROUND_DEALS
+        rounds = rounds if rounds is not None else LZF_ROUNDS
+    elif rounds is not None:
+        fail(f"--rounds is for --format lzf, not {chosen_format}")
     if values.source(BLOCKS) is not Source.DEFAULT:
         if chosen_deals is not None:
             fail("give --blocks or --deals, not both")
@@ -361,12 +399,14 @@ def tournament_command(
         tables_wanted=values[TABLES],
         meetings=values[MEETINGS],
         keep_bots=values[KEEP_BOTS],
+        rounds=rounds,
     )
     _check_cluster(address, json_output)
     if not json_output:
         out.print(f"bots: {match_settings.isolation()}", highlight=False, markup=False)
         out.print(f"checking that the {len(entrants)} bots start …", highlight=False)
-    check_entrants(entrants, match_settings)
+    sizes = table_sizes(len(entrants)) if chosen_format == "lzf" else (3,)
+    check_entrants(entrants, match_settings, sizes)
     cpus = allowed_cpus() if values[AFFINITY] else None
     tournament = Tournament(
         settings,
@@ -377,13 +417,15 @@ def tournament_command(
         transcript=start_transcript_file(values),
     )
     if not json_output:
-        tables = len(tournament.tables)
+        tables = settings.table_count
         kind = (
             f"{per_table} duplicate block(s) of 6 deals" if is_duplicate else f"{per_table} deals"
         )
         what = {
             "gauntlet": f"gauntlet of {chosen_gauntlet}",
             "balanced": f"balanced: {_balance_text(settings)}",
+            "lzf": f"lzf: {rounds} rounds at tables of "
+            f"{', '.join(map(str, table_sizes(len(entrants))))}, reseated by big points",
         }.get(chosen_format, chosen_format)
         out.print(
             f"tournament ({what}): {', '.join(names)} — {tables} table(s) × {kind} = "

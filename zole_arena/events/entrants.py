@@ -6,7 +6,7 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from zole_arena.arena.settings import MatchSettings
@@ -22,11 +22,14 @@ __all__ = [
 def check_entrants(
     entrants: Sequence[Entrant],
     match: MatchSettings,
+    sizes: Collection[int] = (3,),
 ) -> None:
     """Start every bot once, with its options, and stop it again: a tournament should not
     begin (and write a log) when one of its bots cannot play at all. The bots start side by
     side, so a field of slow starters costs the slowest start, not the sum.
 
+    :param sizes: the table sizes the tournament seats bots at: a bot that says at its
+        handshake that it does not play at one of them (``id tables 3``) is refused.
     :raises TournamentError: a bot cannot be started, does not complete the handshake, or
         rejects one of its options; the message names it and says why.
     """
@@ -47,7 +50,15 @@ def check_entrants(
             session = BotSession(config)
         except BotError as exc:
             return f"bot {entrant.name} cannot play: {exc}"
+        said = session.ids.get("tables", "").replace(" ", ",")
         session.quit()
+        plays = {word for word in said.split(",") if word}
+        missing = [size for size in sorted(sizes) if plays and str(size) not in plays]
+        if missing:
+            return (
+                f"bot {entrant.name} plays only at tables of {said} (its 'id tables' line); "
+                f"this tournament seats it at tables of {missing[0]}"
+            )
         return None
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(8, len(entrants))) as pool:

@@ -372,7 +372,13 @@ FORMAT: Final = Option[str](
     "format", str, FORMATS[0], "round-robin: a table for every 3 bots; gauntlet: the "
     "gauntlet's bot against every pair of the others (--gauntlet alone implies it); balanced: "
     "fewer tables, every bot at about as many and every pair meeting about as often (--tables "
-    "or --meetings).", frozenset({TOURNAMENT}), choices=FORMATS,
+    "or --meetings); lzf: as the Latvian federation plays, rounds at tables of four (three "
+    "where the field does not divide), big points, reseating by standings (--rounds; --deals "
+    "per round, default 24).", frozenset({TOURNAMENT}), choices=FORMATS,
+)  # fmt: skip
+ROUNDS: Final = Option[int | None](
+    "rounds", int, None, "The lzf format's rounds (rating tournaments play at least 7).",
+    frozenset({TOURNAMENT}), unit="N", least=1, default_text="7 with --format lzf",
 )  # fmt: skip
 TABLES: Final = Option[int | None](
     "tables", int, None, "A balanced schedule of this many tables.", frozenset({TOURNAMENT}),
@@ -420,7 +426,8 @@ RAY_ADDRESS: Final = Option[str | None](
 OPTIONS: Final[tuple[Option[Any], ...]] = (
     SEED, RULES, DEALS, BLOCKS, DUPLICATE, MOVETIME, TC, TIMEMARGIN, STARTUP_MS, PING_MS, ON_FAULT,
     FORFEIT_PENALTY, MAX_FAULTS, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB, SANDBOX,
-    SANDBOX_READ, OPTION, LOG, TRANSCRIPT, CPU, FORMAT, GAUNTLET, TABLES, MEETINGS, CONCURRENCY,
+    SANDBOX_READ, OPTION, LOG, TRANSCRIPT, CPU, FORMAT, ROUNDS, GAUNTLET, TABLES, MEETINGS,
+    CONCURRENCY,
     AFFINITY, KEEP_BOTS, BACKEND, RAY_ADDRESS,
 )  # fmt: skip
 

@@ -178,6 +178,7 @@ def resume_tournament(
             gauntlet=header.gauntlet,
             concurrency=concurrency or header.concurrency,
             schedule=header.tables if header.tournament_format == "balanced" else None,
+            rounds=header.rounds,
         )
     except (TypeError, ValueError) as exc:
         raise TournamentError(f"{log_path}: the tournament header is incomplete ({exc})") from None

@@ -21,11 +21,11 @@ __all__ = [
 ]
 
 
-Format = Literal["round-robin", "gauntlet", "balanced"]
+Format = Literal["round-robin", "gauntlet", "balanced", "lzf"]
 
 
 #: The tournament formats.
-FORMATS: Final[tuple[Format, ...]] = ("round-robin", "gauntlet", "balanced")
+FORMATS: Final[tuple[Format, ...]] = ("round-robin", "gauntlet", "balanced", "lzf")
 
 
 class TournamentError(ZoleError):
@@ -68,10 +68,13 @@ class Entrant:
 
 @dataclasses.dataclass(frozen=True)
 class Table:
-    """One table: its number (from 1) and its three entrants (indices into the entrants)."""
+    """One table: its number (from 1) and its entrants (indices into the entrants): three, or
+    four at a table of four (the ``lzf`` format's rounds)."""
 
     number: int
-    players: tuple[int, int, int]
+    players: tuple[int, ...]
+    round: int | None = None
+    """Its round (the ``lzf`` format; None: a tournament of one round)."""
 
 
 def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:

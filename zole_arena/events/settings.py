@@ -14,12 +14,14 @@ from zole_arena.records.checks import (
     MAX_CONCURRENCY,
     MAX_DERIVED_TABLES,
     MAX_ENTRANTS,
+    MAX_ROUNDS,
     derived_tables,
 )
 from zole_arena.records.model import (
     EntrantInfo,
     TournamentHeader,
 )
+from zole_arena.stats.reseating import table_sizes
 
 __all__ = [
     "TournamentSettings",
@@ -49,6 +51,9 @@ class TournamentSettings:
     keep_bots: bool = KEEP_BOTS.default
     """Keep each unsandboxed bot running from one table to its worker's next
     (:mod:`zole_arena.players.pool`)."""
+    rounds: int | None = None
+    """The ``lzf`` format's rounds (:mod:`zole_arena.stats.rounds`); ``match.deals`` are
+    then each round's deals."""
 
     def __post_init__(self) -> None:
         names = [entrant.name for entrant in self.entrants]
@@ -71,7 +76,7 @@ class TournamentSettings:
             )
         if self.concurrency > MAX_CONCURRENCY:
             raise TournamentError(f"--concurrency is at most {MAX_CONCURRENCY:,}")
-        if self.format != "balanced" and len(names) >= 3:
+        if self.format in ("round-robin", "gauntlet") and len(names) >= 3:
             count = len(names)
             made = derived_tables(self.format, count)
             if made > MAX_DERIVED_TABLES:
@@ -79,6 +84,10 @@ class TournamentSettings:
                     f"a {self.format} of {count} bots has {made:,} tables, more than "
                     f"{MAX_DERIVED_TABLES:,}: play --format balanced"
                 )
+        if self.format == "lzf":
+            self._check_lzf(len(names))
+        elif self.rounds is not None:
+            raise TournamentError("--rounds is for --format lzf")
         if self.gauntlet is not None and self.gauntlet not in names:
             raise TournamentError(
                 f"--gauntlet {self.gauntlet!r} is not one of the bots ({', '.join(names)})"
@@ -104,9 +113,34 @@ class TournamentSettings:
                 raise TournamentError(str(exc)) from None
             object.__setattr__(self, "schedule", tuple(schedule))
 
+    def _check_lzf(self, entrants: int) -> None:
+        """An ``lzf`` tournament's settings: rounds, a field that sits at tables of four and
+        three, and no duplicate blocks (its tables share each round's deals instead)."""
+        if self.rounds is None or not 1 <= self.rounds <= MAX_ROUNDS:
+            raise TournamentError(f"--rounds must be from 1 to {MAX_ROUNDS}, not {self.rounds}")
+        try:
+            table_sizes(entrants)
+        except ValueError as exc:
+            raise TournamentError(f"--format lzf: {exc}") from None
+        if self.match.duplicate:
+            raise TournamentError(
+                "--format lzf plays no duplicate blocks (every table of a round plays the "
+                "round's deals instead): give --no-duplicate"
+            )
+
+    @property
+    def table_count(self) -> int:
+        """Tables in the tournament (in the ``lzf`` format: in all its rounds)."""
+        if self.format == "lzf":
+            return (self.rounds or 0) * len(table_sizes(len(self.entrants)))
+        return len(self.tables)
+
     @property
     def tables(self) -> list[Table]:
-        """The tables, in playing order."""
+        """The tables, in playing order (none in the ``lzf`` format: its rounds' tables
+        follow from their results, :mod:`zole_arena.stats.rounds`)."""
+        if self.format == "lzf":
+            return []
         if self.format == "balanced":
             return [Table(n, players) for n, players in enumerate(self.schedule or (), start=1)]
         names = [entrant.name for entrant in self.entrants]
@@ -116,7 +150,7 @@ class TournamentSettings:
     @property
     def total_deals(self) -> int:
         """Deals in the whole tournament."""
-        return len(self.tables) * self.match.total_deals
+        return self.table_count * self.match.total_deals
 
 
 def tournament_header(tournament_id: str, settings: TournamentSettings) -> TournamentHeader:
@@ -129,7 +163,7 @@ def tournament_header(tournament_id: str, settings: TournamentSettings) -> Tourn
         entrants=tuple(
             EntrantInfo(e.name, tuple(e.command), dict(e.options), e.cwd) for e in settings.entrants
         ),
-        tables=tuple(table.players for table in settings.tables),
+        tables=tuple((t.players[0], t.players[1], t.players[2]) for t in settings.tables),
         rules=match.rules.to_dict(),
         seed=match.seed,
         deals=match.deals,
@@ -137,4 +171,5 @@ def tournament_header(tournament_id: str, settings: TournamentSettings) -> Tourn
         concurrency=settings.concurrency,
         settings=match.header_settings(),
         isolation=match.isolation(),
+        rounds=settings.rounds,
     )

@@ -6,13 +6,15 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from zole_arena.arena.stop import Stop
 from zole_arena.arena.summary import PlayerStats
 from zole_arena.events.schedule import Table
-from zole_arena.records.model import DealRecord
+from zole_arena.records.model import DealRecord, SettleRecord
 from zole_arena.stats.ratings import RatingError, RatingList, Unit, rate
+from zole_arena.stats.rounds import RoundStandings
 from zole_arena.stats.tally import ResultTally
 from zole_arena.stats.units import deal_keys
 
@@ -73,6 +75,12 @@ class Standings:
             keys,
         )
 
+    def add_settle(self, names: Sequence[str], record: SettleRecord) -> None:
+        """Count a table's pules settled at its end (``names``: its players by table seat):
+        points, not deals."""
+        for name, change in zip(names, record.scores, strict=True):
+            self._player(name).points += change
+
     def _player(self, name: str) -> PlayerStats:
         if name not in self.players:
             self.players[name] = PlayerStats(name)
@@ -107,12 +115,16 @@ class TableState:
 
     table: Table
     match_id: str
-    names: tuple[str, str, str]
+    names: tuple[str, ...]
     planned: int
     deals: int = 0
     started: bool = False
     """Its match header is in the log."""
     stopped: Stop | None = None
+    settled: bool = False
+    """Its ``settle`` record is in the log."""
+    big: tuple[Fraction, ...] | None = None
+    """In the ``lzf`` format, once its round has ended: its players' big points."""
 
     @property
     def finished(self) -> bool:
@@ -130,7 +142,14 @@ class TableState:
             "deals": self.deals,
             "planned": self.planned,
             "stopped": None if self.stopped is None else str(self.stopped),
-        }
+        } | (
+            {}
+            if self.table.round is None
+            else {
+                "round": self.table.round,
+                "big_points": None if self.big is None else [float(b) for b in self.big],
+            }
+        )
 
 
 @dataclasses.dataclass
@@ -146,6 +165,9 @@ class TournamentSummary:
     """The rating list with intervals (filled at the end)."""
     digest: str | None = None
     """The log's digest so far (``sha256:`` and the hash of its last line)."""
+    rounds: RoundStandings | None = None
+    """The ``lzf`` format's big points and rounds (None in the other formats)."""
+    rounds_planned: int | None = None
 
     @property
     def deals(self) -> int:
@@ -153,7 +175,11 @@ class TournamentSummary:
         return self.standings.deals
 
     def ranking(self) -> list[str]:
-        """The bots, strongest first: by rating when there is one, else by points per deal."""
+        """The bots, strongest first: by rating when there is one, else by points per deal;
+        in the ``lzf`` format, by big points, then points (then the first round's draw)."""
+        if self.rounds is not None:
+            names = list(self.standings.names)
+            return [names[p] for p in self.rounds.ranking()]
         if self.ratings is not None:
             rated = [r.name for r in self.ratings.ratings]
             return rated + [n for n in self.standings.players if n not in rated]
@@ -168,8 +194,13 @@ class TournamentSummary:
         rating = {r.name: r for r in self.ratings.ratings} if self.ratings else {}
         elo = self.standings.quick_elo() if not rating else {}
         standings = []
+        big = {}
+        if self.rounds is not None:
+            big = {e["name"]: e["big_points"] for e in self.rounds.to_dict(self.standings.names)}
         for name in self.ranking():
             entry = self.standings.players[name].to_dict()
+            if name in big:
+                entry["big_points"] = big[name]
             if name in rating:
                 entry.update(rating[name].to_dict())
             else:

@@ -10,12 +10,14 @@ from zole_arena.records.model import (
     DealRecord,
     MatchHeader,
     MatchRecord,
+    SettleRecord,
     TableOf,
 )
 
 __all__ = [
     "check_deal",
     "check_header",
+    "check_settle",
     "check_stop",
 ]
 
@@ -23,7 +25,7 @@ __all__ = [
 def check_header(
     record: MatchRecord,
     match_id: str,
-    names: tuple[str, str, str],
+    names: tuple[str, ...],
     part_of: TableOf,
 ) -> None:
     """Check a worker's match header for its table: the match id, the players in order, and
@@ -41,7 +43,7 @@ def check_header(
         raise MessageError(f"a match header whose tournament is {record.tournament}")
 
 
-def check_stop(stop: Stop, names: tuple[str, str, str]) -> None:
+def check_stop(stop: Stop, names: tuple[str, ...]) -> None:
     """Check why a worker says its table stopped: interrupted, or some of the table's bots
     (``names``) disqualified — a table stops for nothing else.
 
@@ -59,10 +61,10 @@ def check_stop(stop: Stop, names: tuple[str, str, str]) -> None:
 def check_deal(
     record: MatchRecord,
     match_id: str,
-    names: tuple[str, str, str],
+    names: tuple[str, ...],
     number: int,
     block: int,
-    seating: tuple[int, int, int],
+    seating: tuple[int, ...],
 ) -> None:
     """Check a worker's deal record for its table: the match id, the deal's number, block and
     seating as the table's schedule has them next, and the players in their seats (the
@@ -86,3 +88,25 @@ def check_deal(
     expected = tuple(names[player] for player in seating)
     if record.names != expected:
         raise MessageError(f"deal {number} whose players are not {', '.join(expected)}")
+    table = record.table
+    if (table is None) != (len(names) == 3):
+        raise MessageError(f"deal {number} {'with' if table else 'without'} a table part")
+    if table is not None:
+        sitter = next(p for p in range(len(names)) if p not in seating)
+        if table.dealer != sitter or table.sitter.name != names[sitter]:
+            raise MessageError(f"deal {number} whose sitter is not {names[sitter]}")
+
+
+def check_settle(record: MatchRecord, match_id: str, names: tuple[str, ...], last: int) -> None:
+    """Check a worker's ``settle`` record for its table: of its match, after its last deal
+    (``last``), of its players (the amounts are the worker's word, as a deal's are: ``verify``
+    checks them).
+
+    :raises MessageError: it is not that record.
+    """
+    if not isinstance(record, SettleRecord):
+        raise MessageError(f"a {record.type} record after the table's last deal")
+    if record.match_id != match_id:
+        raise MessageError(f"a record of match {_what(record.match_id)}, not {match_id}")
+    if record.after != last or len(record.scores) != len(names):
+        raise MessageError(f"a settle record that is not of the table's {len(names)} players")

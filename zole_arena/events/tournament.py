@@ -53,22 +53,25 @@ from zole_arena.events.messages import (
     send,
 )
 from zole_arena.events.plain import MessageError
-from zole_arena.events.schedule import TournamentError
+from zole_arena.events.schedule import Table, TournamentError
 from zole_arena.events.settings import TournamentSettings, tournament_header
 from zole_arena.events.signals import _SignalGate
 from zole_arena.events.standings import Standings, TableState, TournamentSummary
-from zole_arena.events.table_checks import check_deal, check_header, check_stop
+from zole_arena.events.table_checks import check_deal, check_header, check_settle, check_stop
 from zole_arena.events.workers import LOCAL_WORKER, _start_worker, _Worker
+from zole_arena.game.table import Seating, table_dealer_of
 from zole_arena.isolation.affinity import pin
 from zole_arena.isolation.sandbox import readable_paths
 from zole_arena.records.model import (
     DealRecord,
     MatchRecord,
     Record,
+    SettleRecord,
     TableOf,
 )
 from zole_arena.records.reader import RecordError
 from zole_arena.records.writer import LogWriter, is_regular_log
+from zole_arena.stats.rounds import RoundStandings, round_seed
 
 __all__ = [
     "Event",
@@ -114,17 +117,19 @@ class Tournament:
         self._header_written = False
         names = [entrant.name for entrant in settings.entrants]
         self.standings = Standings(names, settings.match.duplicate)
-        self.tables = [
-            TableState(
-                table,
-                f"{self.tournament_id}-t{table.number}",
-                (names[table.players[0]], names[table.players[1]], names[table.players[2]]),
-                settings.match.total_deals,
-            )
-            for table in settings.tables
-        ]
-        self._deals: dict[str, list[DealRecord]] = {t.match_id: [] for t in self.tables}
+        self.tables: list[TableState] = []
+        self._deals: dict[str, list[DealRecord]] = {}
         """Each table's deal records so far (to resume a table from)."""
+        self._totals: dict[str, tuple[int, ...]] = {}
+        """Each table's points so far, by table seat (settled pules included)."""
+        self.rounds: RoundStandings | None = None
+        """The ``lzf`` format's rounds: big points, and the tables of each round begun."""
+        self._rounds_ended = 0
+        for table in settings.tables:
+            self._add_table(table)
+        if settings.format == "lzf":
+            self.rounds = RoundStandings(len(names), settings.match.seed)
+            self._new_round()
         self.stopped: Stop | None = None
         # The state of a run (see run()).
         self._pending: list[TableState] = []
@@ -138,22 +143,83 @@ class Tournament:
         self._log: LogWriter | None = None
         """The log while it is open (and after, for its digest)."""
 
+    # -- tables and rounds ----------------------------------------------------------------
+
+    def _add_table(self, table: Table) -> TableState:
+        names = self.standings.names
+        state = TableState(
+            table,
+            f"{self.tournament_id}-t{table.number}",
+            tuple(names[player] for player in table.players),
+            self.settings.match.total_deals,
+        )
+        self.tables.append(state)
+        self._deals[state.match_id] = []
+        return state
+
+    def _new_round(self) -> None:
+        """Seat the next round (:class:`~zole_arena.stats.rounds.RoundStandings`)."""
+        assert self.rounds is not None
+        tables = self.rounds.next_tables()
+        number, first = len(self.rounds.rounds), len(self.tables) + 1
+        for offset, players in enumerate(tables):
+            self._add_table(Table(first + offset, players, number))
+
+    @property
+    def round_number(self) -> int:
+        """The round being played (the ``lzf`` format; 0 otherwise)."""
+        return len(self.rounds.rounds) if self.rounds is not None else 0
+
+    def _round_over(self) -> bool:
+        """Whether the round being played has ended (every table finished) and is counted:
+        its big points added. False in the other formats."""
+        rounds = self.rounds
+        if rounds is None:
+            return False
+        number = len(rounds.rounds)
+        if self._rounds_ended == number:
+            return True
+        playing = [t for t in self.tables if t.table.round == number]
+        if not all(t.finished for t in playing):
+            return False
+        for table in playing:
+            size = len(table.table.players)
+            totals = self._totals.get(table.match_id, (0,) * size)
+            table.big = rounds.add_table(table.table.players, totals)
+        self._rounds_ended = number
+        return True
+
+    def _next_round(self) -> bool:
+        """After a round has ended: seat the next one, if there is one to play."""
+        if self.rounds is None or not self._round_over():
+            return False
+        if self.round_number >= (self.settings.rounds or 0):
+            return False
+        self._new_round()
+        return True
+
     # -- resuming -----------------------------------------------------------------------------
 
     def take_records(self, records: Iterable[Record]) -> None:
-        """Count the records of an earlier run of this tournament (from its log)."""
+        """Count the records of an earlier run of this tournament (from its log). In the
+        ``lzf`` format each round's tables are seated as the rounds before them ended."""
         by_id = {table.match_id: table for table in self.tables}
         for record in records:
             if record.type == "tournament":
                 self._header_written = True
                 continue
             table = by_id.get(record.match_id)
+            if table is None and self._next_round():
+                by_id = {table.match_id: table for table in self.tables}
+                table = by_id.get(record.match_id)
             if table is None:
                 raise TournamentError(
                     f"the log holds match {record.match_id!r}, which is not a table of "
                     f"tournament {self.tournament_id}"
+                    + (" (or not of the round it is in)" if self.rounds is not None else "")
                 )
             self._count(table, record)
+        self._next_round()  # a round whose last deal ended the log: the next is seated
 
     def _count(self, table: TableState, record: Record) -> None:
         if record.type == "match":
@@ -162,6 +228,14 @@ class Tournament:
             self._deals[table.match_id].append(record)
             table.deals += 1
             self.standings.add(record)
+            totals = record.player_totals
+            self._totals[table.match_id] = tuple(
+                totals.get(seat, 0) for seat in range(len(table.names))
+            )
+        elif isinstance(record, SettleRecord):
+            table.settled = True
+            self.standings.add_settle(table.names, record)
+            self._totals[table.match_id] = record.totals
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -175,8 +249,15 @@ class Tournament:
         return self.log_path.absolute().with_name(self.log_path.name + ".stderr")
 
     def _part(self, table: TableState) -> TableOf:
-        """What a table's match header says of it: which tournament and table it is."""
-        return TableOf(self.tournament_id, table.table.number)
+        """What a table's match header says of it: which tournament, table and round."""
+        return TableOf(self.tournament_id, table.table.number, table.table.round)
+
+    def _match_of(self, table: TableState) -> MatchSettings:
+        """How a table plays: as the tournament's settings say, from its round's seed."""
+        match = self.settings.match
+        if table.table.round is None:
+            return match
+        return dataclasses.replace(match, seed=round_seed(match.seed, table.table.round))
 
     def play_rest_with(self, match: MatchSettings) -> None:
         """Play the tables still to play with ``match`` (a resume's sandbox and limits:
@@ -204,7 +285,7 @@ class Tournament:
         return dataclasses.replace(match, sandbox=sandbox)
 
     def _task(self, table: TableState) -> Task:
-        match = self.settings.match
+        match = self._match_of(table)
         folder = self.stderr_folder()
         table_folder = None if folder is None else folder / f"table-{table.table.number}"
         configs = tuple(
@@ -233,6 +314,8 @@ class Tournament:
             self.stopped,
             str(self.log_path),
             digest=self._log.digest if self._log is not None else None,
+            rounds=self.rounds,
+            rounds_planned=self.settings.rounds,
         )
 
     def run(self, on_event: Callable[[Event], None] | None = None) -> TournamentSummary:
@@ -255,6 +338,33 @@ class Tournament:
         if not self._header_written:
             writer.write(tournament_header(self.tournament_id, self.settings))
             self._header_written = True
+        try:
+            while True:
+                self._play_pending(writer)
+                if self._error is not None or self.stopped is not None or not self._next_round():
+                    break
+                self._pending = [table for table in self.tables if not table.finished]
+        finally:
+            writer.close()
+        if self._error is not None:
+            self.stopped = Stop(StopReason.ERROR, message=self._error)
+            raise TournamentError(
+                f"{self._error}; the tournament stopped (finished deals are in {self.log_path}; "
+                f"fix that and continue with 'zole-arena tournament --resume {self.log_path}')"
+            )
+        if self.stopped is not None and self.stopped.interrupted:
+            raise KeyboardInterrupt
+        if self.stopped is None:
+            unfinished = [t for t in self.tables if not t.finished]
+            if unfinished:
+                self.stopped = Stop(StopReason.UNFINISHED, unfinished=len(unfinished))
+        return self.summary()
+
+    def _play_pending(self, writer: LogWriter) -> None:
+        """Play the pending tables (a round's, in the ``lzf`` format), ``concurrency`` at a
+        time, until each has ended or the tournament stops."""
+        if not self._pending:
+            return
         workers: list[_Worker] = []
         self._gate.install()
         try:
@@ -286,20 +396,6 @@ class Tournament:
                 os.close(worker.fd)
             self._live = []
             self._gate.uninstall()
-            writer.close()
-        if self._error is not None:
-            self.stopped = Stop(StopReason.ERROR, message=self._error)
-            raise TournamentError(
-                f"{self._error}; the tournament stopped (finished deals are in {self.log_path}; "
-                f"fix that and continue with 'zole-arena tournament --resume {self.log_path}')"
-            )
-        if self.stopped is not None and self.stopped.interrupted:
-            raise KeyboardInterrupt
-        if self.stopped is None:
-            unfinished = [t for t in self.tables if not t.finished]
-            if unfinished:
-                self.stopped = Stop(StopReason.UNFINISHED, unfinished=len(unfinished))
-        return self.summary()
 
     def _serve(self, writer: LogWriter) -> None:
         """Wait for the workers' next messages and act on them; drop the workers that ended.
@@ -414,8 +510,13 @@ class Tournament:
             return
         number = worker.next_deal
         if number > table.planned:
-            raise MessageError(f"a deal record after the last of the table's {table.planned}")
+            if table.settled or not isinstance(record, SettleRecord):
+                raise MessageError(f"a record after the last of the table's {table.planned} deals")
+            check_settle(record, table.match_id, table.names, table.planned)
+            return
         block, seating = self._plan[number - 1]
+        if len(table.names) == 4:
+            block, seating = number, Seating(4, table_dealer_of(number, 4)).players
         check_deal(record, table.match_id, table.names, number, block, seating)
         worker.next_deal += 1
 

@@ -43,6 +43,7 @@ __all__ = [
     "MAX_OPTIONS",
     "MAX_OPTION_TEXT",
     "MAX_PATHS",
+    "MAX_ROUNDS",
     "MAX_TABLES",
     "check_header",
     "settle_shape_problem",
@@ -636,6 +637,10 @@ def _later_keys(header: Mapping[str, Any], problems: list[str]) -> None:
         problems.append(problem)
 
 
+#: The most rounds an ``lzf`` tournament header may have.
+MAX_ROUNDS: Final = 1000
+
+
 def derived_tables(form: str, entrants: int) -> int:
     """How many tables a round-robin (every three of the entrants) or a gauntlet (the first
     entrant with every two others) of ``entrants`` bots has, counted without making them."""
@@ -655,6 +660,18 @@ def _tables_problems(header: Mapping[str, Any], entrants: int) -> list[str]:
     if not entrants:  # the entrants are wrong (said already): no table can be checked
         return []
     form = header.get("tournament_format")
+    if form == "lzf":
+        rounds = header.get("rounds")
+        problems = [] if not tables else [f"tables is {short(tables)}, not [] (lzf: by rounds)"]
+        if not (isinstance(rounds, int) and _at_least(1)(rounds) and rounds <= MAX_ROUNDS):
+            problems.append(f"rounds is {short(rounds)}, not a whole number from 1 to {MAX_ROUNDS}")
+        if entrants == 5:
+            problems.append("5 entrants cannot sit at tables of 4 and 3")
+        if header.get("duplicate") is not False:
+            problems.append("duplicate is not false (lzf tables play each deal once)")
+        return problems
+    if header.get("rounds") is not None:
+        return [f"rounds is {short(header.get('rounds'))}, and only the lzf format has rounds"]
     if form in ("round-robin", "gauntlet"):
         made = derived_tables(form, entrants)
         if made > MAX_DERIVED_TABLES:
@@ -717,8 +734,9 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
             isinstance(table, dict)
             and match_id_problem(table.get("id")) is None
             and _at_least(1)(table.get("table"))
+            and _optional(_at_least(1))(table.get("round"))
         ):
-            problems.append(f"tournament is {short(table)}, not {{id, table}} of a table")
+            problems.append(f"tournament is {short(table)}, not {{id, table[, round]}} of a table")
     elif kind == "tournament":
         _common(header, problems)
         if header.get("tournament_id") != header.get("match_id"):

@@ -73,9 +73,9 @@ FORMAT_VERSION: Final = 2
 #: The versions readers accept (1: before the hash chain).
 READABLE_VERSIONS: Final = (1, 2)
 #: The ``tournament_format`` values of a tournament header.
-TOURNAMENT_FORMATS: Final = ("round-robin", "gauntlet", "balanced")
+TOURNAMENT_FORMATS: Final = ("round-robin", "gauntlet", "balanced", "lzf")
 
-TournamentFormat = Literal["round-robin", "gauntlet", "balanced"]
+TournamentFormat = Literal["round-robin", "gauntlet", "balanced", "lzf"]
 OnFault = Literal["forfeit", "random"]
 #: The resolved rules as records keep them: what :meth:`~zole_arena.game.rules.Rules.to_dict`
 #: gives (``Rules.from_dict`` reads them). Kept as data, not as :class:`Rules`, so that a
@@ -445,6 +445,9 @@ class TableOf:
 
     id: str
     table: int
+    round: int | None = None
+    """The round the table plays in (the ``lzf`` format's rounds; None: a tournament of one
+    round of tables)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -519,7 +522,8 @@ class TournamentHeader:
     gauntlet: str | None
     entrants: tuple[EntrantInfo, ...]
     tables: tuple[tuple[int, int, int], ...]
-    """Each table's three entrants, as indices into ``entrants``, in playing order."""
+    """Each table's three entrants, as indices into ``entrants``, in playing order (empty in
+    the ``lzf`` format, whose tables follow from each round's results)."""
     rules: RulesData
     seed: int
     deals: int
@@ -529,6 +533,8 @@ class TournamentHeader:
     isolation: str | None = None
     created: datetime.datetime | None = dataclasses.field(default_factory=now)
     arena_version: str | None = __version__
+    rounds: int | None = None
+    """The ``lzf`` format's rounds (None in the others); ``deals`` are then each round's."""
 
     @property
     def tournament_id(self) -> str:

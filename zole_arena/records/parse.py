@@ -315,7 +315,9 @@ def _match(v: Mapping[str, Any]) -> MatchHeader:
         players=tuple(_player(p) for p in v["players"]),
         settings=_settings(v["settings"]),
         isolation=_text(v.get("isolation")),
-        tournament=None if table is None else TableOf(table["id"], table["table"]),
+        tournament=None if table is None else TableOf(
+            table["id"], table["table"], table.get("round")
+        ),
         sprt=None if sprt is None else SprtInfo(
             sprt["new"], sprt["old"], sprt["third"], sprt["elo0"], sprt["elo1"], sprt["alpha"],
             sprt["beta"],
@@ -343,5 +345,6 @@ def _tournament(v: Mapping[str, Any]) -> TournamentHeader:
         settings=_settings(v["settings"]),
         isolation=_text(v.get("isolation")),
         created=_when(v.get("created")),
+        rounds=v.get("rounds"),
         arena_version=_text(v.get("arena_version")),
     )

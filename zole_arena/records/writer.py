@@ -261,6 +261,8 @@ def _match(header: MatchHeader) -> dict[str, Any]:
         data["isolation"] = header.isolation
     if header.tournament is not None:
         data["tournament"] = {"id": header.tournament.id, "table": header.tournament.table}
+        if header.tournament.round is not None:
+            data["tournament"]["round"] = header.tournament.round
     if header.sprt is not None:
         sprt = header.sprt
         data["sprt"] = {"new": sprt.new, "old": sprt.old, "third": sprt.third,
@@ -292,6 +294,8 @@ def _tournament(header: TournamentHeader) -> dict[str, Any]:
         "concurrency": header.concurrency,
         "settings": _settings(header.settings),
     }
+    if header.rounds is not None:
+        data["rounds"] = header.rounds
     if header.isolation is not None:
         data["isolation"] = header.isolation
     return data

@@ -7,6 +7,11 @@ at a table of five. Players on equal points share their places: 1st–2nd 5 each
 of the places shared, except the four-way tie (2, where the average is 3); a tie the sources
 do not state (2nd–4th at four, any tie at five) gets the average of its places.
 
+Tables of three (an arena choice: the federation seats a field that does not divide by four
+at tables of five, which the engine does not play) give 6 / 3 / 0: first place earns what it
+earns at four, and the average is 3 as at four, so sitting at a smaller table neither helps
+nor hurts on average.
+
 Big points are kept in halves where a share is not whole (a table of five's 1st–2nd tie:
 5 each; 4th–5th: 0.5 each), as :class:`fractions.Fraction`.
 """
@@ -21,6 +26,7 @@ __all__ = ["PLACE_POINTS", "big_points"]
 
 #: Big points by place, for each table size.
 PLACE_POINTS: Final[dict[int, tuple[int, ...]]] = {
+    3: (6, 3, 0),
     4: (6, 4, 2, 0),
     5: (6, 4, 2, 1, 0),
 }
@@ -39,7 +45,8 @@ def big_points(totals: Sequence[int]) -> tuple[Fraction, ...]:
     size = len(totals)
     scale = PLACE_POINTS.get(size)
     if scale is None:
-        sizes = " or ".join(str(s) for s in PLACE_POINTS)
+        *most, last = PLACE_POINTS
+        sizes = f"{', '.join(map(str, most))} or {last}"
         raise ValueError(f"big points are given at tables of {sizes}, not {size}")
     order = sorted(range(size), key=lambda seat: -totals[seat])
     result = [Fraction(0)] * size

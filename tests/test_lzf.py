@@ -1,0 +1,224 @@
+"""The ``lzf`` tournament format end to end, with real bots and the real command: rounds at
+tables of four, every table of a round dealt the round's deals, pules settled at each
+table's end, big points per table, reseating by standings that avoids repeat meetings;
+``verify`` recomputes the rounds and catches a forged reseating; ``--resume`` continues a
+tournament cut at a round's end to the same log; bad fields are refused in one line."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.clihelp import PY, ok, one_line_error, zole
+from zole_arena.stats.bigpoints import big_points
+from zole_arena.stats.rounds import round_seed
+
+Record = dict[str, Any]
+RANDOM = Path(__file__).resolve().parents[1] / "bots" / "random_bot.py"
+#: Eight bots, all deterministic (seeded random bots, each table's processes new): two
+#: tables of four a round, and the same tournament from the same seed every time.
+BOTS = ("rulebot", "rulebot", "rulebot", "rulebot",
+        *(f"r{n}={PY} {RANDOM} --seed {n}" for n in range(1, 5)))  # fmt: skip
+ARGS = (*BOTS, "--format", "lzf", "--rounds", "3", "--deals", "8", "--rules", "lzf",
+        "--seed", "5", "--concurrency", "2", "--no-keep-bots")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Played:
+    folder: Path
+    log: Path
+    records: list[Record]
+    summary: dict[str, Any]
+
+
+def _records(path: Path) -> list[Record]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    folder = tmp_path_factory.mktemp("lzf")
+    proc = ok(zole("tournament", *ARGS, "--log", "t.jsonl", "--json", cwd=folder, timeout=300))
+    log = folder / "t.jsonl"
+    return Played(folder, log, _records(log), json.loads(proc.stdout))
+
+
+def _tables(played: Played) -> list[Record]:
+    return [r for r in played.records if r["type"] == "match"]
+
+
+def test_the_header_says_lzf_and_its_rounds(played: Played) -> None:
+    header = played.records[0]
+    assert header["tournament_format"] == "lzf"
+    assert header["rounds"] == 3 and header["deals"] == 8
+    assert header["tables"] == [] and header["duplicate"] is False
+
+
+def test_each_round_seats_everybody_at_tables_of_four_on_the_rounds_deals(
+    played: Played,
+) -> None:
+    entrants = [e["name"] for e in played.records[0]["entrants"]]
+    by_round: dict[int, list[Record]] = {}
+    for table in _tables(played):
+        by_round.setdefault(table["tournament"]["round"], []).append(table)
+    assert sorted(by_round) == [1, 2, 3]
+    for number, tables in by_round.items():
+        seated = [p["name"] for t in tables for p in t["players"]]
+        assert sorted(seated) == sorted(entrants)
+        assert all(len(t["players"]) == 4 for t in tables)
+        assert {t["seed"] for t in tables} == {round_seed(5, number)}
+    # Every table of a round is dealt the same cards: deal n's hands are the same sets.
+    deals: dict[tuple[int, int], set[str]] = {}
+    rounds = {t["match_id"]: t["tournament"]["round"] for t in _tables(played)}
+    for deal in (r for r in played.records if r["type"] == "deal"):
+        hands = {",".join(hand) for hand in deal["hands"]}
+        key = (rounds[deal["match_id"]], deal["deal"])
+        assert deals.setdefault(key, hands) == hands
+
+
+def test_big_points_follow_each_tables_final_points(played: Played) -> None:
+    summary = played.summary
+    totals: dict[str, list[int]] = {}
+    for record in played.records:
+        if record["type"] == "deal":
+            totals[record["match_id"]] = record["table"]["totals"]
+        elif record["type"] == "settle":
+            totals[record["match_id"]] = record["totals"]
+    big: Counter[str] = Counter()
+    for table in _tables(played):
+        names = [p["name"] for p in table["players"]]
+        for name, won in zip(names, big_points(totals[table["match_id"]]), strict=True):
+            big[name] += won  # type: ignore[assignment]
+    standings = summary["standings"]
+    assert {e["name"]: Fraction(e["big_points"]) for e in standings} == dict(big)
+    # Ranked by big points, then points.
+    keys = [(-e["big_points"], -e["points"]) for e in standings]
+    assert keys == sorted(keys)
+    assert sum(big.values()) == 3 * 2 * 12 or any(
+        len(set(t)) < 4 for t in totals.values()
+    )  # 12 a table of four, unless a four-way tie
+
+
+def test_reseating_avoids_repeat_meetings_where_it_can(played: Played) -> None:
+    met: Counter[frozenset[str]] = Counter()
+    by_round: dict[int, list[list[str]]] = {}
+    for table in _tables(played):
+        names = [p["name"] for p in table["players"]]
+        by_round.setdefault(table["tournament"]["round"], []).append(names)
+    for number in (1, 2):
+        for names in by_round[number]:
+            met.update(frozenset(pair) for pair in itertools.combinations(names, 2))
+        after = by_round[number + 1]
+        repeats = sum(met[frozenset(p)] for t in after for p in itertools.combinations(t, 2))
+        # Two tables of four after one round: each new table takes two of each old table, so
+        # 4 repeats is the least there can be.
+        assert number != 1 or repeats == 4
+
+
+def test_verify_recomputes_the_rounds(played: Played) -> None:
+    proc = ok(zole("verify", "t.jsonl", cwd=played.folder))
+    assert "48 of 48 deals verify — ok" in proc.stdout
+
+
+def _rechain(records: list[Record]) -> str:
+    out, prev = [], None
+    for record in records:
+        fixed = {"format": record["format"], "format_version": 2, "prev": prev}
+        fixed.update({k: v for k, v in record.items() if k not in fixed})
+        line = json.dumps(fixed, separators=(",", ":"), ensure_ascii=False)
+        out.append(line)
+        prev = hashlib.sha256(line.encode()).hexdigest()
+    return "\n".join(out) + "\n"
+
+
+def test_verify_catches_a_forged_reseating(played: Played, tmp_path: Path) -> None:
+    records = json.loads(json.dumps(played.records))
+    round_two = [r for r in records if r["type"] == "match" and r["tournament"]["round"] == 2]
+    first, second = round_two[0], round_two[1]
+    moved = first["players"][0]["name"]
+    # The organizer swaps two players between round 2's tables, in the headers and deals.
+    first["players"][0], second["players"][0] = second["players"][0], first["players"][0]
+    for record in records:
+        if record["type"] == "deal" and record["match_id"] in (first["match_id"],
+                                                             second["match_id"]):  # fmt: skip
+            header = first if record["match_id"] == first["match_id"] else second
+            names = [p["name"] for p in header["players"]]
+            for seat, player in enumerate(record["seating"]):
+                record["players"][seat]["name"] = names[player]
+            record["table"]["sitter"]["name"] = names[record["table"]["dealer"]]
+    (tmp_path / "f.jsonl").write_text(_rechain(records))
+    proc = zole("verify", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "the round's reseating" in proc.stdout, proc.stdout
+    assert moved in proc.stdout
+
+
+def test_resume_from_a_rounds_end_plays_the_same_tournament(
+    played: Played, tmp_path: Path
+) -> None:
+    lines = played.log.read_text().splitlines(keepends=True)
+    # Cut after round 1: its tables' headers, deals and settles, no round-2 header.
+    end = next(n for n, r in enumerate(played.records)
+               if r["type"] == "match" and r["tournament"]["round"] == 2)  # fmt: skip
+    (tmp_path / "t.jsonl").write_text("".join(lines[:end]))
+    ok(zole("tournament", "--resume", "t.jsonl", "--json", cwd=tmp_path, timeout=300))
+    resumed = _records(tmp_path / "t.jsonl")
+
+    def same(record: Record) -> Record:
+        # (settings: its sandbox hides the log where it is now, another folder)
+        return {k: v for k, v in record.items()
+                if k not in ("prev", "finished", "created", "moves", "settings")}  # fmt: skip
+
+    def by_match(records: list[Record]) -> dict[str, list[Record]]:
+        grouped: dict[str, list[Record]] = {}
+        for record in records[1:]:
+            grouped.setdefault(record["match_id"], []).append(same(record))
+        return grouped
+
+    assert by_match(resumed) == by_match(played.records)
+    ok(zole("verify", "t.jsonl", cwd=tmp_path))
+
+
+THREE_ONLY = (
+    "import sys\n"
+    "for line in sys.stdin:\n"
+    "    if line.startswith('zole '):\n"
+    "        print('id name ThreeOnly', 'id tables 3', 'zoleok 1', sep='\\n', flush=True)\n"
+    "    elif line.startswith('isready'):\n"
+    "        print('readyok', flush=True)\n"
+    "    elif line.startswith('quit'):\n"
+    "        break\n"
+)
+
+
+def test_a_bot_that_plays_only_at_three_is_refused_before_the_start(tmp_path: Path) -> None:
+    (tmp_path / "three.py").write_text(THREE_ONLY)
+    proc = zole("tournament", "rulebot", "rulebot", "rulebot", f"t={PY} three.py",
+                "--format", "lzf", "--log", "x.jsonl", cwd=tmp_path)  # fmt: skip
+    one_line_error(proc, "bot t plays only at tables of 3", "the tournament was not started")
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (("--format", "lzf", "--duplicate"), "plays no duplicate blocks"),
+        (("--format", "lzf", "--blocks", "2"), "not duplicate --blocks"),
+        (("--rounds", "3"), "--rounds is for --format lzf"),
+    ],
+)
+def test_bad_lzf_settings_get_one_line(tmp_path: Path, extra: tuple[str, ...], needle: str) -> None:
+    one_line_error(zole("tournament", *BOTS[:4], *extra, cwd=tmp_path), needle)
+
+
+def test_a_field_of_five_cannot_sit_at_tables_of_four_and_three(tmp_path: Path) -> None:
+    proc = zole("tournament", *(["rulebot"] * 5), "--format", "lzf", cwd=tmp_path)
+    one_line_error(proc, "--format lzf")

@@ -1,0 +1,103 @@
+"""The ``lzf`` format: a tournament played as the Latvian federation plays one.
+
+The field plays several **rounds**. In each round the entrants sit at tables of four (and of
+three where the field does not divide by four: :func:`~zole_arena.stats.reseating.
+table_sizes`), each table a match of the round's deals in which the dealer sits each deal
+out (:mod:`zole_arena.game.table`). Every table of a round plays the **same deals**, from the
+round's seed (:func:`round_seed`): deal *n* of the round gives the same three hands and talon
+at every table, to the three who play it. That is as duplicate as tables of four can be: the
+cards are shared, but not who holds them (each table's players hold them in their own seats).
+A table of three plays the same deals with nobody sitting out. A round's pules are settled
+at its end (each personal pule costs its owner 1 to each other player at the table).
+
+After the round each table's players earn **big points** for their places at the table
+(:mod:`~zole_arena.stats.bigpoints`: 6 / 4 / 2 / 0 at four, 6 / 3 / 0 at three, shared
+places split). The standings rank by big points, then by points, then by the first round's
+draw; the next round is seated from that ranking, Swiss-like, avoiding repeat meetings
+(:func:`~zole_arena.stats.reseating.reseat`). Round 1's tables are a draw from the seed.
+
+Everything here is pure: the rounds' tables follow from the seed and the results alone, so
+``verify`` and ``--resume`` compute them again from a log.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+from zole_arena.stats.bigpoints import big_points
+from zole_arena.stats.reseating import first_round, meetings, reseat
+
+__all__ = [
+    "RoundStandings",
+    "round_seed",
+]
+
+
+def round_seed(seed: int, round_no: int) -> int:
+    """The seed of round ``round_no``'s deals (every table of the round plays them): the
+    first 8 bytes of SHA-256 of ``"<seed>/round/<round>"``, so that rounds deal different
+    cards and anyone can compute them."""
+    digest = hashlib.sha256(f"{seed}/round/{round_no}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclasses.dataclass
+class RoundStandings:
+    """The standings of an ``lzf`` tournament as its rounds end: each entrant's big points
+    and points, the tables of every round, and the next round's tables."""
+
+    entrants: int
+    seed: int
+    big: list[Fraction] = dataclasses.field(init=False)
+    """Each entrant's big points so far."""
+    points: list[int] = dataclasses.field(init=False)
+    """Each entrant's points so far (settled pules included)."""
+    rounds: list[tuple[tuple[int, ...], ...]] = dataclasses.field(default_factory=list)
+    """The tables of each round begun, entrants by table seat."""
+    draw: list[int] = dataclasses.field(init=False)
+    """The entrants in the order of round 1's draw: the last tie-break."""
+
+    def __post_init__(self) -> None:
+        self.big = [Fraction(0)] * self.entrants
+        self.points = [0] * self.entrants
+        first = first_round(self.entrants, self.seed)
+        self.draw = [player for table in first for player in table]
+
+    def next_tables(self) -> tuple[tuple[int, ...], ...]:
+        """The tables of the next round (and count it as begun): round 1's by the draw, a
+        later one's by reseating from the standings."""
+        if not self.rounds:
+            tables = first_round(self.entrants, self.seed)
+        else:
+            tables = reseat(self.ranking(), meetings(self.rounds))
+        self.rounds.append(tables)
+        return tables
+
+    def add_table(self, players: Sequence[int], totals: Sequence[int]) -> tuple[Fraction, ...]:
+        """Count a finished table of the round: its entrants (by table seat) and their final
+        points there. Returns their big points."""
+        won = big_points(totals)
+        for player, points, big in zip(players, totals, won, strict=True):
+            self.points[player] += points
+            self.big[player] += big
+        return won
+
+    def ranking(self) -> list[int]:
+        """The entrants, first place first: by big points, then points, then the draw."""
+        place = {player: index for index, player in enumerate(self.draw)}
+        return sorted(range(self.entrants), key=lambda p: (-self.big[p], -self.points[p], place[p]))
+
+    def to_dict(self, names: Sequence[str]) -> list[dict[str, object]]:
+        """JSON-ready standings, first place first."""
+        return [
+            {"name": names[p], "big_points": float(self.big[p]), "points": self.points[p]}
+            for p in self.ranking()
+        ]
+
+
+def table_totals(totals: Mapping[int, int], size: int) -> tuple[int, ...]:
+    """A table's totals by table seat from a record's totals by player index."""
+    return tuple(totals.get(seat, 0) for seat in range(size))
