@@ -224,3 +224,28 @@ def test_a_bot_that_plays_only_at_three_is_not_seated_at_four(tmp_path: Path) ->
 def test_a_table_of_four_plays_no_duplicate(tmp_path: Path) -> None:
     proc = zole("match", "rulebot", "rulebot", "rulebot", "rulebot", "--duplicate", cwd=tmp_path)
     one_line_error(proc, "a table of four plays no duplicate match")
+
+
+@pytest.mark.parametrize("payment", [0, 2])
+def test_the_rules_file_says_what_a_pule_costs_at_the_end(tmp_path: Path, payment: int) -> None:
+    (tmp_path / "r.toml").write_text(f'preset = "lzf"\nend_pule_payment = {payment}\n')
+    ok(zole("match", *ARGS[:4], "--deals", "24", "--rules", "r.toml", "--seed", "1",
+            "--log", "m.jsonl", cwd=tmp_path))  # fmt: skip
+    records = _records(tmp_path / "m.jsonl")
+    assert records[0]["rules"]["end_pule_payment"] == payment
+    owners = records[-1 if payment == 0 else -2]["table"]["pules"]["personal"]
+    assert owners, "the match should end with personal pules standing"
+    if payment == 0:  # they lapse: no settle record
+        assert records[-1]["type"] == "deal"
+    else:
+        settle = records[-1]
+        assert settle["payment"] == 2
+        costs = Counter(owners)  # each of an owner's pules costs him 2 to each of three
+        assert settle["scores"] == [2 * (len(owners) - costs[p]) - 6 * costs[p] for p in range(4)]
+    ok(zole("verify", "m.jsonl", cwd=tmp_path))
+
+
+def test_a_bad_end_pule_payment_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "r.toml").write_text('preset = "lzf"\nend_pule_payment = -1\n')
+    proc = zole("match", *ARGS[:4], "--rules", "r.toml", cwd=tmp_path)
+    one_line_error(proc, "end_pule_payment must be at least 0")

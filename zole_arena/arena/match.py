@@ -32,7 +32,7 @@ from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.arena.summary import DealReport, PlayerStats, Summary
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import NO_PULES
-from zole_arena.game.table import END_PULE_PAYMENT, TableSheet, settle_pules
+from zole_arena.game.table import TableSheet, settle_pules
 from zole_arena.players.session import IN_PROCESS, BotConfig, BotSession, PlayerSession
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.model import (
@@ -527,26 +527,27 @@ class Match:
 
     def _settle(self, number: int) -> None:
         """End a table's match (:attr:`settles`): the personal pules standing cost their owners
-        :data:`~zole_arena.game.table.END_PULE_PAYMENT` to each other player (common ones
+        the rules' ``end_pule_payment`` to each other player (common ones
         lapse); a ``settle`` record says so, after the last deal's."""
+        payment = self.settings.rules.end_pule_payment
         if self.table is not None:
             pules = self.table.pules
-            if not pules.personal:
+            if not pules.personal or not payment:
                 return
             scores = self.table.settle()
             totals = tuple(self.table.totals)
         else:  # a round's table of three: one sheet, seat i the player i
             sheet = self.sheets[0]
             pules = sheet.pules
-            if not pules.personal:
+            if not pules.personal or not payment:
                 return
-            scores = settle_pules(pules, 3, END_PULE_PAYMENT)
+            scores = settle_pules(pules, 3, payment)
             sheet.totals = [t + s for t, s in zip(sheet.totals, scores, strict=True)]
             sheet.pules = NO_PULES
             totals = tuple(sheet.totals)
         for player, change in enumerate(scores):
             self.stats[player].points += change
-        self.settled = SettleRecord(self.match_id, number, pules, END_PULE_PAYMENT, scores, totals)
+        self.settled = SettleRecord(self.match_id, number, pules, payment, scores, totals)
         if self._writer is not None:
             self._writer.write(self.settled)
 

@@ -21,11 +21,10 @@ from zole_arena.arena.replay import replay_record
 from zole_arena.arena.settings import scheduled
 from zole_arena.errors import ZoleError
 from zole_arena.game.clock import clock_after
-from zole_arena.game.rules import Rules
+from zole_arena.game.rules import END_PULE_PAYMENT, Rules
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import dealer_of, max_penalty
 from zole_arena.game.table import (
-    END_PULE_PAYMENT,
     Seating,
     score_at_table,
     settle_pules,
@@ -485,10 +484,11 @@ class _Verifier:
                     f"pules: the log says {short(record.pules.to_dict())}, the table's last "
                     f"deal left {short(sheet.pules.to_dict())}"
                 )
-            if record.payment != END_PULE_PAYMENT:
-                problems.append(f"payment: {record.payment}, not {END_PULE_PAYMENT}")
+            payment = _end_payment(header)
+            if record.payment != payment:
+                problems.append(f"payment: {record.payment}, not the rules' {payment}")
             size = len(sheet.totals)
-            expected = list(settle_pules(sheet.pules, size, END_PULE_PAYMENT))
+            expected = list(settle_pules(sheet.pules, size, record.payment))
             if list(record.scores) != expected:
                 problems.append(
                     f"scores: the log says {list(record.scores)}, the pules give {expected}"
@@ -512,6 +512,7 @@ class _Verifier:
                 header is not None
                 and sheet.last == header.total_deals
                 and sheet.pules.personal
+                and _end_payment(header) > 0
                 and match_id not in self.settled
             ):
                 self.report.bad_settles += 1
@@ -523,6 +524,17 @@ class _Verifier:
                         f"{list(sheet.pules.personal)}, and no settle record pays them",
                     )
                 )
+
+
+def _end_payment(header: MatchHeader | None) -> int:
+    """What the match's rules make each personal pule cost at its end (the default when the
+    header is missing or its rules are not the engine's: those are reported already)."""
+    if header is None:
+        return END_PULE_PAYMENT
+    try:
+        return Rules.from_dict(header.rules).end_pule_payment
+    except ZoleError:
+        return END_PULE_PAYMENT
 
 
 def _without_hidden(data: dict[str, Any]) -> dict[str, Any]:

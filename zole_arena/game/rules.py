@@ -29,6 +29,7 @@ from zole_arena.errors import RulesError
 from zole_arena.game.actions import Bid, Contract
 
 __all__ = [
+    "END_PULE_PAYMENT",
     "AllPass",
     "PRESETS",
     "Rules",
@@ -40,6 +41,9 @@ __all__ = [
 
 #: Names of the bundled presets; the first is the default.
 PRESETS: Final = ("wpt", "lzf")
+#: What each personal pule standing at a table's end costs its owner, to each other player,
+#: unless the rules say otherwise (docs/rules.md §8; logs before the key: as then, unused).
+END_PULE_PAYMENT: Final = 1
 
 
 class AllPass(enum.Enum):
@@ -114,6 +118,10 @@ class Rules:
     take: ScoreTable
     zole: ScoreTable | None = None
     small_zole: SmallZoleScores | None = None
+    end_pule_payment: int = END_PULE_PAYMENT
+    """What each personal pule standing at the end of a table's match or round costs its owner,
+    to each other player at the table (0: the pules lapse). Applies at tables of four and at an
+    ``lzf`` round's tables (docs/rules.md §8)."""
     source: str = ""
     """Where these rules came from: the preset name or the rules file's path."""
     bids: tuple[Bid, ...] = dataclasses.field(init=False, compare=False)
@@ -152,6 +160,8 @@ class Rules:
             data["zole"] = dataclasses.asdict(self.zole)
         if self.small_zole is not None:
             data["small_zole"] = dataclasses.asdict(self.small_zole)
+        if self.end_pule_payment != END_PULE_PAYMENT:  # logs of the default stay as they were
+            data["end_pule_payment"] = self.end_pule_payment
         return data
 
     @classmethod
@@ -191,6 +201,7 @@ _TOP_KEYS: Final = {
     "common_pule_bonus": int,
     "personal_pule_bonus": int,
     "pules_take_only": bool,
+    "end_pule_payment": int,
     "take": dict,
     "zole": dict,
     "small_zole": dict,
@@ -200,7 +211,7 @@ _TABLE_FIELDS: Final = {
     "zole": [f.name for f in dataclasses.fields(ScoreTable)],
     "small_zole": [f.name for f in dataclasses.fields(SmallZoleScores)],
 }
-_OPTIONAL_KEYS: Final = {"zole", "small_zole"}
+_OPTIONAL_KEYS: Final = {"zole", "small_zole", "end_pule_payment"}
 
 
 def _fail(source: str, message: str) -> RulesError:
@@ -293,7 +304,10 @@ def _build(data: dict[str, Any], source: str) -> Rules:
             raise _fail(source, f"contract {table} is enabled but there is no [{table}] table")
     if data["preset"] not in PRESETS:
         raise _fail(source, f"preset must be one of {', '.join(PRESETS)}, not {data['preset']!r}")
-    for key in ("table_payment", "deals_per_game", "common_pule_bonus", "personal_pule_bonus"):
+    for key in ("table_payment", "deals_per_game", "common_pule_bonus", "personal_pule_bonus",
+                "end_pule_payment"):  # fmt: skip
+        if key not in data:
+            continue
         lowest = 1 if key == "deals_per_game" else 0
         if data[key] < lowest:
             raise _fail(source, f"{key} must be at least {lowest}, not {data[key]!r}")
@@ -314,6 +328,7 @@ def _build(data: dict[str, Any], source: str) -> Rules:
         take=ScoreTable(**tables["take"]),
         zole=ScoreTable(**tables["zole"]) if "zole" in tables else None,
         small_zole=SmallZoleScores(**tables["small_zole"]) if "small_zole" in tables else None,
+        end_pule_payment=data.get("end_pule_payment", END_PULE_PAYMENT),
         source=source,
     )
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from zole_arena.game.actions import Contract
-from zole_arena.game.rules import Rules
+from zole_arena.game.rules import END_PULE_PAYMENT, Rules
 from zole_arena.game.scoring import (
     NO_PULES,
     Pules,
@@ -50,9 +50,6 @@ __all__ = [
 
 #: The table sizes the engine plays: three, or four with the dealer sitting out.
 TABLE_SIZES: Final = (3, 4)
-
-#: What each personal pule standing at the end costs its owner, to each other player.
-END_PULE_PAYMENT: Final = 1
 
 
 def table_dealer_of(deal_no: int, size: int) -> int:
@@ -254,10 +251,10 @@ class TableSheet:
         return score
 
     def settle(self) -> tuple[int, ...]:
-        """End the match or round: each personal pule standing costs its owner
-        :data:`END_PULE_PAYMENT` to each other player; common pules lapse. Returns the
+        """End the match or round: each personal pule standing costs its owner the rules'
+        ``end_pule_payment`` to each other player; common pules lapse. Returns the
         changes (added to the totals); no pules stand after."""
-        changes = settle_pules(self.pules, self.size, END_PULE_PAYMENT)
+        changes = settle_pules(self.pules, self.size, self.rules.end_pule_payment)
         for seat, change in enumerate(changes):
             self.totals[seat] += change
         self.pules = NO_PULES
