@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.clihelp import PY, ok, one_line_error, zole
+from zole_arena.stats.ratings import read_logs
 
 Record = dict[str, Any]
 RANDOM = Path(__file__).resolve().parents[1] / "bots" / "random_bot.py"
@@ -249,3 +250,17 @@ def test_a_bad_end_pule_payment_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "r.toml").write_text('preset = "lzf"\nend_pule_payment = -1\n')
     proc = zole("match", *ARGS[:4], "--rules", "r.toml", cwd=tmp_path)
     one_line_error(proc, "end_pule_payment must be at least 0")
+
+
+def test_ratings_take_each_deals_games_among_the_three_who_played(played: Played) -> None:
+    data = json.loads(ok(zole("ratings", "m.jsonl", "--json", cwd=played.folder)).stdout)
+    by_name = {r["name"]: r for r in data["ratings"]}
+    assert set(by_name) == set(NAMES)
+    for rating in by_name.values():  # 18 of the 24 deals played, 2 games in each
+        assert (rating["deals"], rating["games"]) == (18, 36)
+    # Each game is decided by the table's scores of the three who played (the sitter none).
+    units = read_logs([played.log]).units
+    assert len(units) == 24
+    for unit, deal in zip(sorted(units, key=lambda u: u.block), _deals(played), strict=True):
+        names = [NAMES[p] for p in deal["seating"]]
+        assert dict(unit.totals) == {n: deal["table"]["scores"][NAMES.index(n)] for n in names}

@@ -168,6 +168,12 @@ def test_the_library_page_examples_run_and_do_what_it_says(
     assert ns["standings"].deals == 4 * 6 and ns["standings"].stopped is None
     assert sorted(ns["standings"].ranking()) == ["alice", "bob", "carol", "dan"]
     assert (tmp_path / "tournament.jsonl").exists()
+    # A table of four: each of the four sat 2 of the 8 deals out; two rounds of it.
+    assert re.search(r"^2 deals sat out$", said, re.M), said
+    assert ns["table"].summary().deals == 8 and ns["table"].settles
+    assert ns["event"].rounds is not None and len(ns["event"].rounds.rounds) == 2
+    assert sum(ns["event"].rounds.big) == 2 * 12 or 0 in ns["event"].rounds.big
+    assert _records(tmp_path / "rounds.jsonl")[0]["tournament_format"] == "lzf"
     # The head-to-head test: decided, or stopped at its most blocks.
     result = ns["result"]
     assert 1 <= result.blocks <= 3 and result.deals_played == 12 * result.blocks

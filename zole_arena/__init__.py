@@ -68,6 +68,9 @@ if TYPE_CHECKING:
     from zole_arena.game.state import DealResult as DealResult
     from zole_arena.game.state import DealState as DealState
     from zole_arena.game.state import SeatView as SeatView
+    from zole_arena.game.table import Seating as Seating
+    from zole_arena.game.table import TableSheet as TableSheet
+    from zole_arena.game.table import score_at_table as score_at_table
     from zole_arena.isolation.sandbox import Sandbox as Sandbox
     from zole_arena.players.bot import Bot as Bot
     from zole_arena.players.bot import BotView as BotView
@@ -77,13 +80,18 @@ if TYPE_CHECKING:
     from zole_arena.players.session import BotConfig as BotConfig
     from zole_arena.records.model import DealRecord as DealRecord
     from zole_arena.records.model import MatchHeader as MatchHeader
+    from zole_arena.records.model import SettleRecord as SettleRecord
+    from zole_arena.records.model import TableDeal as TableDeal
     from zole_arena.records.model import TournamentHeader as TournamentHeader
     from zole_arena.records.reader import LogReader as LogReader
     from zole_arena.records.reader import read_log as read_log
     from zole_arena.records.writer import LogWriter as LogWriter
+    from zole_arena.stats.bigpoints import big_points as big_points
     from zole_arena.stats.ratings import RatingList as RatingList
     from zole_arena.stats.ratings import rate as rate
     from zole_arena.stats.ratings import read_logs as read_logs
+    from zole_arena.stats.reseating import reseat as reseat
+    from zole_arena.stats.rounds import RoundStandings as RoundStandings
     from zole_arena.stats.sprt import SprtSettings as SprtSettings
 
 #: Each name this package gives, and the module it comes from.
@@ -97,6 +105,10 @@ _NAMES: dict[str, str] = {
     "SeatView": "zole_arena.game.state",
     "TimeControl": "zole_arena.game.clock",
     "load_rules": "zole_arena.game.rules",
+    # Tables of four: who plays a deal, the table's score sheet (docs/rules.md §8).
+    "Seating": "zole_arena.game.table",
+    "TableSheet": "zole_arena.game.table",
+    "score_at_table": "zole_arena.game.table",
     # Bots: how to start one, its limits and sandbox; bots written in Python.
     "Bot": "zole_arena.players.bot",
     "BotConfig": "zole_arena.players.session",
@@ -120,6 +132,8 @@ _NAMES: dict[str, str] = {
     "LogWriter": "zole_arena.records.writer",
     "DealRecord": "zole_arena.records.model",
     "MatchHeader": "zole_arena.records.model",
+    "SettleRecord": "zole_arena.records.model",
+    "TableDeal": "zole_arena.records.model",
     "TournamentHeader": "zole_arena.records.model",
     "RatingList": "zole_arena.stats.ratings",
     "VerifyReport": "zole_arena.arena.verify",
@@ -147,6 +161,10 @@ _NAMES: dict[str, str] = {
     "TournamentSettings": "zole_arena.events.settings",
     "TournamentSummary": "zole_arena.events.standings",
     "resume_tournament": "zole_arena.events.resume",
+    # The lzf format's rounds: big points, reseating (docs/rules.md §9).
+    "RoundStandings": "zole_arena.stats.rounds",
+    "big_points": "zole_arena.stats.bigpoints",
+    "reseat": "zole_arena.stats.reseating",
     # The base of every error a user sees.
     "ZoleError": "zole_arena.errors",
 }
