@@ -161,9 +161,7 @@ def test_verify_catches_a_forged_reseating(played: Played, tmp_path: Path) -> No
     assert moved in proc.stdout
 
 
-def test_resume_from_a_rounds_end_plays_the_same_tournament(
-    played: Played, tmp_path: Path
-) -> None:
+def test_resume_from_a_rounds_end_plays_the_same_tournament(played: Played, tmp_path: Path) -> None:
     lines = played.log.read_text().splitlines(keepends=True)
     # Cut after round 1: its tables' headers, deals and settles, no round-2 header.
     end = next(n for n, r in enumerate(played.records)
@@ -222,3 +220,18 @@ def test_bad_lzf_settings_get_one_line(tmp_path: Path, extra: tuple[str, ...], n
 def test_a_field_of_five_cannot_sit_at_tables_of_four_and_three(tmp_path: Path) -> None:
     proc = zole("tournament", *(["rulebot"] * 5), "--format", "lzf", cwd=tmp_path)
     one_line_error(proc, "--format lzf")
+
+
+def test_the_results_by_table_are_each_tables_final_points(played: Played) -> None:
+    text = ok(zole("standings", "t.jsonl", "--md", cwd=played.folder)).stdout
+    final: dict[str, list[int]] = {}
+    for record in played.records:
+        if record["type"] == "deal":
+            final[record["match_id"]] = record["table"]["totals"]
+        elif record["type"] == "settle":
+            final[record["match_id"]] = record["totals"]
+    for table in _tables(played):
+        names = [p["name"] for p in table["players"]]
+        points = ", ".join(f"{n} {t:+d}" for n, t in zip(names, final[table["match_id"]],
+                                                        strict=True))  # fmt: skip
+        assert f"| {table['tournament']['table']} | {points} | 8/8 |" in text, text

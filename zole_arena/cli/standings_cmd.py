@@ -23,7 +23,7 @@ from zole_arena.cli.tournament_cmd import print_final, summary_json
 from zole_arena.errors import ZoleError
 from zole_arena.events.resume import resume_tournament
 from zole_arena.events.sprt import result_from_log
-from zole_arena.records.model import DealRecord, MatchHeader
+from zole_arena.records.model import DealRecord, MatchHeader, SettleRecord
 from zole_arena.records.reader import LogReader, last_line_digest, log_type, read_log
 from zole_arena.stats.ratings import (
     DEFAULT_BOOTSTRAP,
@@ -146,6 +146,7 @@ def _table_results(log: Path) -> list[tuple[int, str, list[tuple[str, int]], int
     played, deals planned), from the log's records."""
     records, _ = read_log(log)
     tables: dict[str, tuple[int, dict[str, int], list[int]]] = {}
+    seated: dict[str, tuple[str, ...]] = {}
     for record in records:
         if isinstance(record, MatchHeader) and record.tournament is not None:
             tables[record.match_id] = (
@@ -153,11 +154,18 @@ def _table_results(log: Path) -> list[tuple[int, str, list[tuple[str, int]], int
                 dict.fromkeys(record.names, 0),
                 [0, record.total_deals],
             )
+            seated[record.match_id] = record.names
         elif isinstance(record, DealRecord) and record.match_id in tables:
             _, points, count = tables[record.match_id]
-            for name, score in zip(record.names, record.result.scores, strict=True):
-                points[name] = points.get(name, 0) + score
+            names = seated[record.match_id]  # at a table of four, the sitter is paid too
+            for player, score in record.player_scores.items():
+                if player < len(names):
+                    points[names[player]] = points.get(names[player], 0) + score
             count[0] += 1
+        elif isinstance(record, SettleRecord) and record.match_id in tables:
+            _, points, _ = tables[record.match_id]
+            for name, score in zip(seated[record.match_id], record.scores, strict=False):
+                points[name] = points.get(name, 0) + score
     return sorted(
         (number, match_id, list(points.items()), count[0], count[1])
         for match_id, (number, points, count) in tables.items()
