@@ -19,7 +19,7 @@ import dataclasses
 import math
 import os
 import statistics
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 
 from zole_arena.analysis.deal import analysis_fits
@@ -31,11 +31,13 @@ from zole_arena.arena.verify import Finding, Kind, verify_log
 from zole_arena.errors import ZoleError
 from zole_arena.events.sprt import SprtResult, result_from_log
 from zole_arena.game.actions import Contract
+from zole_arena.game.scoring import Pules
 from zole_arena.records.model import (
     DealRecord,
     Fault,
     MatchHeader,
     Record,
+    SettleRecord,
     TournamentHeader,
 )
 from zole_arena.records.reader import (
@@ -60,9 +62,12 @@ __all__ = [
     "LogSummary",
     "PairResult",
     "ReportData",
+    "Settlement",
     "TableInfo",
     "ThinkTime",
     "collect",
+    "paid",
+    "table_names",
 ]
 
 #: The contracts played one against two, in the order the report lists them.
@@ -153,6 +158,50 @@ class TableInfo:
 
 
 @dataclasses.dataclass(frozen=True)
+class Settlement:
+    """The end of a table of four's match (a ``settle`` record): each personal pule still
+    standing cost its owner the payment to each other player. Counted in the standings and
+    in its match's results, as ``standings`` counts it."""
+
+    table: int
+    """Index of its match in :attr:`ReportData.tables`."""
+    names: tuple[str, ...]
+    """The players by table seat (the match header's order)."""
+    pules: Pules
+    """The pules that stood, owners by table seat."""
+    payment: int
+    """What each personal pule cost its owner, to each other player."""
+    scores: tuple[int, ...]
+    """Each player's change, by table seat."""
+
+
+def paid(record: DealRecord) -> list[tuple[str, int]]:
+    """What each player at a deal's table was paid, by name: the three who played (by deal
+    seat; at a table of four the table's scores, not the engine's three-player figure), then
+    at a table of four the one who sat the deal out (he pays or collects as an opponent;
+    left out of a forged deal in which he also plays, as the standings leave him out)."""
+    scores = list(zip(record.names, record.seat_scores, strict=True))
+    sitter = record.sitter
+    return scores if sitter is None or sitter[0] in record.names else [*scores, sitter]
+
+
+def table_names(record: DealRecord) -> tuple[str, ...] | None:
+    """At a table of four, the players by table seat as the deal names them (the three who
+    played and the one who sat out); None at three."""
+    table = record.table
+    if table is None:
+        return None
+    seats = (*record.seating, table.dealer)
+    if sorted(seats) != list(range(table.size)):  # the readers' checks see to it
+        return None
+    names = [""] * table.size
+    for seat, player in enumerate(record.seating):
+        names[player] = record.names[seat]
+    names[table.dealer] = table.sitter.name
+    return tuple(names)
+
+
+@dataclasses.dataclass(frozen=True)
 class LogSummary:
     """One log of the report."""
 
@@ -202,6 +251,8 @@ class ReportData:
     beside its log, when that file holds one that fits it; else None."""
     analysis: dict[str, BotAnalysis] = dataclasses.field(default_factory=dict)
     """Each bot's summary of the analysed deals (bots with no analysed decision left out)."""
+    settlements: list[Settlement] = dataclasses.field(default_factory=list)
+    """The pules settled at the end of tables of four's matches (counted in the points)."""
 
     @property
     def analysed(self) -> int:
@@ -234,6 +285,14 @@ class _Collector:
         self.records: list[Record] = []
         self.analyses: list[DealAnalysis | None] = []
         """For each deal, its analysis (when the file beside its log holds one that fits)."""
+        self.header_names: dict[str, tuple[str, ...]] = {}
+        """Each match's players by table seat, as its (first) header lists them."""
+        self.deal_names: dict[str, tuple[str, ...]] = {}
+        """Each table of four's players by table seat, as its first deal names them (for a
+        match whose header is not in the logs)."""
+        self.settles: dict[str, SettleRecord] = {}
+        """Each table of four's settle record (the first read: one read twice counts once)."""
+        self.warnings: list[str] = []
 
     def _bot(self, name: str) -> PlayerStats:
         if name not in self.stats:
@@ -262,6 +321,7 @@ class _Collector:
             known.append(identity)
 
     def header(self, record: MatchHeader, log: int, label: str) -> None:
+        self.header_names.setdefault(record.match_id, record.names)
         self.table_of.setdefault(record.match_id, len(self.tables))
         if self.table_of[record.match_id] == len(self.tables):
             self.tables.append(
@@ -288,10 +348,12 @@ class _Collector:
         result = record.result
         names = record.names
         seed_deal = seed_deal_key(record)
+        scores = record.seat_scores  # at a table of four the table's, not the engine's
         for seat, name in enumerate(names):
-            self._bot(name).add(seat, result, result.scores[seat], seed_deal)
+            self._bot(name).add(seat, result, scores[seat], seed_deal)
             identity = record.players[seat]
             self._identity(name, BotIdentity("", "", identity.version, identity.command))
+        self._sitter(record, seed_deal)
         if result.forfeit is None and result.contract is not None:
             if result.soloist is not None and result.contract in SOLO_CONTRACTS:
                 counts = self.solo[names[result.soloist]][result.contract]
@@ -307,6 +369,55 @@ class _Collector:
         for fault in record.faults:
             self.stats[names[fault.seat]].faults += 1
             self.faults[names[fault.seat]].append((index, fault))
+
+    def _sitter(self, record: DealRecord, seed_deal: Hashable) -> None:
+        """At a table of four, count the deal for the one who sat it out: he paid or
+        collected as an opponent of the soloist, and played no card. A forged deal whose sitter
+        also plays in it (``verify`` finds that only against the match's header) has its
+        sitting out left out, with a warning, rather than counted twice for one bot."""
+        table = record.table
+        if table is None:
+            return
+        sitter = table.sitter
+        if sitter.name in record.names:
+            self.warnings.append(
+                f"match {record.match_id}, deal {record.deal}: {sitter.name} both plays and "
+                "sits out (a forged deal?): the sitting out is not counted"
+            )
+            return
+        self._bot(sitter.name).add(None, record.result, table.scores[table.dealer], seed_deal)
+        self._identity(sitter.name, BotIdentity("", "", sitter.version, sitter.command))
+        names = table_names(record)
+        if names is not None:
+            self.deal_names.setdefault(record.match_id, names)
+
+    def settle(self, record: SettleRecord) -> None:
+        """Keep a table of four's settle record (counted once all logs are read, when its
+        players are known: from its match's header, or else from its deals)."""
+        self.settles.setdefault(record.match_id, record)
+
+    def settlements(self) -> list[Settlement]:
+        """The settle records that can be counted, their scores added to each player's points
+        (as ``standings`` counts them: points, not deals). One whose players the report
+        cannot name — no header of its match and none of its deals in the report — is left
+        out, with a warning."""
+        counted = []
+        for match_id, record in self.settles.items():
+            names = self.header_names.get(match_id)
+            if names is None or len(names) != len(record.scores):
+                names = self.deal_names.get(match_id)
+            table = self.table_of.get(match_id)
+            if names is None or table is None or len(names) != len(record.scores):
+                self.warnings.append(
+                    f"match {match_id}: its settle record (pules paid at the end) names "
+                    "players by table seat, and neither the match's header nor a deal of it "
+                    "is in the report: not counted"
+                )
+                continue
+            for name, score in zip(names, record.scores, strict=True):
+                self._bot(name).points += score
+            counted.append(Settlement(table, names, record.pules, record.payment, record.scores))
+        return counted
 
 
 def _label(record: MatchHeader, log_name: str, tests: int) -> str:
@@ -332,6 +443,8 @@ class _LogReading:
         self.file_name = Path(path).name
         self.findings: list[Finding] = []
         self.left_out: set[int] = set()
+        self.settles_left_out: set[int] = set()
+        """Lines of settle records that ``verify`` finds wrong: not counted either."""
         self.rules = ""
         self.tests = 0
         self.sprt = False
@@ -356,7 +469,22 @@ class _LogReading:
             self.rules = self.rules or _rules_name(record)
         elif isinstance(record, DealRecord):
             collector.deal(record, self.number, entry.sha256)
+        elif isinstance(record, SettleRecord):
+            if self._found_wrong(entry.line):
+                self.settles_left_out.add(entry.line)
+            else:
+                collector.settle(record)
         self.first = False
+
+    def _found_wrong(self, line: int) -> bool:
+        """Whether ``verify`` found the record of ``line`` wrong: a settle record's problems
+        are the last findings when it is handed on (it does not count them as a bad deal)."""
+        for finding in reversed(self.findings):
+            if finding.line != line:
+                return False
+            if finding.fails and finding.kind not in (Kind.CHAIN, Kind.NOTE):
+                return True
+        return False
 
     def problems(self) -> list[str]:
         """What verify found, a line each (a note is not a problem)."""
@@ -365,7 +493,8 @@ class _LogReading:
             if finding.kind is Kind.NOTE:
                 continue
             text = finding.describe(self.name)
-            if finding.kind is Kind.DEAL and finding.line in self.left_out:
+            deal = finding.kind is Kind.DEAL and finding.line in self.left_out
+            if deal or (finding.kind is not Kind.CHAIN and finding.line in self.settles_left_out):
                 text += " (left out of the report's figures)"
             problems.append(text)
         return problems
@@ -469,9 +598,11 @@ def collect(
     """
     collector = _Collector()
     logs = [_read(collector, number, path) for number, path in enumerate(paths)]
+    settlements = collector.settlements()
     data = units_from_records(collector.records)
     collector.records.clear()
-    warnings = [problem for log in logs for problem in log.problems] + list(data.warnings)
+    warnings = [problem for log in logs for problem in log.problems] + collector.warnings
+    warnings += data.warnings
     ratings: RatingList | None = None
     history: list[RatingList] = []
     if data.units:
@@ -509,5 +640,5 @@ def collect(
     return ReportData(
         logs, collector.deals, collector.deal_tables, collector.tables, bots, pairs,
         ratings, history, warnings, collector.analyses,
-        {bot.name: bot for bot in summarise(analysed)},
+        {bot.name: bot for bot in summarise(analysed)}, settlements,
     )  # fmt: skip

@@ -24,7 +24,14 @@ from zole_arena.events.sprt import SprtResult
 from zole_arena.game.actions import Contract
 from zole_arena.records.model import Fault
 from zole_arena.report.chart import elo_text, interval_text, ratings_chart
-from zole_arena.report.collect import SOLO_CONTRACTS, BotFigures, LogSummary, ReportData
+from zole_arena.report.collect import (
+    SOLO_CONTRACTS,
+    BotFigures,
+    LogSummary,
+    ReportData,
+    Settlement,
+    paid,
+)
 from zole_arena.report.payload import (
     MARKS,
     action_text,
@@ -447,17 +454,50 @@ def _logs(data: ReportData) -> str:
     return _wide(_table("logs", headings, rows))
 
 
+def _settlement(settlement: Settlement) -> str:
+    """A table of four's pules settled at the end, in words: whose personal pules stood, what
+    they cost, and each player's change."""
+    names = settlement.names
+    size = len(names)
+    owned: dict[int, int] = {}
+    for owner in settlement.pules.personal:
+        owned[owner] = owned.get(owner, 0) + 1
+
+    def name(seat: int) -> str:
+        return names[seat] if seat < size else f"table seat {seat}"
+
+    each = settlement.payment * (size - 1)
+    owners = "; ".join(
+        f"{name(owner)} {count} pule{'s' if count != 1 else ''}, pays {count * each}"
+        for owner, count in owned.items()
+    )
+    changes = ", ".join(
+        f"{player} {score:+d}" if score else f"{player} 0"
+        for player, score in zip(names, settlement.scores, strict=True)
+    )
+    return _text(
+        f"pules settled at the end ({settlement.payment} a personal pule to each other "
+        f"player): {owners or 'none'} \u2192 {changes}"
+    )
+
+
 def _matches(data: ReportData) -> str:
-    """Each match's players with their points, and its deals played of those planned (the
-    results by table of a tournament)."""
-    if len(data.tables) < 2:
+    """Each match's players with their points (at a table of four the one who sat a deal out
+    was paid too, and the pules settled at the end count), and its deals played of those
+    planned (the results by table of a tournament). Shown for several matches, or for a
+    match whose pules were settled at the end (the line that says how)."""
+    settled = {settlement.table: settlement for settlement in data.settlements}
+    if len(data.tables) < 2 and not settled:
         return ""
     points: list[dict[str, int]] = [dict.fromkeys(table.players, 0) for table in data.tables]
     played = [0] * len(data.tables)
     for record, index in zip(data.deals, data.deal_tables, strict=True):
         played[index] += 1
-        for name, score in zip(record.names, record.result.scores, strict=True):
+        for name, score in paid(record):
             points[index][name] = points[index].get(name, 0) + score
+    for settlement in data.settlements:
+        for name, score in zip(settlement.names, settlement.scores, strict=True):
+            points[settlement.table][name] = points[settlement.table].get(name, 0) + score
     several = len(data.logs) > 1
     rows = []
     for n, table in enumerate(data.tables):
@@ -467,6 +507,8 @@ def _matches(data: ReportData) -> str:
             for name, score in points[n].items()
         )
         planned = "?" if table.planned is None else f"{table.planned:,}"
+        if n in settled:
+            players += f'<br><span class="settle">{_settlement(settled[n])}</span>'
         rows.append(
             f'<tr><td data-sort="{n}">{_text(where)}</td><td>{players}</td>'
             f'<td class="num" data-sort="{played[n]}">{played[n]:,}/{planned}</td></tr>'
@@ -513,6 +555,23 @@ def _tests(data: ReportData) -> str:
     if not parts:
         return ""
     return '<section id="tests"><h2>Head-to-head test</h2>' + "".join(parts) + "</section>"
+
+
+def _four_note(data: ReportData) -> str:
+    """How the standings count tables of four, when the report has any."""
+    if not any(record.table is not None for record in data.deals):
+        return ""
+    settled = (
+        ", and the pules settled at the end of a match (see the results by match)"
+        if data.settlements
+        else ""
+    )
+    return (
+        '<p class="note" id="four-note">At a table of four the dealer sits the deal out and '
+        "pays or collects as an opponent of the soloist: a deal sat out counts in the deals "
+        f"and the points (not in the roles){settled}, as <code>standings</code> counts them. "
+        "The head to head and the ratings count only the three who played each deal.</p>"
+    )
 
 
 def _analysis_note(data: ReportData) -> str:
@@ -576,7 +635,7 @@ made {generated} by zole-arena {_text(__version__)}</p>
 {_tests(data)}
 <section id="standings"><h2>Standings</h2>
 <p class="note">Click a heading to sort. n/a: cannot be estimated (fewer than two clusters).</p>
-{_analysis_note(data)}
+{_four_note(data)}{_analysis_note(data)}
 {_standings(data, contracts, Contract.TABLE in played)}</section>
 <section id="crosstable"><h2>Head to head</h2>
 <p class="note">Each cell: the row bot's score against the column bot over their pairwise

@@ -20,7 +20,7 @@ from zole_arena.game.actions import Bid, Contract
 from zole_arena.game.cards import CARDS, Card
 from zole_arena.game.scoring import WINNING_BANDS, Band, Pules
 from zole_arena.records.model import DealRecord, Move
-from zole_arena.report.collect import ReportData
+from zole_arena.report.collect import ReportData, table_names
 
 __all__ = [
     "DEAL_FIELDS",
@@ -52,8 +52,8 @@ DEAL_FIELDS: Final = (
     "plays",  # letters: every card played, in order (tricks of three, the last maybe cut off)
     "leader",  # seat that led the first trick
     "winners",  # one digit per finished trick: the seat that won it
-    "scores",  # each seat's change
-    "totals",  # each seat's total after the deal, on its seating's sheet
+    "scores",  # each seat's change (at a table of four the table's, the sitter paying too)
+    "totals",  # each seat's total after the deal, on its seating's sheet (or its table's)
     "band",  # the soloist's band (all_tricks ... no_tricks) or null
     "points",  # card points each seat took in tricks
     "soloist_points",  # as scored (tricks and buried cards), or null
@@ -66,11 +66,16 @@ DEAL_FIELDS: Final = (
     "auto",  # null, or what the arena played for a faulted bot: {"bids": [i], "bury": true,
     #          "plays": [i]} (indices into bids and plays)
     "pules_before",  # null, or [common pules, [the seat of each personal pule's owner]]
+    #                  (at a table of four the table's pules, owners by table seat)
     "pules_after",  # the same after the deal
     "analysis",  # null (not analysed), or [note, bids, bury, plays]: note why the analysis
     #              stops short (null: it is complete); bids and plays, by index into bids and
     #              plays, and bury, each null (no decision), or the action's open-card value
     #              when it was the best, or [value, loss, mark, the best actions as text]
+    "four",  # null (three players), or at a table of four {"seats": the bot at each table
+    #           seat (indices into bots), "out": the table seat that dealt and sat out,
+    #           "at": the table seat of each deal seat, "scores" and "totals": each table
+    #           seat's change and total}
 )
 
 _BIDS: Final = frozenset(bid.value for bid in Bid)
@@ -218,6 +223,14 @@ def _deal(
     plays += [Card.parse(move.action) for move in moves.plays[len(plays) :]]
     leader = record.tricks[0].leader if record.tricks else (record.dealer + 1) % 3
     auto = _auto(record, moves)
+    four = _four(record, bots)
+    totals = list(record.totals)
+    pule_event, pules_before, pules_after = result.pule_event, record.pules_before, result.pules
+    if four is not None and record.table is not None:
+        # At a table of four the deal is played with no pules of its own: the table's count.
+        totals = [four["totals"][player] for player in record.seating]
+        pule_event = record.table.pule_event
+        pules_before, pules_after = record.table.pules_before, record.table.pules
     return [
         table,
         record.deal,
@@ -232,22 +245,50 @@ def _deal(
         card_letters(plays),
         leader,
         "".join(str(trick.winner) for trick in record.tricks),
-        list(result.scores),
-        list(record.totals),
+        list(record.seat_scores),
+        totals,
         None if result.band is None else result.band.value,
         list(result.points),
         result.soloist_points,
         record.termination.value,
         result.forfeit,
         faults,
-        result.pule_event,
+        pule_event,
         list(result.tricks),
         result.ended_early,
         auto,
-        _pules(record.pules_before),
-        _pules(result.pules),
+        _pules(pules_before),
+        _pules(pules_after),
         _analysis(record, analysis),
+        four,
     ]
+
+
+def _four(record: DealRecord, bots: dict[str, int]) -> dict[str, Any] | None:
+    """A table of four's part of a deal as the viewer needs it (see :data:`DEAL_FIELDS`), or
+    None at three. The readers' checks make it whole (four seats, the deal's seating the
+    three after the dealer); a part that still does not fit is left out, and the deal shows
+    as the three-player deal it also is, rather than breaking the page."""
+    table = record.table
+    names = table_names(record)
+    if table is None or names is None:
+        return None
+    size = table.size
+    if (
+        size != len(names)
+        or len(table.scores) != size
+        or len(table.totals) != size
+        or any(name not in bots for name in names)
+        or any(owner >= size for owner in (*table.pules_before.personal, *table.pules.personal))
+    ):
+        return None
+    return {
+        "seats": [bots[name] for name in names],
+        "out": table.dealer,
+        "at": list(record.seating),
+        "scores": list(table.scores),
+        "totals": list(table.totals),
+    }
 
 
 def _pules(pules: Pules) -> list[Any] | None:

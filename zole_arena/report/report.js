@@ -30,6 +30,21 @@
   const cardIndex = (letter) => letter.charCodeAt(0) - 97;
   const lettersOf = (text) => Array.from(text);
   const botName = (deal, seat) => D.bots[deal[F.players][seat]];
+  // A table of four: the deal's own seats 0, 1, 2 are the three who play; the fourth player
+  // dealt and sat it out ("out"). Null for a deal of three players.
+  function fourOf(deal) {
+    const four = deal[F.four];
+    return four && typeof four === "object" && Array.isArray(four.seats) && Array.isArray(four.scores) &&
+      Array.isArray(four.totals) && Array.isArray(four.at) && Number.isInteger(four.out) ? four : null;
+  }
+  function tableName(deal, tableSeat) {
+    // The bot at a table seat of a table of four (pules name their owners by table seat).
+    const four = fourOf(deal);
+    const name = four ? D.bots[four.seats[tableSeat]] : undefined;
+    return name === undefined ? `table seat ${tableSeat}` : name;
+  }
+  const sitterName = (deal) => tableName(deal, fourOf(deal).out);
+  const sitterScore = (deal) => fourOf(deal).scores[fourOf(deal).out];
 
   function card(letter, extra) {
     const info = D.cards[cardIndex(letter)];
@@ -95,7 +110,12 @@
       const losers = [0, 1, 2].filter((seat) => deal[F.scores][seat] < 0);
       return "table game, lost by " + (losers.map((s) => botName(deal, s)).join(", ") || "nobody");
     }
-    if (kind === "pule") return "all passed: a pule";
+    if (kind === "pule") {
+      // At a table of four an all-pass writes two common pules when none stands.
+      const common = (pules) => (Array.isArray(pules) ? pules[0] : 0);
+      const written = common(deal[F.pules_after]) - common(deal[F.pules_before]);
+      return "all passed: " + (fourOf(deal) && written === 2 ? "two pules" : "a pule");
+    }
     return botName(deal, deal[F.soloist]) + ": " + D.bands[deal[F.band]] +
       (deal[F.ended_early] ? " (stopped at the soloist's first trick)" : "");
   }
@@ -155,7 +175,8 @@
     document.getElementById("filters").append(...parts);
   }
   function matches(deal) {
-    if (state.bot !== "" && !deal[F.players].includes(Number(state.bot))) return false;
+    if (state.bot !== "" && !deal[F.players].includes(Number(state.bot)) &&
+        !(fourOf(deal) && fourOf(deal).seats[fourOf(deal).out] === Number(state.bot))) return false;
     if (state.contract !== "" && deal[F.contract] !== state.contract) return false;
     if (state.result !== "" && outcome(deal) !== state.result) return false;
     if (state.table !== "" && deal[F.table] !== Number(state.table)) return false;
@@ -193,6 +214,8 @@
         class: seat === deal[F.soloist] ? "soloist" : "",
         text: botName(deal, seat),
       }));
+      const four = fourOf(deal);
+      const out = four ? [", ", el("span", { class: "sitter", text: "sits out: " + sitterName(deal) })] : null;
       return el("tr", {
         class: "deal-row" + (index === view.deal ? " open" : ""), tabIndex: 0,
         "data-deal": String(index + 1),
@@ -202,14 +225,15 @@
       el("td", { class: "num", text: String(index + 1) }),
       several ? el("td", { text: tableLabel(deal[F.table]) }) : null,
       el("td", { class: "num", text: String(deal[F.deal]) }),
-      el("td", { class: "seats" }, seats[0], ", ", seats[1], ", ", seats[2]),
+      el("td", { class: "seats" }, seats[0], ", ", seats[1], ", ", seats[2], out),
       el("td", { text: contractWord(deal) }),
       el("td", { text: resultText(deal) }),
-      el("td", { class: "num", text: deal[F.scores].map(signed).join(" ") }),
+      el("td", { class: "num", text: deal[F.scores].map(signed).join(" ") +
+        (four ? " \u00b7 " + signed(sitterScore(deal)) : "") }),
       el("td", { class: deal[F.faults].length ? "bad num" : "num", text: String(deal[F.faults].length) }));
     });
     const head = el("tr", {}, [["#", "num"], several ? ["match", ""] : null, ["deal", "num"],
-      ["seats 0, 1, 2 (soloist in bold)", ""], ["contract", ""], ["result", ""], ["scores", "num"],
+      [D.deals.some((d) => fourOf(d)) ? "seats 0, 1, 2 (soloist in bold), who sat out" : "seats 0, 1, 2 (soloist in bold)", ""], ["contract", ""], ["result", ""], ["scores" + (D.deals.some((d) => fourOf(d)) ? " (\u00b7 who sat out)" : ""), "num"],
       ["faults", "num"]].filter((h) => h !== null).map(([h, cls]) => el("th", { class: cls, text: h })));
     const pageBox = el("input", { type: "number", id: "page-number", min: "1", max: String(pages),
       value: String(state.page + 1), "aria-label": "page",
@@ -284,7 +308,8 @@
     document.getElementById("deal-notice").hidden = true;
     const changed = index !== view.deal;
     view.deal = index;
-    view.seat = ["0", "1", "2"].includes(found.seat) ? Number(found.seat) : "all";
+    view.seat = ["0", "1", "2"].includes(found.seat) ? Number(found.seat)
+      : found.seat === "out" && fourOf(D.deals[index]) ? "out" : "all";
     const step = Number(found.step || 0);
     view.step = Number.isInteger(step) ? Math.max(0, Math.min(step, lastStep(D.deals[index]))) : 0;
     writeHash(false); // the address in its own form: the deal by match and number, the rest as shown
@@ -331,7 +356,8 @@
   }
   function seatLabel(deal, seat, step) {
     const marks = [];
-    if (seat === deal[F.dealer]) marks.push("dealer");
+    // At a table of four the dealer is the one who sits out, not a seat of the three.
+    if (seat === deal[F.dealer] && !fourOf(deal)) marks.push("dealer");
     if (seat === (deal[F.dealer] + 1) % 3) marks.push("forehand");
     if (step >= 1 && seat === deal[F.soloist]) marks.push("soloist");
     return `seat ${seat}: ${botName(deal, seat)}` + (marks.length ? ` (${marks.join(", ")})` : "");
@@ -343,7 +369,9 @@
     const [common, personal] = pules;
     const parts = [];
     if (common) parts.push(`${common} common`);
-    if (personal.length) parts.push("personal: " + personal.map((seat) => botName(deal, seat)).join(", "));
+    // At a table of four the owners are table seats (the one who sat out may own one too).
+    const owner = (seat) => (fourOf(deal) ? tableName(deal, seat) : botName(deal, seat));
+    if (personal.length) parts.push("personal: " + personal.map(owner).join(", "));
     return parts.join(", ") || "none";
   }
 
@@ -417,7 +445,8 @@
     const action = D.cards[cardIndex(letter)].symbol;
     if (!analysisShown(seat)) {
       return el("p", { class: "analysis note", id: "analysis",
-        text: `open-card analysis: only seat ${view.seat}'s own decisions show as seen by it` });
+        text: view.seat === "out" ? "open-card analysis: the one who sat out made no decision"
+          : `open-card analysis: only seat ${view.seat}'s own decisions show as seen by it` });
     }
     if (analysis === null) {
       return el("p", { class: "analysis note", id: "analysis", text: "open-card analysis: none for this deal" });
@@ -455,7 +484,7 @@
       const decision = analysis.play.get(k);
       if (decision) add(playSeat(tricks, k), "played", D.cards[cardIndex(letter)].symbol, decision, k + 2);
     });
-    const whose = view.seat === "all" ? "" : ` of seat ${view.seat}`;
+    const whose = view.seat === "all" ? "" : view.seat === "out" ? " of the one who sat out" : ` of seat ${view.seat}`;
     return el("div", { id: "analysis-summary" }, el("h4", { text: "open-card analysis" }),
       el("p", { text: `${count} decision${count === 1 ? "" : "s"}${whose}, ` +
         (items.length ? `${items.length} lost points with all cards open:` : "none lost points with all cards open") +
@@ -490,11 +519,15 @@
       el("button", { type: "button", id: "deal-close", onclick: () => {
         history.replaceState(null, "", "#deals"); view.deal = null; draw(); drawList(); } }, "close"));
 
+    const four = fourOf(deal);
+    if (view.seat === "out" && !four) view.seat = "all"; // a deal of three has no one out
+    // At a table of four the one who sat out may be chosen too: he saw nothing but the play.
     const seats = el("fieldset", { class: "seatpick", id: "seat-toggle" }, el("legend", { text: "as seen by" }),
-      ["all", 0, 1, 2].map((seat) => el("label", {},
+      ["all", 0, 1, 2, ...(four ? ["out"] : [])].map((seat) => el("label", {},
         el("input", { type: "radio", name: "seat", id: "seat-" + seat, value: String(seat), checked: view.seat === seat,
           onchange: () => { view.seat = seat; writeHash(false); } }),
-        seat === "all" ? " everyone (all cards open)" : ` seat ${seat}: ${botName(deal, seat)}`)));
+        seat === "all" ? " everyone (all cards open)" : seat === "out"
+          ? ` ${sitterName(deal)}, who sat out (no hand: only the play)` : ` seat ${seat}: ${botName(deal, seat)}`)));
 
     const controls = el("div", { class: "steps" },
       el("button", { type: "button", id: "step-first", disabled: step === 0, onclick: () => go(0), title: "as dealt (Home)" }, "\u00ab"),
@@ -538,7 +571,9 @@
       return el("div", { class: "hand" + (seat === view.seat ? " me" : ""), id: "hand-" + seat, "data-hidden": hidden ? "yes" : "no" },
         el("div", { class: "who", text: seatLabel(deal, seat, step) }),
         el("div", { class: "cards" }, hidden ? hand.map(back) : hand.map((c) => card(c))));
-    }));
+    }), four ? el("div", { class: "hand sitter" + (view.seat === "out" ? " me" : ""), id: "hand-out" },
+      el("div", { class: "who", text: `${sitterName(deal)} sits out (dealer)` }),
+      el("div", { class: "cards note", text: "no hand: he dealt to the other three, and pays or collects as an opponent of the soloist" })) : null);
 
     // The trick on the table: the one the last card played went to.
     let trickBox;
@@ -596,14 +631,19 @@
         el("h4", { text: "result" }), el("p", { id: "result", text: resultText(deal) +
           soloistPoints(deal) }),
         el("div", { class: "wide" }, el("table", { class: "scores", id: "scores" },
-          el("thead", {}, el("tr", {}, [["seat", "num"], ["bot", ""], ["tricks", "num"], ["card points", "num"], ["score", "num"], ["total", "num"]]
-            .map(([h, cls]) => el("th", { class: cls, text: h })))),
-          el("tbody", {}, [0, 1, 2].map((seat) => el("tr", {},
+          el("thead", {}, el("tr", {}, [["seat", "num"], ["bot", ""], ["tricks", "num"], ["card points", "num"], ["score", "num"],
+            [four ? "table total" : "total", "num"]].map(([h, cls]) => el("th", { class: cls, text: h })))),
+          el("tbody", {}, [0, 1, 2].map((seat) => el("tr", { id: "score-" + seat },
             el("td", { class: "num", text: String(seat) }), el("td", { text: botName(deal, seat) }),
             el("td", { class: "num", text: String(deal[F.tricks][seat]) }),
             el("td", { class: "num", text: String(deal[F.points][seat]) }),
             el("td", { class: "num", text: signed(deal[F.scores][seat]) }),
-            el("td", { class: "num", text: signed(deal[F.totals][seat]) })))))),
+            el("td", { class: "num", text: signed(deal[F.totals][seat]) }))),
+          four ? el("tr", { id: "score-out", class: "sitter" },
+            el("td", { class: "num", text: "out" }), el("td", { text: `${sitterName(deal)} (sat out, dealer)` }),
+            el("td", { class: "num", text: "\u2014" }), el("td", { class: "num", text: "\u2014" }),
+            el("td", { class: "num", text: signed(sitterScore(deal)) }),
+            el("td", { class: "num", text: signed(four.totals[four.out]) })) : null))),
         deal[F.pule] ? el("p", { text: "pules: " + deal[F.pule] }) : null,
         deal[F.pules_before] || deal[F.pules_after]
           ? el("p", { id: "pules", text: `pules before the deal: ${puleText(deal, deal[F.pules_before])}; after: ${puleText(deal, deal[F.pules_after])}` })
