@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -47,3 +48,23 @@ def whole_page_screenshot(chrome: Any, path: os.PathLike[str] | str) -> None:
     chrome.set_window_size(width, min(int(height) + 40, 12000))
     chrome.save_screenshot(str(path))
     chrome.set_window_size(width, 1000)
+
+
+def open_page(chrome: Any, page: Path, anchor: str = "") -> None:
+    """Open a report page (a path) at ``anchor`` and wait until its script has drawn the deal
+    list."""
+    chrome.get(page.as_uri() + anchor)
+    chrome.find_element("css selector", "#dealist table")  # the script has drawn the list
+
+
+def cards_in(chrome: Any, selector: str) -> list[str]:
+    """The faces of the cards shown in ``selector``."""
+    return [
+        card.get_attribute("data-card")
+        for card in chrome.find_elements("css selector", f"{selector} .card:not(.back)")
+    ]
+
+
+def backs_in(chrome: Any, selector: str) -> int:
+    """How many cards ``selector`` shows face down."""
+    return len(chrome.find_elements("css selector", f"{selector} .card.back"))

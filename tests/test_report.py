@@ -16,7 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserhelp import requested_urls, start_browser, whole_page_screenshot
+from browserhelp import (
+    backs_in,
+    cards_in,
+    open_page,
+    requested_urls,
+    start_browser,
+    whole_page_screenshot,
+)
 from clihelp import PY, ok, one_line_error, zole, zoles
 
 from zole_arena.records.model import DealRecord
@@ -55,22 +62,6 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def deals_of(log: Path) -> list[DealRecord]:
     records, _ = read_log(log)
     return [record for record in records if isinstance(record, DealRecord)]
-
-
-def open_page(chrome: Any, page: Path, anchor: str = "") -> None:
-    chrome.get(page.as_uri() + anchor)
-    chrome.find_element("css selector", "#dealist table")  # the script has drawn the list
-
-
-def cards_in(chrome: Any, selector: str) -> list[str]:
-    return [
-        card.get_attribute("data-card")
-        for card in chrome.find_elements("css selector", f"{selector} .card:not(.back)")
-    ]
-
-
-def backs_in(chrome: Any, selector: str) -> int:
-    return len(chrome.find_elements("css selector", f"{selector} .card.back"))
 
 
 def wait_up_to(chrome: Any, seconds: float) -> Any:
