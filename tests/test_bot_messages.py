@@ -63,7 +63,7 @@ def test_unflushed_and_flushed_bots_fare_alike_plain_and_sandboxed(
     assert "the transcript's end" in done.stdout
     assert "]: zole 1" in done.stdout.splitlines()[3]
     assert flushed.returncode == 0, flushed.stdout
-    assert "all 21 items passed" in flushed.stdout
+    assert "all 23 items passed" in flushed.stdout
 
 
 def test_a_bot_that_ends_at_its_start_shows_its_last_stdout_and_stderr(tmp_path: Path) -> None:
@@ -91,7 +91,7 @@ def test_a_bot_command_the_shell_split_gets_a_hint_to_quote_it(tmp_path: Path) -
         ["check", "java", "-cp", "build", "Bot"],
         ["check", PY, str(WIRE)],
         ["match", "rulebot", "random", PY, "-u", str(WIRE)],
-        ["match", "rulebot", "random", PY, str(WIRE)],
+        ["match", "rulebot", "random", "rulebot", PY, str(WIRE)],
         ["rules", "--bogus"],  # not a bot command: no hint
         cwd=tmp_path,
     )
@@ -101,8 +101,8 @@ def test_a_bot_command_the_shell_split_gets_a_hint_to_quote_it(tmp_path: Path) -
         assert "Traceback" not in done.stderr
     assert counted.returncode == 1
     assert counted.stderr.strip() == (
-        "error: a match needs exactly 3 bots, not 4 (or none for a demo) (a bot's command line "
-        "with spaces is one argument: quote it)"
+        "error: a match needs 3 bots, or 4 at a table of four, not 5 (or none for a demo) (a "
+        "bot's command line with spaces is one argument: quote it)"
     )
     assert other.returncode == 2 and "hint" not in other.stderr
 
@@ -285,7 +285,7 @@ def test_address_space_reserved_and_never_used_is_not_memory(
     env = {**os.environ, "ZOLE_ARENA_CGROUPS": cgroups}
     done = zole("check", *flags, *FAST, f"{PY} {RESERVE}", cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stdout
-    assert "all 21 items passed" in done.stdout
+    assert "all 23 items passed" in done.stdout
 
 
 # -- the environment -----------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def test_starter_passes_check_under_default_limits(
     done = checked[key, sandboxed]
     assert done.args[4:] == (["--sandbox"] if sandboxed else []) + [STARTERS[key].run]
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "all 21 items passed" in done.stdout
+    assert "all 23 items passed" in done.stdout
     assert f"'my{key}' by 'zole-arena starter'" in done.stdout  # its name, from new-bot
     assert "WARNING" not in done.stdout  # nothing but protocol on its stdout
 
@@ -112,7 +112,7 @@ def test_a_jvm_with_default_flags_starts_where_memory_is_limited_per_process(
         lambda: zole("check", "--sandbox", starter.run, cwd=built["java"], timeout=300, env=env),
     ):
         assert done.returncode == 0, done.stdout + done.stderr
-        assert "all 21 items passed" in done.stdout
+        assert "all 23 items passed" in done.stdout
 
 
 def test_the_starters_play_a_sandboxed_tournament_with_the_bundled_bots(

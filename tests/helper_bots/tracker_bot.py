@@ -70,8 +70,9 @@ class Tracker:
             last, totals = self.last_totals
             expect(number > last, f"deal {number} after deal {last}")
             if number == last + 1:
-                scores = [int(s) for s in items(fields["scores"])]
-                expect(scores == totals, f"deal {number} scores {scores}, last totals {totals}")
+                key = "tablescores" if "tablesize" in fields else "scores"
+                scores = [int(s) for s in items(fields[key])]
+                expect(scores == totals, f"deal {number} {key} {scores}, last totals {totals}")
         hand = items(fields["hand"])
         expect(len(hand) == 8 and len(set(hand)) == 8, f"dealt hand {hand}")
         expect(hand == sorted(hand, key=ORDER.__getitem__), f"hand not strongest first: {hand}")
@@ -134,7 +135,11 @@ class Tracker:
         scores = [int(s) for s in items(fields["scores"])]
         totals = [int(s) for s in items(fields["totals"])]
         before = [int(s) for s in items(deal["scores"])]
-        expect(sum(scores) == 0, f"scores {scores} are not zero-sum")
+        if "tablesize" in fields:  # the sitter pays too: the table's scores are zero-sum
+            table = [int(s) for s in items(fields["tablescores"])]
+            expect(sum(table) == 0, f"tablescores {table} are not zero-sum")
+        else:
+            expect(sum(scores) == 0, f"scores {scores} are not zero-sum")
         expect(totals == [b + s for b, s in zip(before, scores, strict=True)],
                f"totals {totals} are not {before} + {scores}")  # fmt: skip
         tricks = [self.winners.count(seat) for seat in range(3)]
@@ -147,6 +152,8 @@ class Tracker:
         if self.bids == ["pass"] * 3 and fields["forfeit"] == "-":
             want = {"pule": "pule", "table": "table"}[deal["allpass"]]
             expect(fields["contract"] == want, f"all passed: {fields['contract']} not {want}")
+        if "tablesize" in fields:
+            totals = [int(s) for s in items(fields["tabletotals"])]
         self.last_totals = (int(deal["deal"]), totals)
         self.deal = None
 

@@ -2,9 +2,9 @@
 ``--compliance``.
 
 The check drives a bot through numbered items — start and handshake, options, ping, decisions
-from every phase and contract of both presets and of ``lzf`` with its switches on, a full deal of
-each preset with three copies of the bot, and ``quit`` — and reports PASS or FAIL for each,
-with the offending line.
+from every phase and contract of both presets and of ``lzf`` with its switches on, deals at a
+table of four, a full deal of each preset with three copies of the bot, and ``quit`` — and
+reports PASS, FAIL or SKIP for each, with the offending line.
 
 Each decision item is a real deal: dealt from a seed, brought by legal moves to the decision
 the item is about, and played on from there to its end, the bot playing its seat and the check
@@ -19,6 +19,13 @@ joins the deal there, as a match restarts a bot in the middle of a deal: it is t
 from its start, its predecessor's moves included; the copy before it has ended its last deal
 and been sent ``quit``. After a failed decision the bot is stopped and a fresh copy plays on,
 as a match stops a bot that faults and starts it again.
+
+Two items seat four copies of the bot at a table of four (``lzf``, protocol §3 *At a table of
+four*): four deals played by the real referee, the dealer sitting each out, so that each copy
+plays three deals — ``newdeal`` and ``result`` with the table fields, which a three-player bot
+ignores — and sits one out: it is told ``sitout`` and must then answer ``isready`` with
+``readyok`` and play the next deal. A bot that said ``id tables 3`` at its handshake is seated
+at no table of four by a match, so both items are skipped for it, not failed.
 """
 
 from __future__ import annotations
@@ -28,10 +35,10 @@ import dataclasses
 import os
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
-from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, FaultPolicy, Referee
+from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, DealOutcome, FaultPolicy, Referee
 from zole_arena.errors import BotError, IllegalActionError, NotationError
 from zole_arena.game.actions import Action, Bid
 from zole_arena.game.clock import MAX_CLOCK_MS, TimeControl
@@ -39,17 +46,27 @@ from zole_arena.game.rules import AllPass, Rules, load_rules
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import NO_PULES, Pules
 from zole_arena.game.state import DealResult, DealState, Phase, forfeit_result, max_penalty
+from zole_arena.game.table import TableSheet
 from zole_arena.players.session import BotConfig, BotSession
 from zole_arena.protocol import (
     QUIT,
     DealWriter,
     events_after,
     parse_answer,
+    plays_at,
     result_event,
     setoption_line,
 )
 
-__all__ = ["CheckItem", "CheckMatch", "Scenario", "check_matches", "run_check"]
+__all__ = [
+    "FOUR_PLAYING",
+    "FOUR_SITTING",
+    "CheckItem",
+    "CheckMatch",
+    "Scenario",
+    "check_matches",
+    "run_check",
+]
 
 #: How many lines of its transcript a failed item shows.
 TRANSCRIPT_LINES: Final = 12
@@ -61,6 +78,16 @@ STRAY_SHOWN: Final = 5
 _OPTION_TYPES: Final = frozenset({"check", "spin", "combo", "string"})
 #: How long a bot has to exit after ``quit``.
 QUIT_GRACE_S: Final = 1.0
+
+#: The rule set and seed of the table-of-four items (the federation's rules, whose
+#: tournaments seat four), and their number of deals: four, so that each of the four copies of
+#: the bot deals, and so sits out, once.
+FOUR_RULES: Final = "lzf"
+FOUR_SEED: Final = 20261129
+FOUR_DEALS: Final = 4
+#: The names of the table-of-four items.
+FOUR_PLAYING: Final = "table of four (lzf), the bot among the three who play"
+FOUR_SITTING: Final = "table of four, the bot sitting a deal out ('sitout', then isready)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +103,9 @@ class CheckItem:
     transcript: tuple[str, ...] = ()
     """On a failure, the end of the item's transcript: the last lines between the arena and
     the bot (:mod:`~zole_arena.players.transcript`), oldest first."""
+    skipped: bool = False
+    """The item does not apply to the bot (the table-of-four items, for a bot that plays only
+    at tables of three): not run, and no failure (``passed`` is true)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -209,6 +239,16 @@ def check_matches() -> list[CheckMatch]:
     ]  # fmt: skip
 
 
+@dataclasses.dataclass(frozen=True)
+class _Problem:
+    """Something that fails an item, noted when it happened: the item's detail, the offending
+    line, and the end of the transcript then."""
+
+    detail: str
+    line: str | None
+    transcript: tuple[str, ...]
+
+
 class _Failed(Exception):
     """A decision of the bot failed: the item's detail and the offending line."""
 
@@ -254,9 +294,20 @@ class _Checker:
         self.retired: list[tuple[BotSession, float]] = []
         """Copies sent ``quit``, with the time by which they must have exited."""
 
-    def item(self, name: str, passed: bool, detail: str, line: str | None = None) -> bool:
-        shown = () if passed else self._transcript_since_mark()
-        item = CheckItem(len(self.items) + 1, name, passed, detail, line, shown)
+    def item(
+        self,
+        name: str,
+        passed: bool,
+        detail: str,
+        line: str | None = None,
+        *,
+        skipped: bool = False,
+        transcript: tuple[str, ...] | None = None,
+    ) -> bool:
+        """Report an item (``transcript``: a failure's, when not the end of the transcript
+        now)."""
+        shown = () if passed else transcript or self._transcript_since_mark()
+        item = CheckItem(len(self.items) + 1, name, passed, detail, line, shown, skipped)
         self.items.append(item)
         self.report(item)
         self._mark = self._transcript_size()
@@ -340,6 +391,7 @@ class _Checker:
                 self._retire()
             if not self._match(match):
                 return
+        self._table_of_four(session.ids)
         for preset in ("wpt", "lzf"):
             self._full_deal(preset)
         # A clock of ten times the time per decision: its fair shares are about that time
@@ -496,6 +548,121 @@ class _Checker:
             kind = "garbage" if isinstance(exc, NotationError) else "illegal"
             raise _Failed(f"{where}not a legal answer: {exc}", reply.line, kind) from None
         return reply.words, reply.elapsed_ms
+
+    # -- a table of four ---------------------------------------------------------------------
+
+    def _table_of_four(self, ids: Mapping[str, str]) -> None:
+        """The table-of-four items: :data:`FOUR_DEALS` deals between four copies of the bot,
+        played by the referee as a match at four plays them; skipped for a bot that plays
+        only at tables of three (``ids``: its handshake's)."""
+        if not plays_at(ids, 4):
+            said = ids.get("tables", "").strip()
+            why = (f"skipped: the bot plays only at tables of {said} (its handshake's "
+                   f"'id tables {said}'), and no match seats it at four")  # fmt: skip
+            self.item(FOUR_PLAYING, True, why, skipped=True)
+            self.item(FOUR_SITTING, True, why, skipped=True)
+            return
+        rules = load_rules(FOUR_RULES)
+        referee = Referee(
+            rules,
+            [self.config] * 4,
+            time_ms=self.time_ms,
+            margin_ms=self.margin_ms,
+            policy=FaultPolicy(max_faults=FOUR_DEALS),  # every deal is played, faults or not
+        )
+        sheet = TableSheet(rules, FOUR_SEED, 4)
+        outcomes: list[DealOutcome] = []
+        playing: list[_Problem] = []
+        sitting: list[_Problem] = []
+        readyok_ms: list[float] = []
+        try:
+            referee.start()
+            for _ in range(FOUR_DEALS):
+                outcome = referee.play_deal(sheet)
+                self.stray_lines += sum(outcome.stray)
+                if outcome.faults:
+                    fault = outcome.faults[0]
+                    playing.append(self._problem(fault.describe(), fault.reply))
+                    if outcomes:  # the deal the last deal's sitter plays next
+                        sat = outcomes[-1]
+                        assert sat.table is not None
+                        sitting.append(self._problem(
+                            f"deal {outcome.deal_no}, the first after table seat "
+                            f"{sat.table[0].seating.sitting_out} sat deal {sat.deal_no} out, "
+                            f"ended at a fault: {fault.describe()}",
+                            fault.reply,
+                        ))  # fmt: skip
+                outcomes.append(outcome)
+                problem = self._ping_sitter(referee, outcome, readyok_ms)
+                if problem is not None:
+                    sitting.append(problem)
+        except BotError as exc:
+            self.item(FOUR_PLAYING, False, f"{exc.kind}: {exc}", exc.line)
+            self.item(FOUR_SITTING, False, f"not reached: the copies did not start ({exc})")
+            return
+        finally:
+            for player in referee.players:  # the last lines of those who did not play last
+                if player.session is not None:
+                    self.stray_lines += player.session.take_stray()
+            referee.close(grace_ms=int(QUIT_GRACE_S * 1000))
+        if playing:
+            self._report_problems(FOUR_PLAYING, playing, f" ({len(playing)} of {FOUR_DEALS} "
+                                  "deals ended at a fault)")  # fmt: skip
+        else:
+            contracts = ", ".join(str(outcome.result.contract) for outcome in outcomes)
+            self.item(FOUR_PLAYING, True,
+                      f"{FOUR_DEALS} deals, each copy playing three, all played to the "
+                      f"deal's end ({contracts}); table totals {sheet.totals}")  # fmt: skip
+        if sitting:
+            more = f" (and {len(sitting) - 1} more)" if len(sitting) > 1 else ""
+            self._report_problems(FOUR_SITTING, sitting, more)
+            return
+        later = ", ".join(str(outcome.result.contract) for outcome in outcomes[1:])
+        self.item(FOUR_SITTING, True,
+                  f"each of the {FOUR_DEALS} copies sat a deal out, was told 'sitout' and "
+                  f"answered isready with readyok [at most {max(readyok_ms):.1f} ms]; those "
+                  f"who sat out deals 1–{FOUR_DEALS - 1} then played the next to the deal's "
+                  f"end ({later})")  # fmt: skip
+
+    def _problem(self, detail: str, line: str | None) -> _Problem:
+        """What went wrong just now, with the end of the transcript as it stands (an item
+        reported later would show only what came after it)."""
+        return _Problem(detail, line, self._transcript_since_mark())
+
+    def _report_problems(self, name: str, problems: Sequence[_Problem], more: str) -> None:
+        """Report the item ``name`` failed at the first of ``problems`` (``more``: how many
+        others there were, in words), with the transcript of its moment."""
+        first = problems[0]
+        self.item(name, False, f"{first.detail}{more}", first.line, transcript=first.transcript)
+
+    def _ping_sitter(
+        self, referee: Referee, outcome: DealOutcome, readyok_ms: list[float]
+    ) -> _Problem | None:
+        """Ask the copy that sat ``outcome``'s deal out, told ``sitout`` at its end, for
+        ``readyok`` (the time goes to ``readyok_ms``); what went wrong, if anything. A copy
+        that fails is stopped: the referee starts a fresh one for the next deal it plays."""
+        assert outcome.table is not None
+        context, _ = outcome.table
+        seat = context.seating.sitting_out
+        assert seat is not None
+        player = referee.players[seat]  # player i sits at table seat i
+        where = f"table seat {seat}, which sat deal {outcome.deal_no} out"
+        session = player.session
+        if session is None:  # stopped at a fault, or it could not be told 'sitout'
+            earlier = next((f for f in reversed(referee.faults) if f.player == seat), None)
+            if earlier is not None:
+                return self._problem(f"{where}, was not running to be told 'sitout' (stopped "
+                                     f"at its fault: {earlier.describe()})", None)  # fmt: skip
+            return self._problem(f"{where}, had exited before it could be told 'sitout'", None)
+        try:
+            readyok_ms.append(session.ping())
+        except BotError as exc:
+            problem = self._problem(f"{where}: after 'sitout', isready: {exc.kind}: {exc}",
+                                    exc.line)  # fmt: skip
+            session.kill()
+            player.session = None
+            return problem
+        return None
 
     # -- full deals and quit ----------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import NO_PULES
 from zole_arena.game.table import TableSheet, settle_pules
 from zole_arena.players.session import IN_PROCESS, BotConfig, BotSession, PlayerSession
+from zole_arena.protocol import plays_at
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.model import (
     DealRecord,
@@ -392,8 +393,8 @@ class Match:
         :raises MatchError: one did (the bots are stopped).
         """
         for player in self.referee.players:
-            said = str(player.identity.get("tables", "")).strip()
-            if said and "4" not in said.replace(" ", ",").split(","):
+            said = str(player.identity.get("tables", ""))
+            if not plays_at({"tables": said}, 4):
                 self.referee.kill()
                 raise MatchError(
                     f"{player.name} plays only at tables of {said} (its handshake's 'id tables' "

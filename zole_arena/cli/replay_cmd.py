@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -21,10 +22,12 @@ from zole_arena.game.actions import Contract
 from zole_arena.game.cards import CARDS
 from zole_arena.players.render import cards_text
 from zole_arena.records.checks import short
-from zole_arena.records.model import DealRecord, InvalidHeader, MatchHeader
+from zole_arena.records.model import DealRecord, InvalidHeader, MatchHeader, SettleRecord
 from zole_arena.records.reader import read_log
 
 _SEAT_NAMES = "ABC"
+#: The letter of the one who sits a deal out at a table of four (the dealer).
+_SITTER = "D"
 _BIDS = frozenset(("pass", "take", "zole", "smallzole"))
 
 
@@ -32,6 +35,29 @@ def _who(record: DealRecord, seat: int | None) -> str:
     if seat is None:
         return "nobody"
     return f"{_SEAT_NAMES[seat]} {record.players[seat].name}"
+
+
+def _sitter_who(record: DealRecord) -> str:
+    """The one who sat the deal out at a table of four, as :func:`_who` names a seat."""
+    sitter = record.sitter
+    return f"{_SITTER} {sitter[0] if sitter is not None else '?'}"
+
+
+def _scores_text(record: DealRecord) -> str:
+    """The deal's scores and the totals after it, by seat: at a table of four the table's,
+    the one who sat out (D) too (the result's own scores are the deal engine's three-player
+    figure, which the sitter's payment changes)."""
+    table, sitter = record.table, record.sitter
+    if table is None or sitter is None:
+        scores = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record.result.scores))
+        totals = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record.totals))
+        return f"scores: {scores}   totals: {totals}"
+    letters = [*_SEAT_NAMES, _SITTER]
+    changes = [*record.seat_scores, sitter[1]]
+    after = [*(table.totals[player] for player in record.seating), table.totals[table.dealer]]
+    scores = ", ".join(f"{letter} {v:+d}" for letter, v in zip(letters, changes, strict=True))
+    totals = ", ".join(f"{letter} {v:+d}" for letter, v in zip(letters, after, strict=True))
+    return f"scores: {scores}   totals: {totals}"
 
 
 def _seconds(ms: float) -> str:
@@ -116,8 +142,10 @@ def render_deal(
                 style="bold")  # fmt: skip
     if record.block != record.deal:
         head.append(f" (block {record.block})")
+    # At a table of four the dealer sits the deal out (the deal's own dealer seat is C's).
+    dealer = _who(record, record.dealer) if record.table is None else _sitter_who(record)
     head.append(f" — rules {record.rules.get('preset', '?')}, seed {record.seed}, "
-                f"dealer {_who(record, record.dealer)}")  # fmt: skip
+                f"dealer {dealer}")  # fmt: skip
     if seat is not None:
         head.append(f" — as seen by seat {seat}, {_who(record, seat)}")
     out.print(head)
@@ -130,6 +158,8 @@ def render_deal(
         line = Text(f"  {_who(record, s):<16} ")
         line.append_text(cards_text(sorted(record.hands[s])))
         out.print(line)
+    if record.table is not None:
+        out.print(f"  {_sitter_who(record)} sits out (dealer)", markup=False, highlight=False)
     bids = [m for m in record.moves if m.action in _BIDS]
     if bids:
         out.print("  bids: " + ", ".join(f"{_who(record, m.seat)} {m.action}" for m in bids),
@@ -188,11 +218,11 @@ def render_deal(
         out.print(f"  [red]forfeit[/] by {escape(_who(record, fault.seat))}: "
                   f"{escape(fault.kind)}: {escape(fault.message)}",
                   highlight=False)  # fmt: skip
-    scores = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(result.scores))
-    totals = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record.totals))
-    out.print(f"  scores: {scores}   totals: {totals}")
-    if result.pule_event:
-        out.print(f"  pules: {result.pule_event}", markup=False)
+    out.print(f"  {_scores_text(record)}", markup=False)
+    # At a table of four the pules are the table's (the deal itself is played with none).
+    pule_event = result.pule_event if record.table is None else record.table.pule_event
+    if pule_event:
+        out.print(f"  pules: {pule_event}", markup=False)
     if times or any(m.clock_ms is not None for m in record.moves):
         used = [(s, time_text(record, s)) for s in range(3)]
         shown = [f"{_SEAT_NAMES[s]} {text}" for s, text in used if text is not None]
@@ -205,6 +235,31 @@ def render_deal(
         _show_analysis(record, analysis, seat)
     elif analysed:
         out.print("  analysis: none for this deal (run zole-arena analyze again)", markup=False)
+    out.print()
+
+
+def render_settle(settle: SettleRecord, names: Sequence[str]) -> None:
+    """Print the end of a table's match with pules standing (``names``: its players', by the
+    index the record uses; a player without one is shown by number)."""
+
+    def name(player: int) -> str:
+        return names[player] if 0 <= player < len(names) else f"player {player + 1}"
+
+    owners: dict[int, int] = {}
+    for owner in settle.pules.personal:
+        owners[owner] = owners.get(owner, 0) + 1
+    standing = []
+    if settle.pules.common:
+        standing.append(f"{settle.pules.common} common (lapsing)")
+    if owners:
+        personal = ", ".join(f"{count} of {name(owner)}" for owner, count in owners.items())
+        standing.append(f"personal: {personal} (each costs its owner {settle.payment} to "
+                        "each other player)")  # fmt: skip
+    out.print(Text(f"Pules standing at the end (after deal {settle.after}): "
+                   f"{'; '.join(standing) or 'none'}", style="bold"))  # fmt: skip
+    scores = ", ".join(f"{name(p)} {v:+d}" for p, v in enumerate(settle.scores))
+    totals = ", ".join(f"{name(p)} {v:+d}" for p, v in enumerate(settle.totals))
+    out.print(f"  scores: {scores}   final totals: {totals}", markup=False, highlight=False)
     out.print()
 
 
@@ -278,12 +333,19 @@ def replay_command(
         fail(f"{log}: the log has no finished deal yet")
     header = next((r for r in records if not isinstance(r, InvalidHeader)), None)
     if isinstance(header, MatchHeader) and deal is None:  # a valid header first
-        out.print(f"match {header.match_id}: {', '.join(header.names)}; rules "
+        four = " (a table of four: the dealer sits each deal out)" if len(header.names) == 4 else ""
+        out.print(f"match {header.match_id}: {', '.join(header.names)}{four}; rules "
                   f"{header.rules.get('preset')}; seed {header.seed}",
                   markup=False)  # fmt: skip
+    # Each match's settle record follows its last deal, and is shown after it.
+    names = {r.match_id: r.names for r in records if isinstance(r, MatchHeader)}
+    settles = {(r.match_id, r.after): r for r in records if isinstance(r, SettleRecord)}
     for record in deals:
         found = analyses.get(id(record)) if analyses is not None else None
         render_deal(record, seat, tables.get(record.match_id), times, found, analyses is not None)
+        settle = settles.get((record.match_id, record.deal))
+        if settle is not None:
+            render_settle(settle, names.get(record.match_id, ()))
 
 
 def _analyses(log: Path, deals: list[DealRecord], path: Path | None) -> dict[int, DealAnalysis]:

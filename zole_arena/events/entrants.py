@@ -13,6 +13,7 @@ from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import BotError
 from zole_arena.events.schedule import Entrant, TournamentError
 from zole_arena.players.session import BotSession
+from zole_arena.protocol import plays_at
 
 __all__ = [
     "check_entrants",
@@ -50,10 +51,9 @@ def check_entrants(
             session = BotSession(config)
         except BotError as exc:
             return f"bot {entrant.name} cannot play: {exc}"
-        said = session.ids.get("tables", "").replace(" ", ",")
+        said = session.ids.get("tables", "")
+        missing = [size for size in sorted(sizes) if not plays_at(session.ids, size)]
         session.quit()
-        plays = {word for word in said.split(",") if word}
-        missing = [size for size in sorted(sizes) if plays and str(size) not in plays]
         if missing:
             return (
                 f"bot {entrant.name} plays only at tables of {said} (its 'id tables' line); "

@@ -28,6 +28,7 @@ from zole_arena.protocol.parse import (
     UnknownLine,
     ZoleOk,
     parse_bot_line,
+    plays_at,
 )
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "events_after",
     "parse_answer",
     "parse_bot_line",
+    "plays_at",
     "result_event",
     "sitout_event",
     "rules_fields",

@@ -8,6 +8,7 @@ is still an :class:`ActionReply` (one that can answer no request). Pure text, no
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import TypeAlias
 
 from zole_arena.protocol.encode import PROTOCOL_VERSION
@@ -22,6 +23,7 @@ __all__ = [
     "UnknownLine",
     "ZoleOk",
     "parse_bot_line",
+    "plays_at",
 ]
 
 
@@ -147,6 +149,14 @@ def _parse_option(words: list[str], line: str) -> OptionDecl | UnknownLine:
         max=high,
         choices=tuple(choices),
     )
+
+
+def plays_at(ids: Mapping[str, str], size: int) -> bool:
+    """Whether a bot plays at a table of ``size``, by its handshake's ``id`` lines (``ids``,
+    by key): it said no ``id tables``, or listed ``size`` among its table sizes (protocol §3,
+    *At a table of four*: ``id tables 3``; sizes separated by commas or spaces)."""
+    said = ids.get("tables", "").replace(",", " ").split()
+    return not said or str(size) in said
 
 
 def parse_bot_line(line: str) -> BotLine | None:
