@@ -3,7 +3,9 @@
 :class:`~zole_arena.players.bot.Bot` class.
 
 It keeps no state: every request's view holds the legal actions. Run it as
-``python3 random_bot.py [--seed N]``; the bot class itself speaks the protocol.
+``python3 random_bot.py [--seed N]``; the bot class itself speaks the protocol. With a seed,
+each decision's draw follows from the seed and the decision's place in the deal, so a
+restarted bot (a resumed match) plays as it would have.
 """
 
 from __future__ import annotations
@@ -30,9 +32,14 @@ class RandomBot(Bot):
     version = "1"
 
     def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
         self.rng = random.Random(seed)
 
     def decide(self, view: BotView) -> Action:
+        if self.seed is not None:
+            where = (view.deal_no, view.seat, view.hand, len(view.bids), len(view.tricks),
+                     view.trick)  # fmt: skip
+            self.rng = random.Random(f"{self.seed}/{where}")
         if view.phase is Phase.BURYING:
             first, second = self.rng.sample(view.hand, 2)
             return Bury.of(first, second)

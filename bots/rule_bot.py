@@ -550,6 +550,7 @@ class RuleBot(Bot):
     def __init__(self, seed: int | None = None) -> None:
         self.aggression = 50
         self.epsilon = 0
+        self.seed = seed
         self.rng = random.Random(seed)
 
     def on_option(self, name: str, value: OptionValue) -> None:
@@ -561,6 +562,8 @@ class RuleBot(Bot):
     def decide(self, view: BotView) -> Action:
         """Always a legal answer."""
         try:
+            if self.seed is not None:
+                self.rng = decision_rng(self.seed, view)
             if self.epsilon > 0 and self.rng.random() * 100 < self.epsilon:
                 return random_answer(view, self.rng)
             if view.phase is Phase.BIDDING:
@@ -574,6 +577,15 @@ class RuleBot(Bot):
         except Exception as exc:  # a bot must never crash: report and play the first legal item
             print(f"rule_bot: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
             return fallback(view)
+
+
+def decision_rng(seed: int, view: BotView) -> random.Random:
+    """The random source of one decision of a seeded bot: from the seed and where the decision
+    is (the deal, the seat, its hand, the bids and cards so far), so that the bot's moves
+    follow from its seed and the deal alone — a bot restarted (a resumed match, a fault) makes
+    the moves it would have made."""
+    where = (view.deal_no, view.seat, view.hand, len(view.bids), len(view.tricks), view.trick)
+    return random.Random(f"{seed}/{where}")
 
 
 def parse_seed(argv: list[str]) -> int | None:

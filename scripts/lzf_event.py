@@ -2,10 +2,12 @@
 """A Latvian-federation-style event from the bundled bots, end to end: the ``lzf`` format's
 check at full size (issue 27's "must show").
 
-Twelve bundled bots of graded strength — ``searchbot`` with 16, 6, 2 and 1 samples, ``cbot``
-and ``rulebot`` at several aggressions, all deterministic (``searchbot`` with a fixed
-``Seed``) so that a resumed table plays as it would have — play ``--rounds`` rounds of
-``--deals`` deals at three tables of four, sandboxed (the default). The script:
+Twelve bundled bots of graded strength — ``searchbot`` with 16, 6 and 2 samples, ``cbot`` and
+``rulebot`` at two or three aggressions, ``rulebot`` playing 30% and 70% of its moves at
+random, and two ``random`` bots — all deterministic (``searchbot`` with a fixed ``Seed``, the
+others with ``--seed``: each decision's draw follows from the seed and the deal) so that a
+resumed table plays as it would have, play ``--rounds`` rounds of ``--deals`` deals at three
+tables of four, sandboxed (the default). The script:
 
 1. plays the whole tournament once (``whole/t.jsonl``);
 2. plays it again from the same seed, interrupts it with SIGINT (Ctrl-C) once the log
@@ -14,8 +16,9 @@ and ``rulebot`` at several aggressions, all deterministic (``searchbot`` with a 
 3. checks that both logs verify, that the two give the same records (but for times, and the
    paths each sandbox hid), and the same standings;
 4. writes the HTML report of the resumed log;
-5. prints the big-point standings beside the Elo ratings and how far the two orders agree
-   (Kendall's tau, and the bots whose places differ).
+5. prints the big-point standings beside the Elo ratings and how far the two orders agree:
+   Kendall's tau, the bots whose places differ, and, of the pairs of bots whose Elo 95%
+   intervals do not overlap (the ratings tell them apart), how many the big points order alike.
 
 Usage::
 
@@ -38,17 +41,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+BOTS_FOLDER = Path(__file__).resolve().parents[1] / "bots"
+_RULE = f"{sys.executable} {BOTS_FOLDER / 'rule_bot.py'}"
+_RANDOM = f"{sys.executable} {BOTS_FOLDER / 'random_bot.py'}"
 BOTS = (
-    "s16=searchbot", "s6=searchbot", "s2=searchbot", "s1=searchbot",
-    "cbot50=cbot", "cbot20=cbot", "cbot80=cbot",
-    "rule50=rulebot", "rule20=rulebot", "rule80=rulebot", "rule0=rulebot", "rule100=rulebot",
+    "s16=searchbot", "s6=searchbot", "s2=searchbot", "cbot50=cbot", "cbot80=cbot",
+    "rule50=rulebot", "rule20=rulebot", "rule80=rulebot",
+    f"eps30={_RULE} --seed 1", f"eps70={_RULE} --seed 2",
+    f"random1={_RANDOM} --seed 1", f"random2={_RANDOM} --seed 2",
 )  # fmt: skip
 OPTIONS = (
-    "s16:Samples=16", "s6:Samples=6", "s2:Samples=2", "s1:Samples=1",
-    *(f"s{n}:Seed=1" for n in (16, 6, 2, 1)),
-    "cbot50:Aggression=50", "cbot20:Aggression=20", "cbot80:Aggression=80",
+    "s16:Samples=16", "s6:Samples=6", "s2:Samples=2", *(f"s{n}:Seed=1" for n in (16, 6, 2)),
+    "cbot50:Aggression=50", "cbot80:Aggression=80",
     "rule50:Aggression=50", "rule20:Aggression=20", "rule80:Aggression=80",
-    "rule0:Aggression=0", "rule100:Aggression=100",
+    "eps30:Epsilon=30", "eps70:Epsilon=70",
 )  # fmt: skip
 
 
@@ -155,6 +161,12 @@ def main() -> None:
     moved = [name for name in by_big if by_big.index(name) != by_elo.index(name)]
     print(f"\nKendall tau, big-point order vs Elo order: {kendall_tau(by_big, by_elo):.3f}; "
           f"bots placed differently: {', '.join(moved) or 'none'}")  # fmt: skip
+    apart = alike = 0
+    for first, second in itertools.combinations(entries, 2):  # first: ahead on big points
+        if first["low"] > second["high"] or second["low"] > first["high"]:
+            apart += 1
+            alike += first["elo"] > second["elo"]
+    print(f"pairs the Elo intervals tell apart: {apart}; ordered alike by big points: {alike}")
 
 
 if __name__ == "__main__":

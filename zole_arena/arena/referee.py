@@ -421,7 +421,7 @@ class Referee:
         self, deal: DealState, deal_no: int, scores: tuple[int, ...], table: TableContext | None
     ) -> None:
         writer = self._writer = DealWriter(deal, deal_no, scores, table)
-        self._context = DealContext(deal, deal_no, scores, self.rules)
+        self._context = DealContext(deal, deal_no, scores, self.rules, table)
         for seat in self._by_seat:
             try:
                 if seat.session is None:
@@ -556,6 +556,20 @@ class Referee:
             session.kill()
             sitter.session = None
 
+    def _tell_sitter_object(self, deal_no: int, sitter: _Player, result: DealResult) -> None:
+        """Tell an in-process bot that sat the deal out how it ended (its ``on_sitout``), as
+        :meth:`_tell_sitter` tells a program: one that raises is stopped, and no fault."""
+        session = sitter.session
+        if session is None or self._context is None:
+            return
+        assert isinstance(session, InProcessSession)
+        try:
+            session.sat_out(self._context, result)
+        except BotError as exc:
+            LOGGER.info("deal %d: %s sat out, not told: %s", deal_no, sitter.name, exc)
+            session.kill()
+            sitter.session = None
+
     def _unsent(self, seat: _Player) -> list[str]:
         """The lines ``seat`` has not been sent yet (its own, then the deal's events), now
         counted as sent."""
@@ -580,8 +594,11 @@ class Referee:
         sat out is sent ``sitout`` (an in-process one is told nothing)."""
         last = result_event(result, deal_no, totals, table) if self._texts else ""
         sitter = self._sitter
-        if table is not None and sitter is not None and not sitter.in_process:
-            self._tell_sitter(deal_no, sitter, sitout_event(result, deal_no, *table))
+        if table is not None and sitter is not None:
+            if sitter.in_process:
+                self._tell_sitter_object(deal_no, sitter, result)
+            else:
+                self._tell_sitter(deal_no, sitter, sitout_event(result, deal_no, *table))
         for seat in self._by_seat:
             if seat.in_process:
                 if seat.session is not None:

@@ -16,7 +16,13 @@ Every value is typed: cards are :class:`~zole_arena.game.cards.Card`, bids
 :class:`~zole_arena.game.actions.Bid`, the answer an :data:`~zole_arena.game.actions.Action`
 (a ``Bid``, a :class:`~zole_arena.game.actions.Bury` or a ``Card``). A bot may keep no state at
 all: the view holds everything its seat may know. The hooks (``on_newdeal``, ``on_event``,
-``on_result``, ``on_option``, ``on_quit``) are there for bots that want them.
+``on_result``, ``on_sitout``, ``on_option``, ``on_quit``) are there for bots that want them.
+
+At a table of four (protocol/README.md §3) the dealer sits each deal out: the three who play
+get an ordinary three-player deal, and the table around it as :class:`TableInfo` (on
+:class:`DealStart` and :class:`BotView`) and :class:`TableEnd` (on :class:`DealEnd`); the one
+who sits out is told :meth:`Bot.on_sitout`. A bot that plays only at three says so with
+``tables = (3,)``.
 
 >>> class FirstBot(Bot):
 ...     name = "First"
@@ -38,6 +44,7 @@ from zole_arena.game.cards import Card
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoring import Band, Pules
 from zole_arena.game.state import SeatView
+from zole_arena.game.table import TABLE_SIZES
 from zole_arena.protocol import OptionDecl
 
 __all__ = [
@@ -50,12 +57,95 @@ __all__ = [
     "Event",
     "Option",
     "OptionValue",
+    "SitOut",
+    "TableEnd",
+    "TableInfo",
     "TrickEvent",
 ]
 
 OptionValue: TypeAlias = bool | int | str
 """An option's value: ``check`` options are bools, ``spin`` ints, ``combo`` and ``string``
 options strings."""
+
+
+@dataclasses.dataclass(frozen=True)
+class TableInfo:
+    """The table of four a deal is played at, before the deal (``newdeal``'s table fields).
+
+    The deal itself is an ordinary three-player deal among the three who play, in deal seats
+    0–2 (the forehand, at the dealer's left, is deal seat 0); this is the table around it, in
+    table seats 0–3 (table seat *s* + 1 sits at *s*'s left). The dealer deals, sits the deal
+    out and pays or collects as an opponent of the soloist (docs/rules.md §8).
+    """
+
+    size: int
+    """How many sit at the table: 4."""
+    seat: int
+    """This bot's table seat, the same for the whole match."""
+    dealer: int
+    """The table seat that dealt the deal and sits it out."""
+    scores: tuple[int, ...]
+    """Each table seat's total before the deal, table seat 0 first."""
+    personal_pules: tuple[int, ...]
+    """The owners of the personal pules standing, by table seat (the sitter's too), oldest
+    first. (The common pules are the table's: ``DealStart.pules.common``.)"""
+
+    @property
+    def players(self) -> tuple[int, int, int]:
+        """The table seats of deal seats 0, 1 and 2: the three after the dealer, clockwise."""
+        d, n = self.dealer, self.size
+        return ((d + 1) % n, (d + 2) % n, (d + 3) % n)
+
+    def table_seat(self, deal_seat: int) -> int:
+        """The table seat of a deal seat."""
+        return self.players[deal_seat]
+
+    def deal_seat(self, table_seat: int) -> int | None:
+        """The deal seat of a table seat; None for the dealer, who sits out."""
+        players = self.players
+        return players.index(table_seat) if table_seat in players else None
+
+
+@dataclasses.dataclass(frozen=True)
+class TableEnd:
+    """What a deal at a table of four did to the table (``result``'s table fields)."""
+
+    size: int
+    dealer: int
+    """The table seat that dealt the deal and sat it out."""
+    scores: tuple[int, ...]
+    """This deal's change of each table seat's total (zero-sum: the dealer pays or collects
+    as an opponent of the soloist)."""
+    totals: tuple[int, ...]
+    """Each table seat's total after the deal."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SitOut:
+    """A deal this bot sat out at a table of four, as it ended (``sitout``). Seats here are
+    table seats: the deal's seats are not this bot's concern."""
+
+    deal_no: int
+    size: int
+    seat: int
+    """This bot's table seat (the dealer's: the dealer sits out)."""
+    dealer: int
+    players: tuple[int, int, int]
+    """The table seats of the deal's seats 0, 1 and 2 (the forehand first)."""
+    contract: Contract | None
+    """As :attr:`DealEnd.contract`: ``PULE`` when all passed, None for a deal forfeited
+    before bidding ended."""
+    soloist: int | None
+    """The soloist's table seat."""
+    band: Band | None
+    forfeit: int | None
+    """The table seat of the player who faulted and forfeited the deal."""
+    scores: tuple[int, ...]
+    """This deal's change of each table seat's total (this bot's too)."""
+    totals: tuple[int, ...]
+    """Each table seat's total after the deal."""
+    pules: Pules
+    """The table's pules after the deal, owners by table seat."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,6 +175,10 @@ class BotView(SeatView):
     ``time_ms`` is then a fair share of it); None: no clock."""
     inc_ms: int | None = None
     """Under a game clock, what the clock gains after each decision; None: no clock."""
+    table: TableInfo | None = None
+    """At a table of four, the table before the deal (as :attr:`DealStart.table`); None at
+    three. Everything else is the deal's, in deal seats: ``scores`` and ``pules`` are the
+    table's as the three who play see them."""
 
     def time_left(self) -> float:
         """Seconds left for this decision (0 once the time is up)."""
@@ -122,6 +216,8 @@ class DealStart:
     scores: tuple[int, int, int]
     """Each seat's total before the deal."""
     pules: Pules
+    table: TableInfo | None = None
+    """At a table of four, the table before the deal; None at three."""
 
 
 class BidEvent(NamedTuple):
@@ -170,6 +266,9 @@ class DealEnd:
     """The soloist's points as scored (with the buried cards after a take)."""
     band: Band | None
     forfeit: int | None
+    table: TableEnd | None = None
+    """At a table of four, what the deal did to the table (``scores`` and ``totals`` above are
+    then the table's, of the three who played); None at three."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -223,12 +322,18 @@ class Bot:
     ``decide`` must return a legal action in time: an exception is a *crash*, an action of the
     wrong kind for the phase is *garbage*, one the rules forbid is *illegal*, a late one a
     *timeout* — faults, recorded and handled like any bot's.
+
+    A bot plays at tables of three and of four unless ``tables`` says otherwise: a bot that
+    cannot play at four sets ``tables = (3,)``, and a match at four refuses it before the first
+    deal (its handshake says ``id tables 3``).
     """
 
     name: str = ""
     author: str = ""
     version: str = ""
     options: Sequence[Option] = ()
+    tables: tuple[int, ...] = (3, 4)
+    """The table sizes the bot plays: 3, 4 or both (the default)."""
     timed: bool = True
     """Whether the clock holds in the arena's process: False for a person at the keyboard,
     or a bot stopped in a debugger, whose answers are never late. (A program is always
@@ -238,6 +343,9 @@ class Bot:
         super().__init_subclass__(**kwargs)
         if not cls.__dict__.get("name"):
             cls.name = cls.__name__  # a class that names no bot is named after itself
+        sizes = cls.tables
+        if not sizes or not set(sizes) <= set(TABLE_SIZES):
+            raise ValueError(f"{cls.__name__}.tables must name 3, 4 or both, not {sizes!r}")
 
     def decide(self, view: BotView) -> Action:
         """The action for this request: one of ``view.legal_actions``."""
@@ -256,6 +364,11 @@ class Bot:
 
     def on_result(self, end: DealEnd) -> None:
         """The deal is over."""
+
+    def on_sitout(self, sitout: SitOut) -> None:
+        """At a table of four, a deal this bot dealt and sat out is over: who played it, how it
+        ended and what it did to the table. The bot is told nothing else of that deal (no
+        ``on_newdeal``, events or requests); it plays the next deal as usual."""
 
     def on_quit(self) -> None:
         """The match is over."""

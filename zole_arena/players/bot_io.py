@@ -42,6 +42,9 @@ from zole_arena.players.bot import (
     DealStart,
     Event,
     Option,
+    SitOut,
+    TableEnd,
+    TableInfo,
     TrickEvent,
     make_view,
 )
@@ -55,9 +58,11 @@ __all__ = [
     "parse_newdeal",
     "parse_result",
     "parse_setoption",
+    "parse_sitout",
     "ruleset_of",
     "run_bot",
     "set_option",
+    "tables_said",
     "tell",
 ]
 
@@ -101,6 +106,25 @@ def _three(text: str) -> tuple[int, int, int]:
     if len(values) != 3:
         raise NotationError(f"expected three numbers, got {text!r}")
     return (values[0], values[1], values[2])
+
+
+def _table_scores(text: str, size: int) -> tuple[int, ...]:
+    """A table field of one number per table seat."""
+    values = _ints(text)
+    if len(values) != size:
+        raise NotationError(f"expected {size} numbers, got {text!r}")
+    return values
+
+
+def _table_size(f: Mapping[str, str]) -> int | None:
+    """The ``tablesize`` field: None when absent (a table of three)."""
+    text = f.get("tablesize")
+    if text is None:
+        return None
+    size = int(text)
+    if size < 3:
+        raise ValueError(f"tablesize {size}")
+    return size
 
 
 def _bid(word: str) -> Bid:
@@ -185,9 +209,24 @@ def parse_newdeal(words: Sequence[str]) -> DealStart:
             hand=_cards(f["hand"]),
             scores=_three(f.get("scores", "0,0,0")),
             pules=Pules(int(f.get("commonpules", "0")), _ints(f.get("personalpules", "-"))),
+            table=_table_info(f),
         )
     except (KeyError, ValueError) as exc:
         raise NotationError(f"bad newdeal message: {exc}") from None
+
+
+def _table_info(f: Mapping[str, str]) -> TableInfo | None:
+    """``newdeal``'s table fields; None without ``tablesize`` (a table of three)."""
+    size = _table_size(f)
+    if size is None:
+        return None
+    return TableInfo(
+        size=size,
+        seat=int(f["tableseat"]),
+        dealer=int(f["tabledealer"]),
+        scores=_table_scores(f["tablescores"], size),
+        personal_pules=_ints(f.get("tablepersonalpules", "-")),
+    )
 
 
 def parse_go(
@@ -256,6 +295,7 @@ def parse_go(
             deadline=received + time_ms / 1000,
             clock_ms=None if (clock := f.get("clock")) is None else int(clock),
             inc_ms=None if clock is None else int(f.get("inc", "0")),
+            table=None,  # go carries no table fields: run_bot gives the newdeal's
         )
     except (KeyError, ValueError, IndexError) as exc:
         raise NotationError(f"bad go request: {type(exc).__name__} {exc}") from None
@@ -327,9 +367,54 @@ def parse_result(words: Sequence[str]) -> DealEnd:
             soloist_points=None if points == "-" else int(points),
             band=None if band == "-" else Band(band),
             forfeit=_seat(f.get("forfeit", "-")),
+            table=_table_end(f),
         )
     except (KeyError, ValueError) as exc:
         raise NotationError(f"bad result message: {exc}") from None
+
+
+def _table_end(f: Mapping[str, str]) -> TableEnd | None:
+    """``result``'s table fields; None without ``tablesize`` (a table of three)."""
+    size = _table_size(f)
+    if size is None:
+        return None
+    return TableEnd(
+        size=size,
+        dealer=int(f["tabledealer"]),
+        scores=_table_scores(f["tablescores"], size),
+        totals=_table_scores(f["tabletotals"], size),
+    )
+
+
+def parse_sitout(words: Sequence[str]) -> SitOut:
+    """A ``sitout`` message (split into words): the deal this bot sat out at a table of four.
+
+    :raises NotationError: a field is missing or malformed.
+    """
+    f = _fields(words)
+    try:
+        size = _table_size(f) or 4
+        contract = f.get("contract", "-")
+        band = f.get("band", "-")
+        players = _ints(f["players"])
+        if len(players) != 3:
+            raise ValueError(f"players {f['players']!r}")
+        return SitOut(
+            deal_no=int(f["deal"]),
+            size=size,
+            seat=int(f["tableseat"]),
+            dealer=int(f["tabledealer"]),
+            players=(players[0], players[1], players[2]),
+            contract=None if contract == "-" else Contract(contract),
+            soloist=_seat(f.get("soloist", "-")),
+            band=None if band == "-" else Band(band),
+            forfeit=_seat(f.get("forfeit", "-")),
+            scores=_table_scores(f["tablescores"], size),
+            totals=_table_scores(f["tabletotals"], size),
+            pules=Pules(int(f.get("commonpules", "0")), _ints(f.get("tablepersonalpules", "-"))),
+        )
+    except (KeyError, ValueError) as exc:
+        raise NotationError(f"bad sitout message: {exc}") from None
 
 
 def parse_setoption(line: str) -> tuple[str, str] | None:
@@ -365,13 +450,24 @@ def _option_line(option: Option) -> str:
     return line + "".join(f" var {choice}" for choice in decl.choices)
 
 
+def tables_said(bot: Bot) -> str:
+    """What the bot's handshake says of the table sizes it plays (``id tables``): its sizes,
+    comma-separated, or "" when it plays at both 3 and 4 (then it says nothing, as the
+    protocol's default is both)."""
+    sizes = sorted(set(bot.tables))
+    return "" if sizes == [3, 4] else ",".join(map(str, sizes))
+
+
 def handshake_lines(bot: Bot) -> list[str]:
-    """What the bot answers to ``zole``: its names, its options, ``zoleok``."""
+    """What the bot answers to ``zole``: its names, the table sizes it plays if not both,
+    its options, ``zoleok``."""
     lines = [f"id name {bot.name}"]
     if bot.author:
         lines.append(f"id author {bot.author}")
     if bot.version:
         lines.append(f"id version {bot.version}")
+    if tables := tables_said(bot):
+        lines.append(f"id tables {tables}")
     lines += [_option_line(option) for option in bot.options]
     lines.append(f"zoleok {PROTOCOL_VERSION}")
     return lines
@@ -391,8 +487,8 @@ def set_option(bot: Bot, name: str, text: str) -> str | None:
 
 
 def tell(bot: Bot, words: Sequence[str]) -> bool:
-    """Give the bot a ``newdeal``, an event or a ``result`` (split into words); whether the
-    line was one of these."""
+    """Give the bot a ``newdeal``, an event, a ``result`` or a ``sitout`` (split into words);
+    whether the line was one of these."""
     head = words[0]
     if head == "newdeal":
         bot.on_newdeal(parse_newdeal(words))
@@ -403,6 +499,8 @@ def tell(bot: Bot, words: Sequence[str]) -> bool:
         bot.on_event(event)
     elif head == "result":
         bot.on_result(parse_result(words))
+    elif head == "sitout":
+        bot.on_sitout(parse_sitout(words))
     else:
         return False
     return True
@@ -430,6 +528,7 @@ def run_bot(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None)
 def _serve(bot: Bot, source: TextIO, sink: TextIO) -> None:
     write, flush = sink.write, sink.flush
     ruleset: Rules | None = None  # as the last newdeal spelled them out
+    table: TableInfo | None = None  # the same: go carries no table fields
     for line in source:
         words = line.split()
         if not words:
@@ -437,13 +536,15 @@ def _serve(bot: Bot, source: TextIO, sink: TextIO) -> None:
         head = words[0]
         if head == "go":
             request_id, view = parse_go(words, time.monotonic(), ruleset)
+            if table is not None:
+                view.__dict__["table"] = table
             write(format_action(request_id, bot.decide(view)) + "\n")
             flush()
         elif head == "newdeal":
             start = parse_newdeal(words)
-            ruleset = start.ruleset
+            ruleset, table = start.ruleset, start.table
             bot.on_newdeal(start)
-        elif head in ("card", "trick", "bid", "result"):
+        elif head in ("card", "trick", "bid", "result", "sitout"):
             tell(bot, words)
         elif head == "isready":
             write("readyok\n")

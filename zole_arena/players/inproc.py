@@ -14,6 +14,14 @@ clock a *timeout* (measured when ``decide`` returns: an in-process bot cannot be
 it thinks), and the referee finds *garbage* and *illegal* answers. A session the referee stops
 after a fault is replaced by a new one around the same object.
 
+At a table of four, given the table in the deal's context (:attr:`DealContext.table`), the
+session tells the three who play what a program reads from ``newdeal`` and ``result`` — the
+table as :class:`~zole_arena.players.bot.TableInfo` and :class:`~zole_arena.players.bot.TableEnd`,
+the table's pules and scores — and :meth:`~InProcessSession.sat_out` tells the one who sits
+out what a program reads from ``sitout``. Without it a deal is told as at three. (The referee
+does not hand the session the table yet: an in-process bot at four plays its deals as at
+three, and is told nothing of those it sits out.)
+
 The session also speaks the text protocol (:meth:`~InProcessSession.request`,
 :meth:`~InProcessSession.send_lines`), reading the lines as a bot program would
 (:mod:`zole_arena.players.bot_io`), for any caller that has only text.
@@ -30,7 +38,9 @@ from zole_arena.errors import BotCrashedError, BotError, BotStartupError, BotTim
 from zole_arena.game.actions import Action
 from zole_arena.game.cards import CARDS, POINTS, cards_of
 from zole_arena.game.rules import Rules
+from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealResult, DealState
+from zole_arena.game.table import TableContext, TableScore, score_at_table
 from zole_arena.players.bot import (
     BidEvent,
     Bot,
@@ -38,10 +48,13 @@ from zole_arena.players.bot import (
     DealEnd,
     DealStart,
     Event,
+    SitOut,
+    TableEnd,
+    TableInfo,
     TrickEvent,
     make_view,
 )
-from zole_arena.players.bot_io import format_action, parse_go, set_option, tell
+from zole_arena.players.bot_io import format_action, parse_go, set_option, tables_said, tell
 from zole_arena.players.session import BotConfig, Reply
 
 __all__ = ["DealContext", "Decision", "InProcessSession"]
@@ -55,6 +68,17 @@ class DealContext(NamedTuple):
     scores: tuple[int, ...]
     """Each seat's total before the deal."""
     rules: Rules
+    table: TableContext | None = None
+    """At a table of four, the table before the deal (``scores`` are then the table's totals
+    of the three who play, by deal seat); None at three."""
+
+    def table_score(self, result: DealResult) -> TableScore | None:
+        """What the finished deal did to the table (as the table's sheet scores it); None at
+        three."""
+        table = self.table
+        if table is None:
+            return None
+        return score_at_table(self.rules, table.seating, result, table.pules)
 
 
 class Decision(NamedTuple):
@@ -85,6 +109,11 @@ class InProcessSession:
         """The deal the bot was last told of."""
         self._told = (0, 0)
         """How many of that deal's bids and cards the bot has been told."""
+        self._table: TableInfo | None = None
+        """At a table of four, the table of that deal, as the bot was told it."""
+        self._pules: Pules | None = None
+        """At a table of four, the pules as the three who play that deal see them (the deal
+        itself has none: they are the table's)."""
         self._events = type(self.bot).on_event is not _NO_HOOK
         """Whether the bot listens to events (if not, none are made)."""
         for name, value in config.options.items():
@@ -121,8 +150,11 @@ class InProcessSession:
         bot = self.bot
         try:
             self._catch_up(deal, seat)
+            seat_view = deal.state.view(seat).__dict__
+            if self._pules is not None:
+                seat_view = {**seat_view, "pules": self._pules}
             view = make_view(
-                **deal.state.view(seat).__dict__,
+                **seat_view,
                 deal_no=deal.deal_no,
                 scores=deal.scores,
                 ruleset=deal.rules,
@@ -130,6 +162,7 @@ class InProcessSession:
                 deadline=start + time_ms / 1000,
                 clock_ms=None if clock is None else clock[0],
                 inc_ms=None if clock is None else clock[1],
+                table=self._table,
             )
             view.__dict__["rules"] = deal.rules.preset  # the base preset, as a program is told
             action = bot.decide(view)
@@ -149,27 +182,74 @@ class InProcessSession:
     ) -> None:
         """Tell the bot the rest of the deal and its result.
 
+        :param totals: each seat's total after the deal (at a table of four, the table's
+            totals of the three who played, by deal seat).
         :raises BotCrashedError: the bot's code raised an exception.
         """
         try:
             self._catch_up(deal, seat)
+            scores = result.scores
+            table_end = None
+            score = deal.table_score(result)
+            if score is not None and deal.table is not None:
+                seating = deal.table.seating
+                a, b, c = (score.scores[player] for player in seating.players)
+                scores = (a, b, c)
+                table_end = TableEnd(
+                    size=seating.size,
+                    dealer=seating.dealer,
+                    scores=score.scores,
+                    totals=_after(deal.table, score),
+                )
             self.bot.on_result(
                 DealEnd(
                     deal_no=deal.deal_no,
                     contract=result.contract,
                     soloist=result.soloist,
-                    scores=result.scores,
+                    scores=scores,
                     totals=(totals[0], totals[1], totals[2]),
                     tricks=result.tricks,
                     points=result.points,
                     soloist_points=result.soloist_points,
                     band=result.band,
                     forfeit=result.forfeit,
+                    table=table_end,
                 )
             )
         except Exception as exc:
             raise BotCrashedError(self._crash("on_result", exc)) from None
         self._state = None
+
+    def sat_out(self, deal: DealContext, result: DealResult) -> None:
+        """At a table of four, tell the bot, which dealt the deal and sat it out, how it ended
+        (its ``on_sitout``: what a program reads from ``sitout``).
+
+        :raises ValueError: the deal is not at a table of four.
+        :raises BotCrashedError: the bot's code raised an exception.
+        """
+        table = deal.table
+        score = deal.table_score(result)
+        if table is None or score is None or table.seating.sitting_out is None:
+            raise ValueError("only a deal at a table of four is sat out")
+        seating = table.seating
+        sitout = SitOut(
+            deal_no=deal.deal_no,
+            size=seating.size,
+            seat=seating.dealer,  # the dealer sits out
+            dealer=seating.dealer,
+            players=seating.players,
+            contract=result.contract,
+            soloist=None if result.soloist is None else seating.table_seat(result.soloist),
+            band=result.band,
+            forfeit=None if result.forfeit is None else seating.table_seat(result.forfeit),
+            scores=score.scores,
+            totals=_after(table, score),
+            pules=score.pules,
+        )
+        try:
+            self.bot.on_sitout(sitout)
+        except Exception as exc:
+            raise BotCrashedError(self._crash("on_sitout", exc)) from None
 
     def _catch_up(self, deal: DealContext, seat: int) -> None:
         """Tell the bot a new deal's start, then every event it has not been told."""
@@ -178,6 +258,9 @@ class InProcessSession:
             self._state = state
             self._told = (0, 0)
             scores = deal.scores
+            table = deal.table
+            self._table = None if table is None else _table_info(table, seat)
+            self._pules = None if table is None else table.deal_pules
             self.bot.on_newdeal(
                 DealStart(
                     deal_no=deal.deal_no,
@@ -188,7 +271,8 @@ class InProcessSession:
                     ruleset=deal.rules,
                     hand=cards_of(state.initial_hands[seat]),
                     scores=(scores[0], scores[1], scores[2]),
-                    pules=state.pules,
+                    pules=state.pules if self._pules is None else self._pules,
+                    table=self._table,
                 )
             )
         if self._events:
@@ -237,12 +321,15 @@ class InProcessSession:
         return self.config.name or self.bot.name or type(self.bot).__name__
 
     def identity(self) -> dict[str, str | Sequence[str]]:
-        """Name, author, version and what the records name the bot by."""
+        """Name, author, version, the table sizes it plays if not both (as its handshake
+        would say them: a match at four refuses ``3``) and what the records name the bot
+        by."""
         return {
             "name": self.name,
             "id_name": self.bot.name,
             "author": self.bot.author,
             "version": self.bot.version,
+            "tables": tables_said(self.bot),
             "command": list(self.config.command),
         }
 
@@ -273,6 +360,7 @@ class InProcessSession:
     def kill(self) -> None:
         """Forget the deal (the bot object stays as it is)."""
         self._state = None
+        self._table = self._pules = None
 
     # -- the text protocol, for callers that have only text ---------------------------------
 
@@ -320,3 +408,20 @@ class InProcessSession:
                 tell(self.bot, words)
             except Exception as exc:
                 raise BotCrashedError(self._crash(f"reading {words[0]!r}", exc)) from None
+
+
+def _table_info(table: TableContext, seat: int) -> TableInfo:
+    """The table before a deal as ``newdeal``'s table fields tell it to deal seat ``seat``."""
+    seating = table.seating
+    return TableInfo(
+        size=seating.size,
+        seat=seating.table_seat(seat),
+        dealer=seating.dealer,
+        scores=table.totals,
+        personal_pules=table.pules.personal,
+    )
+
+
+def _after(table: TableContext, score: TableScore) -> tuple[int, ...]:
+    """Each table seat's total after the deal ``score`` scored."""
+    return tuple(before + change for before, change in zip(table.totals, score.scores, strict=True))
