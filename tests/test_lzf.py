@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.clihelp import PY, ok, one_line_error, zole
+from zole_arena.report.collect import collect
 from zole_arena.stats.bigpoints import big_points
 from zole_arena.stats.rounds import round_seed
 
@@ -235,3 +236,14 @@ def test_the_results_by_table_are_each_tables_final_points(played: Played) -> No
         points = ", ".join(f"{n} {t:+d}" for n, t in zip(names, final[table["match_id"]],
                                                         strict=True))  # fmt: skip
         assert f"| {table['tournament']['table']} | {points} | 8/8 |" in text, text
+
+
+def test_the_report_gives_the_big_points_of_standings(played: Played, tmp_path: Path) -> None:
+    ok(zole("report", str(played.log), "-o", str(tmp_path / "r.html"), cwd=tmp_path))
+    page = (tmp_path / "r.html").read_text()
+    assert ">big points<" in page
+    data = collect([played.log], points=0)
+    standings = {e["name"]: Fraction(e["big_points"]) for e in played.summary["standings"]}
+    assert {bot.name: bot.big_points for bot in data.bots} == standings
+    points = {e["name"]: e["points"] for e in played.summary["standings"]}
+    assert {bot.name: bot.stats.points for bot in data.bots} == points

@@ -20,6 +20,7 @@ import math
 import os
 import statistics
 from collections.abc import Hashable, Sequence
+from fractions import Fraction
 from pathlib import Path
 
 from zole_arena.analysis.deal import analysis_fits
@@ -46,6 +47,7 @@ from zole_arena.records.reader import (
     check_log_path,
     log_type,
 )
+from zole_arena.stats.bigpoints import PLACE_POINTS, big_points
 from zole_arena.stats.ratings import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_POINTS,
@@ -119,6 +121,9 @@ class BotFigures:
     identities: list[BotIdentity]
     faults: list[tuple[int, Fault]]
     """The bot's faults, each with the index (in :attr:`ReportData.deals`) of its deal."""
+    big_points: Fraction | None = None
+    """In the ``lzf`` format's rounds, the big points of its places at its tables (by each
+    table's points in the report, settles included); None: it sat at no such table."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -290,6 +295,11 @@ class _Collector:
         self.deal_names: dict[str, tuple[str, ...]] = {}
         """Each table of four's players by table seat, as its first deal names them (for a
         match whose header is not in the logs)."""
+        self.rounds: dict[str, int] = {}
+        """The match ids of the ``lzf`` format's tables (their big points are counted), with
+        their round."""
+        self.table_points: dict[str, dict[str, int]] = {}
+        """Each match's points so far by player name (deals and settle)."""
         self.settles: dict[str, SettleRecord] = {}
         """Each table of four's settle record (the first read: one read twice counts once)."""
         self.warnings: list[str] = []
@@ -322,6 +332,9 @@ class _Collector:
 
     def header(self, record: MatchHeader, log: int, label: str) -> None:
         self.header_names.setdefault(record.match_id, record.names)
+        part = record.tournament
+        if part is not None and part.round is not None:
+            self.rounds.setdefault(record.match_id, part.round)
         self.table_of.setdefault(record.match_id, len(self.tables))
         if self.table_of[record.match_id] == len(self.tables):
             self.tables.append(
@@ -354,6 +367,9 @@ class _Collector:
             identity = record.players[seat]
             self._identity(name, BotIdentity("", "", identity.version, identity.command))
         self._sitter(record, seed_deal)
+        points = self.table_points.setdefault(record.match_id, {})
+        for name, score in paid(record):
+            points[name] = points.get(name, 0) + score
         if result.forfeit is None and result.contract is not None:
             if result.soloist is not None and result.contract in SOLO_CONTRACTS:
                 counts = self.solo[names[result.soloist]][result.contract]
@@ -396,6 +412,21 @@ class _Collector:
         players are known: from its match's header, or else from its deals)."""
         self.settles.setdefault(record.match_id, record)
 
+    def big_points(self) -> dict[str, Fraction]:
+        """Each bot's big points over the ``lzf`` rounds' tables in the report: for its place
+        at each table by the table's points (:func:`~zole_arena.stats.bigpoints.big_points`),
+        as ``standings`` gives them. Call after :meth:`settlements`."""
+        won: dict[str, Fraction] = {}
+        for match_id in self.rounds:
+            names = self.header_names.get(match_id, ())
+            points = self.table_points.get(match_id, {})
+            if len(names) not in PLACE_POINTS or len(set(names)) != len(names):
+                continue  # no header that names its players (said among the problems)
+            for name, share in zip(names, big_points([points.get(n, 0) for n in names]),
+                                   strict=True):  # fmt: skip
+                won[name] = won.get(name, Fraction(0)) + share
+        return won
+
     def settlements(self) -> list[Settlement]:
         """The settle records that can be counted, their scores added to each player's points
         (as ``standings`` counts them: points, not deals). One whose players the report
@@ -414,8 +445,10 @@ class _Collector:
                     "is in the report: not counted"
                 )
                 continue
+            points = self.table_points.setdefault(match_id, {})
             for name, score in zip(names, record.scores, strict=True):
                 self._bot(name).points += score
+                points[name] = points.get(name, 0) + score
             counted.append(Settlement(table, names, record.pules, record.payment, record.scores))
         return counted
 
@@ -599,6 +632,7 @@ def collect(
     collector = _Collector()
     logs = [_read(collector, number, path) for number, path in enumerate(paths)]
     settlements = collector.settlements()
+    big = collector.big_points()
     data = units_from_records(collector.records)
     collector.records.clear()
     warnings = [problem for log in logs for problem in log.problems] + collector.warnings
@@ -631,6 +665,7 @@ def collect(
             ThinkTime.of(collector.think[name]),
             collector.identities[name],
             collector.faults[name],
+            big.get(name),
         )
         for name in collector.stats
     ]

@@ -144,6 +144,7 @@ def _loss_cells(analysis: BotAnalysis | None) -> list[str]:
 def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) -> str:
     rated = {rating.name: rating for rating in data.ratings.ratings} if data.ratings else {}
     analysed = data.analysed > 0
+    rounds = any(bot.big_points is not None for bot in data.bots)
     loss_tip = (
         "the points a decision gave away on average, with all cards open (zole-arena analyze; "
         f"lower is better), over the decisions of the {_analysed_text(data)}"
@@ -151,6 +152,12 @@ def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) ->
     headings: list[tuple[str, str] | tuple[str, str, str]] = [
         ("#", "place: by Elo, then by points per deal"),
         ("bot", ""),
+        *(
+            (("big points", "the lzf rounds' big points: 6/4/2/0 a table of four by its points "
+              "(6/3/0 of three), shared places split"),)
+            if rounds
+            else ()
+        ),
         ("Elo", "Bradley-Terry fit of every deal's pairwise games, average 0"),
         ("95% interval", "bootstrap over the blocks (or deals) that share cards, at every table"),
         ("LOS", "likelihood of superiority over the next bot down"),
@@ -179,6 +186,12 @@ def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) ->
         cells = [
             _cell(str(place), place),
             _cell(f'<a href="#bot-{place}">{_text(bot.name)}</a>', bot.name, "name"),
+            *(
+                (_cell(f"{float(bot.big_points):g}" if bot.big_points is not None else "",
+                       float(bot.big_points) if bot.big_points is not None else ""),)
+                if rounds
+                else ()
+            ),
             _cell(_signed(rating.elo if rating else None), rating.elo if rating else ""),
             _cell(_interval(rating), rating.low if rating and rating.low is not None else ""),
             _cell(
