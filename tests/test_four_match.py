@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.clihelp import PY, ok, one_line_error, zole
+from tests.clihelp import PLAYS_FIRST_LEGAL, PY, ok, one_line_error, zole
+from zole_arena.protocol import plays_at, tables_said
 from zole_arena.stats.ratings import read_logs
 
 Record = dict[str, Any]
@@ -264,3 +265,85 @@ def test_ratings_take_each_deals_games_among_the_three_who_played(played: Played
     for unit, deal in zip(sorted(units, key=lambda u: u.block), _deals(played), strict=True):
         names = [NAMES[p] for p in deal["seating"]]
         assert dict(unit.totals) == {n: deal["table"]["scores"][NAMES.index(n)] for n in names}
+
+
+def test_verify_catches_totals_shifted_from_the_start(played: Played, tmp_path: Path) -> None:
+    """With its header before it, a table's first deal starts from zero: totals shifted by a
+    constant all through (the scores untouched) are caught, and so is a pule nobody won."""
+    records = json.loads(json.dumps(played.records))
+    for deal in _deals_of(records):
+        deal["table"]["totals"] = [t + d for t, d in zip(deal["table"]["totals"],
+                                                         [-40, 0, 40, 0], strict=True)]  # fmt: skip
+        deal["totals"] = [deal["table"]["totals"][p] for p in deal["seating"]]
+    records[-1]["totals"] = [t + d for t, d in zip(records[-1]["totals"], [-40, 0, 40, 0],
+                                                   strict=True)]  # fmt: skip
+    (tmp_path / "f.jsonl").write_text(_rechain(records))
+    proc = zole("verify", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1 and "table.totals: the log says" in proc.stdout
+
+    records = json.loads(json.dumps(played.records))
+    _deals_of(records)[0]["table"]["pules_before"] = {"common": 0, "personal": [1]}
+    (tmp_path / "p.jsonl").write_text(_rechain(records))
+    proc = zole("verify", "p.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1 and "table.pules_before: the log says" in proc.stdout
+
+
+def _deals_of(records: list[Record]) -> list[Record]:
+    return [r for r in records if r["type"] == "deal"]
+
+
+def test_a_header_of_three_over_deals_of_four_is_a_finding_not_a_traceback(
+    played: Played, tmp_path: Path
+) -> None:
+    records = json.loads(json.dumps(played.records))
+    records[0]["players"] = records[0]["players"][:3]
+    (tmp_path / "f.jsonl").write_text(_rechain(records))
+    for command in (("verify", "f.jsonl"), ("report", "f.jsonl", "-o", "r.html")):
+        proc = zole(*command, cwd=tmp_path)
+        assert "Traceback" not in proc.stderr + proc.stdout
+    proc = zole("verify", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1 and "a table of four's deal in a match of three" in proc.stdout
+
+
+DIES_ON_SITOUT = (
+    "import sys\n"
+    "for line in sys.stdin:\n"
+    "    if line.startswith('zole '):\n"
+    "        print('id name Dies', 'zoleok 1', sep='\\n', flush=True)\n"
+    "    elif line.startswith('isready'):\n"
+    "        print('readyok', flush=True)\n"
+    "    elif line.startswith('sitout'):\n"
+    "        sys.exit(3)\n" + PLAYS_FIRST_LEGAL
+)
+
+
+def test_a_bot_that_dies_sitting_out_is_faulted_when_it_next_plays(tmp_path: Path) -> None:
+    (tmp_path / "dies.py").write_text(DIES_ON_SITOUT)
+    ok(zole("match", f"dies={PY} dies.py", "rulebot", "rulebot", "rulebot", "--deals", "4",
+            "--log", "m.jsonl", cwd=tmp_path))  # fmt: skip
+    deals = _deals_of(_records(tmp_path / "m.jsonl"))
+    # Table seat 0 deals deal 2; it plays deals 3 and 4 after, and the first of them faults.
+    assert deals[1]["table"]["dealer"] == 0
+    culprit = deals[2]["culprit"]
+    assert culprit is not None and culprit["bot"] == "dies" and culprit["kind"] == "crash"
+    assert not any(d["faults"] for d in deals[:2])
+
+
+def test_id_tables_is_kept_at_three_too_and_garbage_in_it_is_ignored(tmp_path: Path) -> None:
+    (tmp_path / "four.py").write_text(THREE_ONLY.replace("id tables 3", "id tables 4"))
+    proc = zole("match", f"f={PY} four.py", "rulebot", "rulebot", "--deals", "3", cwd=tmp_path)
+    one_line_error(proc, "f plays only at tables of 4", "a table of three cannot seat it")
+    assert plays_at({"tables": "x,-1,0"}, 4) and plays_at({"tables": "x,-1,0"}, 3)
+    assert tables_said({"tables": "3, 4 ,9 x"}) == (3, 4)
+    assert not plays_at({"tables": " 3 "}, 4)
+
+
+def test_a_forged_pule_event_is_named_as_such(played: Played, tmp_path: Path) -> None:
+    records = json.loads(json.dumps(played.records))
+    deal = next(d for d in _deals_of(records) if d["table"]["pule_event"])
+    deal["table"]["pule_event"] = "nothing happened"
+    (tmp_path / "f.jsonl").write_text(_rechain(records))
+    proc = zole("verify", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1 and "table.pule_event: the log says 'nothing happened'" in (
+        proc.stdout
+    )

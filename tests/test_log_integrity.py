@@ -602,7 +602,7 @@ def _tournament_key(key: str, value: object) -> Callable[[Record], None]:
 TOURNAMENT_HEADERS = [
     (_tournament_key("concurrency", 0), "concurrency is 0, not a whole number from 1"),
     (_tournament_key("tournament_format", "swiss"),
-     "tournament_format is 'swiss', not round-robin, gauntlet or balanced"),
+     "tournament_format is 'swiss', not round-robin, gauntlet, balanced or lzf"),
     (_tournament_key("tables", [[0, 1, 1]]), "tables is [[0, 1, 1]], not lists of three entrants"),
     (_tournament_key("gauntlet", "nobody"), "gauntlet 'nobody' is not one of the entrants"),
     (_tournament_key("entrants", []), "entrants has 0 bots, not at least 3"),

@@ -20,7 +20,12 @@ import pytest
 from tests.clihelp import PY, ok, one_line_error, zole
 from zole_arena.report.collect import collect
 from zole_arena.stats.bigpoints import big_points
-from zole_arena.stats.rounds import round_seed
+from zole_arena.stats.rounds import (
+    RoundStandings,
+    disqualified_seats,
+    places_points,
+    round_seed,
+)
 
 Record = dict[str, Any]
 RANDOM = Path(__file__).resolve().parents[1] / "bots" / "random_bot.py"
@@ -247,3 +252,34 @@ def test_the_report_gives_the_big_points_of_standings(played: Played, tmp_path: 
     assert {bot.name: bot.big_points for bot in data.bots} == standings
     points = {e["name"]: e["points"] for e in played.summary["standings"]}
     assert {bot.name: bot.stats.points for bot in data.bots} == points
+
+
+def test_a_bot_disqualified_at_its_table_takes_the_last_place() -> None:
+    """A leader who faults past the limit on purpose, ending his table early, earns nothing
+    for his lead: he takes the last place there (docs/rules.md §9)."""
+    assert places_points([40, -10, -10, -20], {0})[0] < -20
+    assert big_points(places_points([40, -10, -10, -20], {0})) == (0, 5, 5, 2)
+    assert big_points(places_points([40, 30, -10, -60], {0, 1})) == (2, 0, 6, 4)
+    assert disqualified_seats({0: 4, 1: 3, 2: 0}, 3) == {0}
+    standings = RoundStandings(4, seed=1)
+    standings.next_tables()
+    won = standings.add_table((0, 1, 2, 3), (40, -10, -10, -20), {0})
+    assert won[0] == 0 and standings.big[0] == 0
+
+
+def test_forged_totals_change_no_big_points_on_resume(played: Played, tmp_path: Path) -> None:
+    """The standings (through --resume's reading) add up each table's scores: totals shifted
+    in the log, which verify finds, do not move big points."""
+    records = json.loads(json.dumps(played.records))
+    first = next(r for r in records if r["type"] == "match")["match_id"]
+    for record in records:
+        if record["type"] == "deal" and record["match_id"] == first:
+            shifted = zip(record["table"]["totals"], [-40, 0, 40, 0], strict=True)
+            record["table"]["totals"] = [t + d for t, d in shifted]
+            record["totals"] = [record["table"]["totals"][p] for p in record["seating"]]
+    (tmp_path / "t.jsonl").write_text(_rechain(records))
+    assert zole("verify", "t.jsonl", cwd=tmp_path).returncode == 1
+    forged = json.loads(ok(zole("standings", "t.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert [(e["name"], e["big_points"]) for e in forged["standings"]] == [
+        (e["name"], e["big_points"]) for e in played.summary["standings"]
+    ]

@@ -56,6 +56,7 @@ from zole_arena.protocol import (
     plays_at,
     result_event,
     setoption_line,
+    tables_said,
 )
 
 __all__ = [
@@ -556,7 +557,7 @@ class _Checker:
         played by the referee as a match at four plays them; skipped for a bot that plays
         only at tables of three (``ids``: its handshake's)."""
         if not plays_at(ids, 4):
-            said = ids.get("tables", "").strip()
+            said = ",".join(map(str, tables_said(ids)))
             why = (f"skipped: the bot plays only at tables of {said} (its handshake's "
                    f"'id tables {said}'), and no match seats it at four")  # fmt: skip
             self.item(FOUR_PLAYING, True, why, skipped=True)

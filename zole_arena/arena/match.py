@@ -34,7 +34,7 @@ from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.scoring import NO_PULES
 from zole_arena.game.table import TableSheet, settle_pules
 from zole_arena.players.session import IN_PROCESS, BotConfig, BotSession, PlayerSession
-from zole_arena.protocol import plays_at
+from zole_arena.protocol import plays_at, tables_said
 from zole_arena.records.checks import resume_refusal
 from zole_arena.records.model import (
     DealRecord,
@@ -364,8 +364,7 @@ class Match:
             except BaseException:
                 remove_empty(made)  # files made only to be hidden from the sandboxes
                 raise
-            if self.table is not None:
-                self._check_tables()
+            self._check_tables()
             # Players without a given name take the name they announce, told apart.
             names = unique_names([player.name for player in self.referee.players])
             for index, player in enumerate(self.referee.players):
@@ -387,18 +386,20 @@ class Match:
             raise instead from None
 
     def _check_tables(self) -> None:
-        """Refuse a bot that said at its handshake that it does not play at a table of four
-        (``id tables 3``: protocol §2).
+        """Refuse a bot that said at its handshake that it does not play at a table of this
+        match's size (``id tables 3``: protocol §3).
 
         :raises MatchError: one did (the bots are stopped).
         """
+        size = len(self.referee.players)
         for player in self.referee.players:
-            said = str(player.identity.get("tables", ""))
-            if not plays_at({"tables": said}, 4):
+            ids = {"tables": str(player.identity.get("tables", ""))}
+            if not plays_at(ids, size):
                 self.referee.kill()
+                sizes = ",".join(map(str, tables_said(ids)))
                 raise MatchError(
-                    f"{player.name} plays only at tables of {said} (its handshake's 'id tables' "
-                    "line): a table of four cannot seat it"
+                    f"{player.name} plays only at tables of {sizes} (its handshake's 'id tables' "
+                    f"line): a table of {'four' if size == 4 else 'three'} cannot seat it"
                 )
 
     def _abandon(self, exc: BaseException) -> MatchError | None:

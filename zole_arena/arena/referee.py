@@ -544,8 +544,9 @@ class Referee:
     def _tell_sitter(self, deal_no: int, sitter: _Player, line: str) -> None:
         """Send the one who sat the deal out its ``sitout``, if it is running (a fault in an
         earlier deal may have stopped it: it is started for the next deal it plays). A bot
-        that cannot be told is stopped, and started again for the next deal it plays: it
-        cost the deal nothing, so it is no fault (a broken bot faults when it next plays)."""
+        that cannot be told (it died, or does not read) is left as it is: the next deal it
+        plays finds it so and faults it there, as it faults a bot that dies between deals —
+        whether the write failed or not, which depends on when it died."""
         session = sitter.session
         if session is None:
             return
@@ -553,8 +554,6 @@ class Referee:
             session.send_lines([line])
         except BotError as exc:
             LOGGER.info("deal %d: %s sat out, not told: %s", deal_no, sitter.name, exc)
-            session.kill()
-            sitter.session = None
 
     def _tell_sitter_object(self, deal_no: int, sitter: _Player, result: DealResult) -> None:
         """Tell an in-process bot that sat the deal out how it ended (its ``on_sitout``), as

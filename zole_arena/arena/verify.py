@@ -43,7 +43,7 @@ from zole_arena.records.model import (
 )
 from zole_arena.records.reader import LogEntry, LogReader
 from zole_arena.records.writer import fault_json, to_json
-from zole_arena.stats.rounds import RoundStandings, round_seed
+from zole_arena.stats.rounds import RoundStandings, disqualified_seats, round_seed
 
 __all__ = [
     "DIGEST_RE",
@@ -175,6 +175,8 @@ class _Verifier:
         self.sheets: dict[tuple[str, tuple[int, int, int]], _Sheet] = {}
         self.tables: dict[str, _Sheet] = {}
         """The sheet of each table of four's match (pules and totals by table seat)."""
+        self.faults: dict[str, dict[int, int]] = {}
+        """Each match's faults so far, by player (in a round, past the limit: last place)."""
         self.rounds: dict[str, _Rounds] = {}
         """Each ``lzf`` tournament's rounds, as its tables' headers begin them."""
         self.settled: set[str] = set()
@@ -312,8 +314,11 @@ class _Verifier:
         begun = len(state.standings.rounds)
         if number == begun + 1 and number <= (tournament.rounds or 0):
             if begun:  # the round before has ended: its tables' points give big points
+                limit = tournament.settings.max_faults
                 for match_id, players in state.playing:
-                    state.standings.add_table(players, self._points_of(match_id, len(players)))
+                    out = disqualified_seats(self.faults.get(match_id, {}), limit)
+                    points = self._points_of(match_id, len(players))
+                    state.standings.add_table(players, points, out)
             state.playing = []
             for players in state.standings.next_tables():
                 state.seated += 1
@@ -351,6 +356,9 @@ class _Verifier:
         elif self.first_type in _HEADERS:
             problems.append(f"its match {short(match_id)} has no header before it")
         problems.extend(_forfeit_problems(record))
+        faults = self.faults.setdefault(match_id, {})
+        for fault in record.faults:
+            faults[fault.player] = faults.get(fault.player, 0) + 1
         problems.extend(_order_problems(record))
         number, previous = record.deal, self.last_deal.get(match_id)
         if previous is not None and number != previous + 1:
@@ -375,6 +383,9 @@ class _Verifier:
         if sum(logged) != 0:
             problems.append(f"totals: {logged} are not zero-sum")
         sheet = self.sheets.get(key)
+        if sheet is None and self._from_the_start(record):
+            # The sheet's first deal, its match's header before it: the sheet starts at zero.
+            sheet = self.sheets[key] = _Sheet([0, 0, 0], Pules(), 0)
         if sheet is None:
             # The first deal of this seating in this file: a record on its own (or a log that
             # starts later) is taken at its word, and the following deals must add up from it.
@@ -396,6 +407,13 @@ class _Verifier:
         sheet.last = record.deal
         return problems
 
+    def _from_the_start(self, record: DealRecord) -> bool:
+        """Whether a sheet's first deal in the file begins its sheet: its match's header came
+        before it, and it is of the match's first block (deal 1, or at a duplicate match's
+        start the first deal of its seating). Its sheet then starts at zero, with no pules —
+        not at what the record says (a forger's totals would shift every later deal)."""
+        return record.match_id in self.headers and record.block == 1
+
     def _table_problems(self, record: DealRecord) -> list[str]:
         """A table of four's deal: the table's scores, pules and totals are what the deal's
         end gives at that table (:func:`~zole_arena.game.table.score_at_table`), carried from
@@ -407,6 +425,8 @@ class _Verifier:
             problems.append("a deal after its match's pules were settled")
         seating = Seating(table.size, table.dealer)
         sheet = self.tables.get(record.match_id)
+        if sheet is None and self._from_the_start(record):
+            sheet = self.tables[record.match_id] = _Sheet([0] * table.size, Pules(), 0)
         if sheet is None:  # as for three: the first deal in the file is taken at its word
             before = [t - s for t, s in zip(table.totals, table.scores, strict=True)]
             sheet = self.tables[record.match_id] = _Sheet(before, table.pules_before, 0)
@@ -428,10 +448,15 @@ class _Verifier:
                 f"table.scores: the log says {list(table.scores)}, the deal's end gives "
                 f"{list(scored.scores)}"
             )
-        if table.pules != scored.pules or table.pule_event != scored.pule_event:
+        if table.pules != scored.pules:
             problems.append(
                 f"table.pules: the log says {short(table.pules.to_dict())}, the deal's end "
                 f"leaves {short(scored.pules.to_dict())}"
+            )
+        elif table.pule_event != scored.pule_event:
+            problems.append(
+                f"table.pule_event: the log says {short(table.pule_event)}, the deal's end "
+                f"{short(scored.pule_event)}"
             )
         if sum(table.totals) != 0:
             problems.append(f"table.totals: {list(table.totals)} are not zero-sum")
@@ -565,6 +590,8 @@ def _against_header(record: DealRecord, header: MatchHeader) -> list[str]:
         )
         problems.append(f"rules: the record's differ from its match header's in {short(differ)}")
     names = header.names
+    if max(record.seating) >= len(names):
+        return [*problems, f"seating: {list(record.seating)} names a player its header has not"]
     expected = [names[player] for player in record.seating]
     logged = list(record.names)
     if logged != expected:

@@ -13,7 +13,7 @@ from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import BotError
 from zole_arena.events.schedule import Entrant, TournamentError
 from zole_arena.players.session import BotSession
-from zole_arena.protocol import plays_at
+from zole_arena.protocol import plays_at, tables_said
 
 __all__ = [
     "check_entrants",
@@ -51,7 +51,7 @@ def check_entrants(
             session = BotSession(config)
         except BotError as exc:
             return f"bot {entrant.name} cannot play: {exc}"
-        said = session.ids.get("tables", "")
+        said = ",".join(map(str, tables_said(session.ids)))
         missing = [size for size in sorted(sizes) if not plays_at(session.ids, size)]
         session.quit()
         if missing:

@@ -33,7 +33,7 @@ import signal
 import subprocess
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -71,7 +71,7 @@ from zole_arena.records.model import (
 )
 from zole_arena.records.reader import RecordError
 from zole_arena.records.writer import LogWriter, is_regular_log
-from zole_arena.stats.rounds import RoundStandings, round_seed
+from zole_arena.stats.rounds import RoundStandings, disqualified_seats, round_seed
 
 __all__ = [
     "Event",
@@ -122,6 +122,8 @@ class Tournament:
         """Each table's deal records so far (to resume a table from)."""
         self._totals: dict[str, tuple[int, ...]] = {}
         """Each table's points so far, by table seat (settled pules included)."""
+        self._faults: dict[str, dict[int, int]] = {}
+        """Each table's faults so far, by table seat (past the limit: disqualified there)."""
         self.rounds: RoundStandings | None = None
         """The ``lzf`` format's rounds: big points, and the tables of each round begun."""
         self._rounds_ended = 0
@@ -182,10 +184,12 @@ class Tournament:
         playing = [t for t in self.tables if t.table.round == number]
         if not all(t.finished for t in playing):
             return False
+        limit = self.settings.match.policy.max_faults
         for table in playing:
             size = len(table.table.players)
             totals = self._totals.get(table.match_id, (0,) * size)
-            table.big = rounds.add_table(table.table.players, totals)
+            out = disqualified_seats(self._faults.get(table.match_id, {}), limit)
+            table.big = rounds.add_table(table.table.players, totals, out)
         self._rounds_ended = number
         return True
 
@@ -228,14 +232,23 @@ class Tournament:
             self._deals[table.match_id].append(record)
             table.deals += 1
             self.standings.add(record)
-            totals = record.player_totals
-            self._totals[table.match_id] = tuple(
-                totals.get(seat, 0) for seat in range(len(table.names))
-            )
+            self._add_points(table, record.player_scores)
+            faults = self._faults.setdefault(table.match_id, {})
+            for fault in record.faults:
+                faults[fault.player] = faults.get(fault.player, 0) + 1
         elif isinstance(record, SettleRecord):
             table.settled = True
             self.standings.add_settle(table.names, record)
-            self._totals[table.match_id] = record.totals
+            self._add_points(table, dict(enumerate(record.scores)))
+
+    def _add_points(self, table: TableState, scores: Mapping[int, int]) -> None:
+        """Add a deal's (or a settle's) scores to its table's points, by table seat: summed
+        from the scores, never taken from a record's totals (a log's totals are its word)."""
+        size = len(table.names)
+        before = self._totals.get(table.match_id, (0,) * size)
+        self._totals[table.match_id] = tuple(
+            points + scores.get(seat, 0) for seat, points in enumerate(before)
+        )
 
     # -- playing ------------------------------------------------------------------------------
 

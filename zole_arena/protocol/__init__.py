@@ -29,6 +29,7 @@ from zole_arena.protocol.parse import (
     ZoleOk,
     parse_bot_line,
     plays_at,
+    tables_said,
 )
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "parse_answer",
     "parse_bot_line",
     "plays_at",
+    "tables_said",
     "result_event",
     "sitout_event",
     "rules_fields",

@@ -24,6 +24,7 @@ __all__ = [
     "ZoleOk",
     "parse_bot_line",
     "plays_at",
+    "tables_said",
 ]
 
 
@@ -151,12 +152,24 @@ def _parse_option(words: list[str], line: str) -> OptionDecl | UnknownLine:
     )
 
 
-def plays_at(ids: Mapping[str, str], size: int) -> bool:
-    """Whether a bot plays at a table of ``size``, by its handshake's ``id`` lines (``ids``,
-    by key): it said no ``id tables``, or listed ``size`` among its table sizes (protocol §3,
-    *At a table of four*: ``id tables 3``; sizes separated by commas or spaces)."""
+#: The table sizes an arena seats bots at (``id tables`` lists some of them).
+TABLE_SIZES = ("3", "4")
+
+
+def tables_said(ids: Mapping[str, str]) -> tuple[int, ...]:
+    """The table sizes a bot said it plays at, in its handshake's ``id tables`` (``ids``: its
+    ``id`` lines by key; sizes separated by commas or spaces). Tokens that are no table size
+    are ignored, as every unknown token is; none at all: the bot said nothing (it plays at
+    every size)."""
     said = ids.get("tables", "").replace(",", " ").split()
-    return not said or str(size) in said
+    return tuple(sorted({int(word) for word in said if word in TABLE_SIZES}))
+
+
+def plays_at(ids: Mapping[str, str], size: int) -> bool:
+    """Whether a bot plays at a table of ``size``, by its handshake (:func:`tables_said`:
+    protocol §3, *At a table of four*)."""
+    said = tables_said(ids)
+    return not said or size in said
 
 
 def parse_bot_line(line: str) -> BotLine | None:

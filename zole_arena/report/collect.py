@@ -56,6 +56,7 @@ from zole_arena.stats.ratings import (
     rate,
     ratings_over_time,
 )
+from zole_arena.stats.rounds import disqualified_seats, places_points
 from zole_arena.stats.units import seed_deal_key, units_from_records
 
 __all__ = [
@@ -295,6 +296,10 @@ class _Collector:
         self.deal_names: dict[str, tuple[str, ...]] = {}
         """Each table of four's players by table seat, as its first deal names them (for a
         match whose header is not in the logs)."""
+        self.max_faults: dict[str, int] = {}
+        """Each match's fault limit, as its header says."""
+        self.fault_counts: dict[str, dict[str, int]] = {}
+        """Each match's faults so far, by player name."""
         self.rounds: dict[str, int] = {}
         """The match ids of the ``lzf`` format's tables (their big points are counted), with
         their round."""
@@ -335,6 +340,7 @@ class _Collector:
         part = record.tournament
         if part is not None and part.round is not None:
             self.rounds.setdefault(record.match_id, part.round)
+            self.max_faults.setdefault(record.match_id, record.settings.max_faults)
         self.table_of.setdefault(record.match_id, len(self.tables))
         if self.table_of[record.match_id] == len(self.tables):
             self.tables.append(
@@ -382,7 +388,9 @@ class _Collector:
             think = move.think_ms
             if think is not None and move.request_id is not None and 0 <= think < math.inf:
                 self.think[names[move.seat]].append(think)
+        at_table = self.fault_counts.setdefault(record.match_id, {})
         for fault in record.faults:
+            at_table[names[fault.seat]] = at_table.get(names[fault.seat], 0) + 1
             self.stats[names[fault.seat]].faults += 1
             self.faults[names[fault.seat]].append((index, fault))
 
@@ -422,8 +430,13 @@ class _Collector:
             points = self.table_points.get(match_id, {})
             if len(names) not in PLACE_POINTS or len(set(names)) != len(names):
                 continue  # no header that names its players (said among the problems)
-            for name, share in zip(names, big_points([points.get(n, 0) for n in names]),
-                                   strict=True):  # fmt: skip
+            counts = self.fault_counts.get(match_id, {})
+            out = disqualified_seats(
+                {seat: counts.get(name, 0) for seat, name in enumerate(names)},
+                self.max_faults.get(match_id, 0),
+            )
+            totals = places_points([points.get(n, 0) for n in names], out)
+            for name, share in zip(names, big_points(totals), strict=True):
                 won[name] = won.get(name, Fraction(0)) + share
         return won
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 
 from zole_arena.stats.bigpoints import big_points
@@ -32,6 +32,8 @@ from zole_arena.stats.reseating import first_round, meetings, reseat
 
 __all__ = [
     "RoundStandings",
+    "disqualified_seats",
+    "places_points",
     "round_seed",
 ]
 
@@ -76,10 +78,16 @@ class RoundStandings:
         self.rounds.append(tables)
         return tables
 
-    def add_table(self, players: Sequence[int], totals: Sequence[int]) -> tuple[Fraction, ...]:
-        """Count a finished table of the round: its entrants (by table seat) and their final
-        points there. Returns their big points."""
-        won = big_points(totals)
+    def add_table(
+        self,
+        players: Sequence[int],
+        totals: Sequence[int],
+        disqualified: Collection[int] = (),
+    ) -> tuple[Fraction, ...]:
+        """Count a finished table of the round: its entrants (by table seat), their final
+        points there, and the table seats disqualified there (:func:`places_points`).
+        Returns their big points."""
+        won = big_points(places_points(totals, disqualified))
         for player, points, big in zip(players, totals, won, strict=True):
             self.points[player] += points
             self.big[player] += big
@@ -96,6 +104,23 @@ class RoundStandings:
             {"name": names[p], "big_points": float(self.big[p]), "points": self.points[p]}
             for p in self.ranking()
         ]
+
+
+def places_points(totals: Sequence[int], disqualified: Collection[int]) -> list[int]:
+    """The points a table's places are decided by: its players' points, except that a player
+    disqualified there (past the fault limit: the table stopped early) takes the last place,
+    whatever his points — a leader cannot end his table early by faulting on purpose and keep
+    first place. Several disqualified share the last places by their points."""
+    if not disqualified:
+        return list(totals)
+    floor = min(totals) - max(totals) - 1  # below every player who was not disqualified
+    return [points + floor - 1 if seat in disqualified else points
+            for seat, points in enumerate(totals)]  # fmt: skip
+
+
+def disqualified_seats(faults: Mapping[int, int], max_faults: int) -> set[int]:
+    """The table seats past the fault limit (``faults``: each seat's faults at the table)."""
+    return {seat for seat, count in faults.items() if count > max_faults}
 
 
 def table_totals(totals: Mapping[int, int], size: int) -> tuple[int, ...]:
