@@ -22,7 +22,7 @@ tables of four, sandboxed (the default). The script:
 
 Usage::
 
-    python scripts/lzf_event.py                   # 7 rounds x 24 deals, ~15 min on 2 cores
+    python scripts/lzf_event.py                   # 7 rounds x 24 deals, ~8 min on 2 cores
     python scripts/lzf_event.py --rounds 3 --deals 8 --folder /tmp/lzf
 
 Runs the installed zole-arena (``python -m zole_arena``) of the interpreter running it.
@@ -113,6 +113,9 @@ def main() -> None:
         "tournament", *BOTS, *itertools.chain.from_iterable(("--option", o) for o in OPTIONS),
         "--format", "lzf", "--rounds", str(args.rounds), "--deals", str(args.deals),
         "--rules", "lzf", "--seed", str(args.seed), "--concurrency", "2", "--log", "t.jsonl",
+        # searchbot with a fixed Samples and Seed plays the same move every time unless its
+        # clock cuts a search short: a long move time keeps a loaded machine from doing so.
+        "--movetime", "30000",
     ]  # fmt: skip
 
     began = time.monotonic()
