@@ -226,6 +226,36 @@ def test_a_ray_tournament_plays_the_deals_of_a_local_one(tmp_path: Path, cluster
     assert len(rated["ratings"]) == 5
 
 
+def test_an_lzf_tournament_on_ray_plays_the_rounds_of_a_local_one(
+    tmp_path: Path, cluster: Cluster
+) -> None:
+    """Rounds at tables of four on the cluster: each round's seating follows from the round
+    before, its tables (and their settles) come back through the nodes as locally."""
+    bots = ["rulebot", "cbot", "r2=rulebot", "c2=cbot", "r3=rulebot", "c3=cbot", "r4=rulebot",
+            "c4=cbot"]  # fmt: skip
+    args = ["--format", "lzf", "--rounds", "2", "--deals", "4", "--rules", "lzf", "--seed", "3",
+            "--no-sandbox", "--concurrency", "2", "--option", "r2:Aggression=20",
+            "--option", "r3:Aggression=80", "--option", "c2:Aggression=20",
+            "--option", "c3:Aggression=80"]  # fmt: skip
+    local, remote = map(ok, zoles(
+        ["tournament", *bots, *args, "--log", "local.jsonl", "--json"],
+        ["tournament", *bots, *args, "--backend", "ray", "--ray-address", cluster.address,
+         "--log", "ray.jsonl", "--json"],
+        cwd=tmp_path,
+    ))  # fmt: skip
+    assert by_table(tmp_path / "ray.jsonl") == by_table(tmp_path / "local.jsonl")
+    assert len(by_table(tmp_path / "ray.jsonl")) == 2 * 2 * 4
+
+    def settles(log: Path) -> dict[str, list[int]]:  # by table (the match id's end)
+        return {r["match_id"].rsplit("-", 1)[1]: r["totals"] for r in records(log)
+                if r["type"] == "settle"}  # fmt: skip
+
+    assert settles(tmp_path / "ray.jsonl") == settles(tmp_path / "local.jsonl")
+    big = [(e["name"], e["big_points"]) for e in json.loads(remote.stdout)["standings"]]
+    assert big == [(e["name"], e["big_points"]) for e in json.loads(local.stdout)["standings"]]
+    assert "16 of 16 deals verify" in ok(zole("verify", "ray.jsonl", cwd=tmp_path)).stdout
+
+
 def test_sandboxed_bots_play_on_the_nodes(tmp_path: Path, cluster: Cluster) -> None:
     log = tmp_path / "sandboxed.jsonl"
     ok(zole("tournament", "rulebot", "cbot", "crandom", "--blocks", "1", "--seed", "2",
