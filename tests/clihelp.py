@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -20,6 +22,20 @@ PLAYS_FIRST_LEGAL = (
     "        f = dict(zip(line.split()[1::2], line.split()[2::2]))\n"
     "        legal = f['legal'].split(',')\n"
     "        print('action', f['id'], *legal[: 2 if f['phase'] == 'bury' else 1], flush=True)\n"
+    "    elif line.startswith('quit'):\n"
+    "        break\n"
+)
+
+
+#: A bot that says at its handshake that it plays only at tables of three (``id tables 3``) and
+#: answers pings: a table of four must refuse it before any deal.
+THREE_ONLY = (
+    "import sys\n"
+    "for line in sys.stdin:\n"
+    "    if line.startswith('zole '):\n"
+    "        print('id name ThreeOnly', 'id tables 3', 'zoleok 1', sep='\\n', flush=True)\n"
+    "    elif line.startswith('isready'):\n"
+    "        print('readyok', flush=True)\n"
     "    elif line.startswith('quit'):\n"
     "        break\n"
 )
@@ -77,3 +93,17 @@ def one_line_error(proc: subprocess.CompletedProcess[str], *needles: str) -> str
     for needle in needles:
         assert needle in lines[0], (needle, lines[0])
     return lines[0]
+
+
+def rechained(records: Sequence[dict[str, Any]]) -> str:
+    """Log records (JSON objects) as a log whose hash chain is whole: what a forger who knows
+    the format writes after changing them (each line's ``prev`` the SHA-256 of the line
+    before)."""
+    out, prev = [], None
+    for record in records:
+        fixed = {"format": record["format"], "format_version": 2, "prev": prev}
+        fixed.update({k: v for k, v in record.items() if k not in fixed})
+        line = json.dumps(fixed, separators=(",", ":"), ensure_ascii=False)
+        out.append(line)
+        prev = hashlib.sha256(line.encode()).hexdigest()
+    return "\n".join(out) + "\n"

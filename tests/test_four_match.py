@@ -7,7 +7,6 @@ or a missing settle; ``standings`` and ``--resume`` agree with the run; a bot th
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.clihelp import PLAYS_FIRST_LEGAL, PY, ok, one_line_error, zole
+from tests.clihelp import PLAYS_FIRST_LEGAL, PY, THREE_ONLY, ok, one_line_error, rechained, zole
 from zole_arena.protocol import plays_at, tables_said
 from zole_arena.stats.ratings import read_logs
 
@@ -136,18 +135,6 @@ def test_verify_and_standings_agree_with_the_run(played: Played) -> None:
     ]
 
 
-def _rechain(records: list[Record]) -> str:
-    """The records as a log whose hash chain is whole: what a forger would write."""
-    out, prev = [], None
-    for record in records:
-        fixed = {"format": record["format"], "format_version": 2, "prev": prev}
-        fixed.update({k: v for k, v in record.items() if k not in fixed})
-        line = json.dumps(fixed, separators=(",", ":"), ensure_ascii=False)
-        out.append(line)
-        prev = hashlib.sha256(line.encode()).hexdigest()
-    return "\n".join(out) + "\n"
-
-
 def test_verify_catches_a_forged_table_score(played: Played, tmp_path: Path) -> None:
     records = json.loads(json.dumps(played.records))
     deal = records[5]
@@ -155,14 +142,14 @@ def test_verify_catches_a_forged_table_score(played: Played, tmp_path: Path) -> 
     sitter = deal["table"]["dealer"]
     scores[sitter] += 1  # the sitter takes a point from a player
     scores[(sitter + 1) % 4] -= 1
-    (tmp_path / "f.jsonl").write_text(_rechain(records))
+    (tmp_path / "f.jsonl").write_text(rechained(records))
     proc = zole("verify", "f.jsonl", cwd=tmp_path)
     assert proc.returncode == 1
     assert "table.scores: the log says" in proc.stdout
 
 
 def test_verify_catches_a_missing_settle(played: Played, tmp_path: Path) -> None:
-    (tmp_path / "f.jsonl").write_text(_rechain(played.records[:-1]))
+    (tmp_path / "f.jsonl").write_text(rechained(played.records[:-1]))
     proc = zole("verify", "f.jsonl", cwd=tmp_path)
     assert proc.returncode == 1
     assert "no settle record pays them" in proc.stdout
@@ -201,18 +188,6 @@ def test_a_complete_log_without_its_settle_is_settled_by_resume(
     assert _records(log)[-1] == {**played.records[-1], "finished": _records(log)[-1]["finished"],
                                  "prev": _records(log)[-1]["prev"]}  # fmt: skip
     ok(zole("verify", "m.jsonl", cwd=tmp_path))
-
-
-THREE_ONLY = (
-    "import sys\n"
-    "for line in sys.stdin:\n"
-    "    if line.startswith('zole '):\n"
-    "        print('id name ThreeOnly', 'id tables 3', 'zoleok 1', sep='\\n', flush=True)\n"
-    "    elif line.startswith('isready'):\n"
-    "        print('readyok', flush=True)\n"
-    "    elif line.startswith('quit'):\n"
-    "        break\n"
-)
 
 
 def test_a_bot_that_plays_only_at_three_is_not_seated_at_four(tmp_path: Path) -> None:
@@ -277,13 +252,13 @@ def test_verify_catches_totals_shifted_from_the_start(played: Played, tmp_path: 
         deal["totals"] = [deal["table"]["totals"][p] for p in deal["seating"]]
     records[-1]["totals"] = [t + d for t, d in zip(records[-1]["totals"], [-40, 0, 40, 0],
                                                    strict=True)]  # fmt: skip
-    (tmp_path / "f.jsonl").write_text(_rechain(records))
+    (tmp_path / "f.jsonl").write_text(rechained(records))
     proc = zole("verify", "f.jsonl", cwd=tmp_path)
     assert proc.returncode == 1 and "table.totals: the log says" in proc.stdout
 
     records = json.loads(json.dumps(played.records))
     _deals_of(records)[0]["table"]["pules_before"] = {"common": 0, "personal": [1]}
-    (tmp_path / "p.jsonl").write_text(_rechain(records))
+    (tmp_path / "p.jsonl").write_text(rechained(records))
     proc = zole("verify", "p.jsonl", cwd=tmp_path)
     assert proc.returncode == 1 and "table.pules_before: the log says" in proc.stdout
 
@@ -297,7 +272,7 @@ def test_a_header_of_three_over_deals_of_four_is_a_finding_not_a_traceback(
 ) -> None:
     records = json.loads(json.dumps(played.records))
     records[0]["players"] = records[0]["players"][:3]
-    (tmp_path / "f.jsonl").write_text(_rechain(records))
+    (tmp_path / "f.jsonl").write_text(rechained(records))
     for command in (("verify", "f.jsonl"), ("report", "f.jsonl", "-o", "r.html")):
         proc = zole(*command, cwd=tmp_path)
         assert "Traceback" not in proc.stderr + proc.stdout
@@ -342,7 +317,7 @@ def test_a_forged_pule_event_is_named_as_such(played: Played, tmp_path: Path) ->
     records = json.loads(json.dumps(played.records))
     deal = next(d for d in _deals_of(records) if d["table"]["pule_event"])
     deal["table"]["pule_event"] = "nothing happened"
-    (tmp_path / "f.jsonl").write_text(_rechain(records))
+    (tmp_path / "f.jsonl").write_text(rechained(records))
     proc = zole("verify", "f.jsonl", cwd=tmp_path)
     assert proc.returncode == 1 and "table.pule_event: the log says 'nothing happened'" in (
         proc.stdout

@@ -6,7 +6,6 @@ tournament cut at a round's end to the same log; bad fields are refused in one l
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 from collections import Counter
@@ -17,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.clihelp import PY, ok, one_line_error, zole
+from tests.clihelp import PY, THREE_ONLY, ok, one_line_error, rechained, zole
 from zole_arena.report.collect import collect
 from zole_arena.stats.bigpoints import big_points
 from zole_arena.stats.rounds import (
@@ -134,17 +133,6 @@ def test_verify_recomputes_the_rounds(played: Played) -> None:
     assert "48 of 48 deals verify — ok" in proc.stdout
 
 
-def _rechain(records: list[Record]) -> str:
-    out, prev = [], None
-    for record in records:
-        fixed = {"format": record["format"], "format_version": 2, "prev": prev}
-        fixed.update({k: v for k, v in record.items() if k not in fixed})
-        line = json.dumps(fixed, separators=(",", ":"), ensure_ascii=False)
-        out.append(line)
-        prev = hashlib.sha256(line.encode()).hexdigest()
-    return "\n".join(out) + "\n"
-
-
 def test_verify_catches_a_forged_reseating(played: Played, tmp_path: Path) -> None:
     records = json.loads(json.dumps(played.records))
     round_two = [r for r in records if r["type"] == "match" and r["tournament"]["round"] == 2]
@@ -160,7 +148,7 @@ def test_verify_catches_a_forged_reseating(played: Played, tmp_path: Path) -> No
             for seat, player in enumerate(record["seating"]):
                 record["players"][seat]["name"] = names[player]
             record["table"]["sitter"]["name"] = names[record["table"]["dealer"]]
-    (tmp_path / "f.jsonl").write_text(_rechain(records))
+    (tmp_path / "f.jsonl").write_text(rechained(records))
     proc = zole("verify", "f.jsonl", cwd=tmp_path)
     assert proc.returncode == 1
     assert "the round's reseating" in proc.stdout, proc.stdout
@@ -189,18 +177,6 @@ def test_resume_from_a_rounds_end_plays_the_same_tournament(played: Played, tmp_
 
     assert by_match(resumed) == by_match(played.records)
     ok(zole("verify", "t.jsonl", cwd=tmp_path))
-
-
-THREE_ONLY = (
-    "import sys\n"
-    "for line in sys.stdin:\n"
-    "    if line.startswith('zole '):\n"
-    "        print('id name ThreeOnly', 'id tables 3', 'zoleok 1', sep='\\n', flush=True)\n"
-    "    elif line.startswith('isready'):\n"
-    "        print('readyok', flush=True)\n"
-    "    elif line.startswith('quit'):\n"
-    "        break\n"
-)
 
 
 def test_a_bot_that_plays_only_at_three_is_refused_before_the_start(tmp_path: Path) -> None:
@@ -277,7 +253,7 @@ def test_forged_totals_change_no_big_points_on_resume(played: Played, tmp_path: 
             shifted = zip(record["table"]["totals"], [-40, 0, 40, 0], strict=True)
             record["table"]["totals"] = [t + d for t, d in shifted]
             record["totals"] = [record["table"]["totals"][p] for p in record["seating"]]
-    (tmp_path / "t.jsonl").write_text(_rechain(records))
+    (tmp_path / "t.jsonl").write_text(rechained(records))
     assert zole("verify", "t.jsonl", cwd=tmp_path).returncode == 1
     forged = json.loads(ok(zole("standings", "t.jsonl", "--json", cwd=tmp_path)).stdout)
     assert [(e["name"], e["big_points"]) for e in forged["standings"]] == [
