@@ -259,3 +259,102 @@ def test_forged_totals_change_no_big_points_on_resume(played: Played, tmp_path: 
     assert [(e["name"], e["big_points"]) for e in forged["standings"]] == [
         (e["name"], e["big_points"]) for e in played.summary["standings"]
     ]
+
+
+def _with_faults(records: list[Record], match_id: str, deals: list[int], player: int) -> None:
+    """Add a fault of ``player`` (a table seat) to each of a table's ``deals``: unasked (no
+    request), as a bot that died at a deal's end is faulted."""
+    for record in records:
+        if (
+            record["type"] == "deal"
+            and record["match_id"] == match_id
+            and (record["deal"] in deals)
+        ):
+            seat = record["seating"].index(player) if player in record["seating"] else None
+            if seat is None:
+                continue
+            record["faults"].append({
+                "deal_no": record["deal"], "seat": seat, "player": player,
+                "bot": record["players"][seat]["name"], "kind": "crash",
+                "message": "the bot closed its output", "request": None, "reply": None,
+            })  # fmt: skip
+
+
+def test_forged_faults_neither_pass_nor_move_big_points(played: Played, tmp_path: Path) -> None:
+    records = json.loads(json.dumps(played.records))
+    table = next(r for r in records if r["type"] == "match" and r["tournament"]["round"] == 2)
+    leader = 0  # four unasked faults in one deal: one a seat at most
+    _with_faults(records, table["match_id"], [5, 5, 5, 5], leader)
+    for record in records:  # (_with_faults adds one a listed deal: list deal 5 four times)
+        if record["type"] == "deal" and record["match_id"] == table["match_id"]:
+            faults = [f for f in record["faults"] if f["request"] is None]
+            if faults:
+                record["faults"] = faults * 4
+    (tmp_path / "f.jsonl").write_text(rechained(records))
+    proc = zole("verify", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1 and "a second fault of seat" in proc.stdout
+
+    # Spread over four deals they pass (a bot may die at any deal's end), but a table that
+    # played all its deals disqualified nobody: the big points stay.
+    records = json.loads(json.dumps(played.records))
+    plays = [r["deal"] for r in records if r["type"] == "deal"
+             and r["match_id"] == table["match_id"] and leader in r["seating"]]  # fmt: skip
+    _with_faults(records, table["match_id"], plays[:4], leader)
+    (tmp_path / "g.jsonl").write_text(rechained(records))
+    forged = json.loads(ok(zole("standings", "g.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert [(e["name"], e["big_points"]) for e in forged["standings"]] == [
+        (e["name"], e["big_points"]) for e in played.summary["standings"]
+    ]
+
+
+def test_a_tables_first_deal_after_its_header_is_deal_1(played: Played, tmp_path: Path) -> None:
+    first = next(r for r in played.records if r["type"] == "deal" and r["match_id"].endswith("-t1"))
+    records = [r for r in played.records if r is not first]
+    (tmp_path / "f.jsonl").write_text(rechained(records))
+    proc = zole("verify", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1 and "is the first after its match's header, not deal 1" in (
+        proc.stdout
+    )
+
+
+def test_a_round_cut_short_earns_no_big_points_in_the_report(
+    played: Played, tmp_path: Path
+) -> None:
+    cut = next(n for n, r in enumerate(played.records)
+               if r["type"] == "match" and r["tournament"]["round"] == 2) + 3  # fmt: skip
+    (tmp_path / "t.jsonl").write_text(rechained(played.records[:cut]))
+    standings = json.loads(ok(zole("standings", "t.jsonl", "--json", cwd=tmp_path)).stdout)
+    reported = {b.name: b.big_points for b in collect([tmp_path / "t.jsonl"], points=0).bots}
+    assert {e["name"]: Fraction(e["big_points"]) for e in standings["standings"]} == reported
+    assert sorted(reported.values()) != [0] * len(reported)  # round 1 counts, round 2 not yet
+
+
+def test_a_settle_lost_at_a_rounds_end_is_written_by_resume(played: Played, tmp_path: Path) -> None:
+    settles = [n for n, r in enumerate(played.records) if r["type"] == "settle"]
+    first_round_two = next(n for n, r in enumerate(played.records)
+                           if r["type"] == "match" and r["tournament"]["round"] == 2)  # fmt: skip
+    lost = max(n for n in settles if n < first_round_two)
+    cut = played.records[:lost] + played.records[lost + 1 : first_round_two]
+    (tmp_path / "t.jsonl").write_text(rechained(cut))
+    assert zole("verify", "t.jsonl", cwd=tmp_path).returncode == 1
+    ok(zole("tournament", "--resume", "t.jsonl", "--json", cwd=tmp_path, timeout=300))
+    resumed = _records(tmp_path / "t.jsonl")
+    assert [r for r in resumed if r["type"] == "settle"][: len(settles)] != []
+    assert ok(zole("verify", "t.jsonl", cwd=tmp_path)).returncode == 0
+    standings = json.loads(ok(zole("standings", "t.jsonl", "--json", cwd=tmp_path)).stdout)
+    assert [(e["name"], e["big_points"]) for e in standings["standings"]] == [
+        (e["name"], e["big_points"]) for e in played.summary["standings"]
+    ]
+
+
+def test_verify_wants_the_settle_of_a_rounds_table_of_three(tmp_path: Path) -> None:
+    bots = [f"r{n}={PY} {RANDOM} --seed {n}" for n in (5, 6, 1, 2, 3, 4)]
+    args = ("--format", "lzf", "--rounds", "1", "--deals", "12", "--rules", "lzf", "--seed", "3")
+    ok(zole("tournament", *bots, *args, "--no-sandbox", "--log", "t.jsonl", cwd=tmp_path))
+    records = _records(tmp_path / "t.jsonl")
+    assert [len(r["players"]) for r in records if r["type"] == "match"] == [3, 3]
+    kept = [r for r in records if r["type"] != "settle"]
+    assert len(kept) < len(records), "seed 3 leaves personal pules at a table of three"
+    (tmp_path / "f.jsonl").write_text(rechained(kept))
+    proc = zole("verify", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1 and "no settle record pays them" in proc.stdout

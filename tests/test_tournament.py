@@ -531,14 +531,14 @@ def test_bad_arguments_get_one_line(tmp_path: Path, args: tuple[str, ...], needl
     ("text", "needles"),
     [
         ("blocks = [\n", ("not valid TOML",)),
-        ("rounds = 3\n", ("unknown key 'rounds'",)),
+        ("turns = 3\n", ("unknown key 'turns'",)),
         ('blocks = "3"\n', ("blocks must be a whole number",)),
         ("duplicate = 1\n", ("duplicate must be true or false",)),
         ("max-faults = true\n", ("max-faults must be a whole number, not true",)),
         (
             'format = "swiss"\n[[bots]]\ncommand = "rulebot"\n[[bots]]\ncommand = "random"\n'
             '[[bots]]\ncommand = "cbot"\n',
-            ("config t.toml: format must be round-robin, gauntlet or balanced, not 'swiss'",),
+            ("config t.toml: format must be round-robin, gauntlet, balanced or lzf, not 'swiss'",),
         ),
         ('[[bots]]\nname = "x"\n', ("bot 1 needs a command",)),
         ('[[bots]]\ncommand = "rulebot"\nspeed = 2\n', ("unknown key(s) speed",)),

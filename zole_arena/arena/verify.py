@@ -316,7 +316,9 @@ class _Verifier:
             if begun:  # the round before has ended: its tables' points give big points
                 limit = tournament.settings.max_faults
                 for match_id, players in state.playing:
-                    out = disqualified_seats(self.faults.get(match_id, {}), limit)
+                    out: set[int] = set()
+                    if self._stopped_early(match_id, tournament.deals):
+                        out = disqualified_seats(self.faults.get(match_id, {}), limit)
                     points = self._points_of(match_id, len(players))
                     state.standings.add_table(players, points, out)
             state.playing = []
@@ -336,6 +338,12 @@ class _Verifier:
             )
         state.playing.append((record.match_id, expected[1]))
         return problems
+
+    def _stopped_early(self, match_id: str, planned: int) -> bool:
+        """Whether a table ended before its last deal (a bot was disqualified there): only
+        then do its faults decide places (a complete table's faults cost what its deals say)."""
+        sheet = self.tables.get(match_id) or self.sheets.get((match_id, (0, 1, 2)))
+        return sheet is None or sheet.last < planned
 
     def _points_of(self, match_id: str, size: int) -> list[int]:
         """A finished table's points by table seat, as its records add up (settle included)."""
@@ -363,6 +371,8 @@ class _Verifier:
         number, previous = record.deal, self.last_deal.get(match_id)
         if previous is not None and number != previous + 1:
             problems.append(f"deal number {number} follows deal {previous} of its match")
+        elif previous is None and number != 1 and match_id in self.headers:
+            problems.append(f"deal {number} is the first after its match's header, not deal 1")
         self.last_deal[match_id] = number
         if record.table is None:
             problems.extend(self._sheet_problems(record))
@@ -529,9 +539,20 @@ class _Verifier:
                 self.emit(Finding(Kind.DEAL, entry.line, f"settle: {problem}"))
 
     def finish(self) -> None:
-        """At the end of the log: a table of four's match that played all its deals with
-        personal pules standing must have settled them."""
-        for match_id, sheet in self.tables.items():
+        """At the end of the log: a table that settles its pules (of four, or of three in an
+        ``lzf`` round) and played all its deals with personal pules standing must have
+        settled them."""
+        sheets = dict(self.tables)
+        for match_id, header in self.headers.items():
+            in_round = (
+                header is not None
+                and header.tournament is not None
+                and (header.tournament.round is not None)
+            )
+            three = self.sheets.get((match_id, (0, 1, 2)))
+            if in_round and three is not None:
+                sheets.setdefault(match_id, three)
+        for match_id, sheet in sheets.items():
             header = self.headers.get(match_id)
             if (
                 header is not None
@@ -612,6 +633,7 @@ def _against_header(record: DealRecord, header: MatchHeader) -> list[str]:
                 f"not block {record.block} in seating {list(record.seating)}"
             )
     problems += _clock_problems(record, header.settings)
+    problems += _policy_problems(record, header.settings)
     forfeit = record.result.forfeit
     if forfeit is not None:
         try:
@@ -695,12 +717,44 @@ def _forfeit_problems(record: DealRecord) -> list[str]:
         problems.append(f"culprit: {shown}, but no seat forfeits")
     if culprit is not None and culprit not in record.faults:
         problems.append("culprit: not one of the deal's faults")
+    unasked: set[int] = set()
     for number, fault in enumerate(record.faults, start=1):
         if fault.deal_no != record.deal:
             problems.append(f"fault {number}: of deal {fault.deal_no}, not {record.deal}")
         if record.seating[fault.seat] != fault.player:
             problems.append(
                 f"fault {number}: player {fault.player} does not sit in seat {fault.seat}"
+            )
+        elif fault.bot != record.names[fault.seat]:
+            problems.append(
+                f"fault {number}: of {short(fault.bot)}, who is not in seat {fault.seat}"
+            )
+        if fault.request is None:  # at the deal's start or end: once a seat, at most
+            if fault.seat in unasked:
+                problems.append(f"fault {number}: a second fault of seat {fault.seat} unasked")
+            unasked.add(fault.seat)
+    return problems
+
+
+def _policy_problems(record: DealRecord, settings: HeaderSettings) -> list[str]:
+    """The faults a request answered badly must show in the deal as the match's policy
+    plays them: under ``forfeit`` the deal is forfeited by that seat (the culprit); under
+    ``random`` the arena played a move for the seat for each of them (the culprit aside)."""
+    problems = []
+    asked = [f for f in record.faults if f.request is not None and f != record.culprit]
+    if settings.on_fault == "forfeit":
+        if asked:
+            problems.append(
+                f"faults: seat {asked[0].seat} faulted answering a request, and under the "
+                "forfeit policy that forfeits the deal"
+            )
+        return problems
+    for seat in {f.seat for f in asked}:
+        played_for = sum(1 for m in record.moves if m.seat == seat and m.request_id is None)
+        if sum(1 for f in asked if f.seat == seat) > played_for:
+            problems.append(
+                f"faults: seat {seat} has more faults answering requests than moves the arena "
+                "played for it"
             )
     return problems
 

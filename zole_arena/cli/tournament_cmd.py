@@ -37,7 +37,7 @@ from zole_arena.cli.console import (
 )
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
 from zole_arena.cli.ratings_cmd import interval_text, los_text, not_estimated_note
-from zole_arena.errors import printable
+from zole_arena.errors import ZoleError, printable
 from zole_arena.events.config import ConfigBot, TournamentConfig, read_config
 from zole_arena.events.designs import balance
 from zole_arena.events.entrants import check_entrants
@@ -475,11 +475,21 @@ def _resume(
     concurrency_now = tournament.settings.concurrency
     _check_cluster(address, json_output)
     unfinished = [t for t in tournament.tables if not t.finished]
+    if not unfinished and tournament.settles_missing:
+        try:
+            tournament.write_missing_settles()
+        except ZoleError as exc:
+            fail(str(exc))
+        out.print(f"{log}: the tournament was complete; the pules its last tables left "
+                  "standing are now settled", highlight=False, markup=False)  # fmt: skip
+        return
     if not unfinished:
         fail(f"{log}: the tournament is already complete ({tournament.standings.deals} deals)")
     logged = [(e.name, e.command, e.cwd) for e in tournament.settings.entrants]
     show_logged_bots(tournament.settings.match.isolation(), logged, json_output)
-    check_entrants(tournament.settings.entrants, tournament.settings.match)
+    entrants = tournament.settings.entrants
+    sizes = table_sizes(len(entrants)) if tournament.settings.format == "lzf" else (3,)
+    check_entrants(entrants, tournament.settings.match, sizes)
     if not json_output:
         out.print(
             f"resuming {log}: {tournament.standings.deals} of "

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
-from zole_arena.arena.match import stderr_path
+from zole_arena.arena.match import Match, stderr_path
 from zole_arena.arena.settings import MatchSettings, _schedule
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.events.messages import (
@@ -127,6 +127,9 @@ class Tournament:
         self.rounds: RoundStandings | None = None
         """The ``lzf`` format's rounds: big points, and the tables of each round begun."""
         self._rounds_ended = 0
+        self._unwritten: list[SettleRecord] = []
+        """Settle records a resumed log lacked (:meth:`_settle_round`): written at the run's
+        start."""
         for table in settings.tables:
             self._add_table(table)
         if settings.format == "lzf":
@@ -188,7 +191,9 @@ class Tournament:
         for table in playing:
             size = len(table.table.players)
             totals = self._totals.get(table.match_id, (0,) * size)
-            out = disqualified_seats(self._faults.get(table.match_id, {}), limit)
+            out: set[int] = set()
+            if table.deals < table.planned:  # stopped early: a bot was disqualified there
+                out = disqualified_seats(self._faults.get(table.match_id, {}), limit)
             table.big = rounds.add_table(table.table.players, totals, out)
         self._rounds_ended = number
         return True
@@ -213,7 +218,7 @@ class Tournament:
                 self._header_written = True
                 continue
             table = by_id.get(record.match_id)
-            if table is None and self._next_round():
+            if table is None and self._settle_round() and self._next_round():
                 by_id = {table.match_id: table for table in self.tables}
                 table = by_id.get(record.match_id)
             if table is None:
@@ -223,7 +228,49 @@ class Tournament:
                     + (" (or not of the round it is in)" if self.rounds is not None else "")
                 )
             self._count(table, record)
+        self._settle_round()
         self._next_round()  # a round whose last deal ended the log: the next is seated
+
+    @property
+    def settles_missing(self) -> bool:
+        """Whether settle records the log lacked are waiting to be written (a tournament
+        resumed from a log stopped between a table's last deal and its settle)."""
+        return bool(self._unwritten)
+
+    def write_missing_settles(self) -> None:
+        """Write the settle records the log lacked (:attr:`settles_missing`) now, without
+        playing (a complete tournament's; one that plays on writes them as it starts).
+
+        :raises RecordError: the log cannot be written.
+        """
+        with LogWriter(self.log_path) as writer:
+            for settled in self._unwritten:
+                writer.write(settled)
+        self._unwritten.clear()
+
+    def _settle_round(self) -> bool:
+        """Settle the pules of the current round's tables that played all their deals but
+        whose log lacks its ``settle`` record (a run stopped between the two): computed from
+        their deals as the table's match would have, counted now, and written first when the
+        tournament plays on (:attr:`_unwritten`). True (for chaining)."""
+        number = self.round_number
+        for table in self.tables:
+            if table.table.round != number or table.settled or table.deals < table.planned:
+                continue
+            match = Match(
+                self._task(table).configs,
+                self._match_of(table),
+                None,
+                match_id=table.match_id,
+                part_of=self._part(table),
+            )
+            match.replay_records(self._deals[table.match_id])
+            if match.settles:
+                match._settle(table.planned)
+            if match.settled is not None:
+                self._count(table, match.settled)
+                self._unwritten.append(match.settled)
+        return True
 
     def _count(self, table: TableState, record: Record) -> None:
         if record.type == "match":
@@ -352,6 +399,9 @@ class Tournament:
             writer.write(tournament_header(self.tournament_id, self.settings))
             self._header_written = True
         try:
+            for settled in self._unwritten:
+                writer.write(settled)
+            self._unwritten.clear()
             while True:
                 self._play_pending(writer)
                 if self._error is not None or self.stopped is not None or not self._next_round():

@@ -56,6 +56,7 @@ from zole_arena.stats.ratings import (
     rate,
     ratings_over_time,
 )
+from zole_arena.stats.reseating import table_sizes
 from zole_arena.stats.rounds import disqualified_seats, places_points
 from zole_arena.stats.units import seed_deal_key, units_from_records
 
@@ -300,7 +301,13 @@ class _Collector:
         """Each match's fault limit, as its header says."""
         self.fault_counts: dict[str, dict[str, int]] = {}
         """Each match's faults so far, by player name."""
-        self.rounds: dict[str, int] = {}
+        self.lzf_tables: dict[str, int] = {}
+        """Each ``lzf`` tournament's tables a round (from its header)."""
+        self.deals_of: dict[str, int] = {}
+        """Each match's deals in the report."""
+        self.planned: dict[str, int] = {}
+        """Each match's deals, as its header plans them."""
+        self.rounds: dict[str, tuple[str, int]] = {}
         """The match ids of the ``lzf`` format's tables (their big points are counted), with
         their round."""
         self.table_points: dict[str, dict[str, int]] = {}
@@ -338,8 +345,9 @@ class _Collector:
     def header(self, record: MatchHeader, log: int, label: str) -> None:
         self.header_names.setdefault(record.match_id, record.names)
         part = record.tournament
+        self.planned.setdefault(record.match_id, record.total_deals)
         if part is not None and part.round is not None:
-            self.rounds.setdefault(record.match_id, part.round)
+            self.rounds.setdefault(record.match_id, (part.id, part.round))
             self.max_faults.setdefault(record.match_id, record.settings.max_faults)
         self.table_of.setdefault(record.match_id, len(self.tables))
         if self.table_of[record.match_id] == len(self.tables):
@@ -363,6 +371,7 @@ class _Collector:
             self.tables.append(TableInfo(log, record.match_id, record.match_id))
         index = len(self.deals)
         self.deals.append(record)
+        self.deals_of[record.match_id] = self.deals_of.get(record.match_id, 0) + 1
         self.deal_tables.append(self.table_of[record.match_id])
         result = record.result
         names = record.names
@@ -425,20 +434,45 @@ class _Collector:
         at each table by the table's points (:func:`~zole_arena.stats.bigpoints.big_points`),
         as ``standings`` gives them. Call after :meth:`settlements`."""
         won: dict[str, Fraction] = {}
-        for match_id in self.rounds:
-            names = self.header_names.get(match_id, ())
-            points = self.table_points.get(match_id, {})
-            if len(names) not in PLACE_POINTS or len(set(names)) != len(names):
-                continue  # no header that names its players (said among the problems)
-            counts = self.fault_counts.get(match_id, {})
-            out = disqualified_seats(
-                {seat: counts.get(name, 0) for seat, name in enumerate(names)},
-                self.max_faults.get(match_id, 0),
-            )
+        rounds: dict[tuple[str, int], list[str]] = {}
+        for match_id, key in self.rounds.items():
+            rounds.setdefault(key, []).append(match_id)
+        for (tournament, _), tables in rounds.items():
+            # As standings: a round counts once it has ended (every table of it finished).
+            whole = len(tables) == self.lzf_tables.get(tournament, len(tables))
+            if not whole or not all(self._finished(match_id) for match_id in tables):
+                continue
+            for match_id in tables:
+                self._big_points_of(match_id, won)
+        return won
+
+    def _finished(self, match_id: str) -> bool:
+        """Whether a round's table ended: all its deals, or stopped by a disqualification."""
+        return self.deals_of.get(match_id, 0) >= self.planned.get(match_id, 0) or bool(
+            self._disqualified(match_id)
+        )
+
+    def _disqualified(self, match_id: str) -> set[int]:
+        """The table seats disqualified at a table that stopped early (none at one that
+        played all its deals: its faults cost what its deals say)."""
+        if self.deals_of.get(match_id, 0) >= self.planned.get(match_id, 0):
+            return set()
+        names = self.header_names.get(match_id, ())
+        counts = self.fault_counts.get(match_id, {})
+        return disqualified_seats(
+            {seat: counts.get(name, 0) for seat, name in enumerate(names)},
+            self.max_faults.get(match_id, 0),
+        )
+
+    def _big_points_of(self, match_id: str, won: dict[str, Fraction]) -> None:
+        """Add one finished table's big points to ``won``."""
+        names = self.header_names.get(match_id, ())
+        points = self.table_points.get(match_id, {})
+        if len(names) in PLACE_POINTS and len(set(names)) == len(names):
+            out = self._disqualified(match_id)
             totals = places_points([points.get(n, 0) for n in names], out)
             for name, share in zip(names, big_points(totals), strict=True):
                 won[name] = won.get(name, Fraction(0)) + share
-        return won
 
     def settlements(self) -> list[Settlement]:
         """The settle records that can be counted, their scores added to each player's points
@@ -513,6 +547,10 @@ class _LogReading:
             collector.header(record, self.number, _label(record, self.file_name, self.tests))
         elif isinstance(record, TournamentHeader):
             self.rules = self.rules or _rules_name(record)
+            if record.tournament_format == "lzf":
+                collector.lzf_tables.setdefault(
+                    record.tournament_id, len(table_sizes(len(record.entrants)))
+                )
         elif isinstance(record, DealRecord):
             collector.deal(record, self.number, entry.sha256)
         elif isinstance(record, SettleRecord):
