@@ -160,7 +160,9 @@ def test_one_bounds_check_words_every_bad_value() -> None:
     assert on_fault.problem("maybe") == "must be forfeit or random, not 'maybe'"
     with pytest.raises(TournamentError, match="concurrency must be at least 1, not 0"):
         TournamentSettings((), MatchSettings(load_rules(), 1, 1), concurrency=0)
-    with pytest.raises(TournamentError, match="format must be round-robin, gauntlet or balanced"):
+    with pytest.raises(
+        TournamentError, match="format must be round-robin, gauntlet, balanced or lzf"
+    ):
         TournamentSettings((), MatchSettings(load_rules(), 1, 1), format="swiss")  # type: ignore[arg-type]
 
 
@@ -178,7 +180,7 @@ def test_one_bounds_check_words_every_bad_value() -> None:
         (("check", "random", "--max-memory-mb", "-1"), "--max-memory-mb must be at least 0"),
         (("match", "random", "random", "random", "--max-stderr-mb", "-1"), "--max-stderr-mb"),
         (("tournament", "random", "random", "rulebot", "--format", "swiss"),
-         "--format must be round-robin, gauntlet or balanced, not 'swiss'"),
+         "--format must be round-robin, gauntlet, balanced or lzf, not 'swiss'"),
         (("tournament", "random", "random", "rulebot", "--concurrency", "0"),
          "--concurrency must be at least 1, not 0"),
         (("sprt", "rulebot", "random", "--on-fault", "x"), "--on-fault must be forfeit or random"),
@@ -244,7 +246,7 @@ def test_a_config_value_out_of_bounds_is_named_as_on_the_command_line(
         ('on-fault = "sometimes"\n', "config t.toml: on-fault must be forfeit or random"),
         ('movetime = "fast"\n', "config t.toml: movetime must be a whole number, not 'fast'"),
         ("movetime = [1000]\n", "config t.toml: movetime must be a whole number, not [1000]"),
-        ("rounds = 3\n", "config t.toml: unknown key 'rounds' (keys: bots, seed, rules, "),
+        ("turns = 3\n", "config t.toml: unknown key 'turns' (keys: bots, seed, rules, "),
         ('option = ["a:b=c"]\n', "config t.toml: unknown key 'option'"),
         ('[[bots]]\ncommand = "rulebot"\noptions = { Deep = [1] }\n',
          "config t.toml: bot 1's option Deep must be a string, a number or true/false"),

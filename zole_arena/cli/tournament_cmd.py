@@ -421,12 +421,14 @@ def tournament_command(
         kind = (
             f"{per_table} duplicate block(s) of 6 deals" if is_duplicate else f"{per_table} deals"
         )
-        what = {
-            "gauntlet": f"gauntlet of {chosen_gauntlet}",
-            "balanced": f"balanced: {_balance_text(settings)}",
-            "lzf": f"lzf: {rounds} rounds at tables of "
-            f"{', '.join(map(str, table_sizes(len(entrants))))}, reseated by big points",
-        }.get(chosen_format, chosen_format)
+        what = chosen_format
+        if chosen_format == "gauntlet":
+            what = f"gauntlet of {chosen_gauntlet}"
+        elif chosen_format == "balanced":
+            what = f"balanced: {_balance_text(settings)}"
+        elif chosen_format == "lzf":
+            seated = ", ".join(map(str, table_sizes(len(entrants))))
+            what = f"lzf: {rounds} rounds at tables of {seated}, reseated by big points"
         out.print(
             f"tournament ({what}): {', '.join(names)} — {tables} table(s) × {kind} = "
             f"{settings.total_deals} deals of {settings.match.rules.name}, "
