@@ -408,11 +408,11 @@ def test_in_process_a_deal_with_its_table_is_told_as_a_program_reads_it() -> Non
             score = sheet.record(result)
             totals = [sheet.totals[p] for p in players]
             for seat, player in enumerate(players):
-                sessions[player].deal_over(context, seat, result, totals)
+                sessions[player].deal_over(context, seat, result, totals, score)
                 line = result_event(result, deal_no, totals, (table, score))
                 assert keepers[player].ends[-1] == parse_result(line.split())
             sitter = table.seating.dealer
-            sessions[sitter].sat_out(context, result)
+            sessions[sitter].sat_out(context, result, score)
             expected = parse_sitout(sitout_event(result, deal_no, table, score).split())
             assert keepers[sitter].sitouts[-1] == expected
         assert [len(k.sitouts) for k in keepers] == [6, 6, 6, 6]

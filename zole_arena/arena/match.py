@@ -31,8 +31,7 @@ from zole_arena.arena.settings import (
 from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.arena.summary import DealReport, PlayerStats, Summary
 from zole_arena.game.scoresheet import ScoreSheet
-from zole_arena.game.scoring import NO_PULES
-from zole_arena.game.table import TableSheet, settle_pules
+from zole_arena.game.table import TableSheet, settle_sheet
 from zole_arena.players.session import IN_PROCESS, BotConfig, BotSession, PlayerSession
 from zole_arena.protocol import plays_at, tables_said
 from zole_arena.records.checks import resume_refusal
@@ -316,7 +315,7 @@ class Match:
             outcome = self.referee.play_deal(sheet, seating, number, slot)
             report = self._finish(outcome, number, block, sheet_index, seating)
             if self.settles and number == self.settings.total_deals:
-                self._settle(number)
+                self.settle(number)
         except BaseException as exc:
             instead = self._abandon(exc)
             if instead is None:
@@ -527,29 +526,21 @@ class Match:
         in_round = isinstance(part, TableOf) and part.round is not None
         return self.table is not None or (in_round and not self.settings.duplicate)
 
-    def _settle(self, number: int) -> None:
+    def settle(self, number: int) -> None:
         """End a table's match (:attr:`settles`): the personal pules standing cost their owners
         the rules' ``end_pule_payment`` to each other player (common ones
         lapse); a ``settle`` record says so, after the last deal's."""
-        payment = self.settings.rules.end_pule_payment
-        if self.table is not None:
-            pules = self.table.pules
-            if not pules.personal or not payment:
-                return
-            scores = self.table.settle()
-            totals = tuple(self.table.totals)
-        else:  # a round's table of three: one sheet, seat i the player i
-            sheet = self.sheets[0]
-            pules = sheet.pules
-            if not pules.personal or not payment:
-                return
-            scores = settle_pules(pules, 3, payment)
-            sheet.totals = [t + s for t, s in zip(sheet.totals, scores, strict=True)]
-            sheet.pules = NO_PULES
-            totals = tuple(sheet.totals)
+        # A round's table of three keeps one sheet, its seat i the player i.
+        sheet: TableSheet | ScoreSheet = self.table if self.table is not None else self.sheets[0]
+        pules, payment = sheet.pules, self.settings.rules.end_pule_payment
+        if not pules.personal or not payment:
+            return
+        scores = settle_sheet(sheet)
         for player, change in enumerate(scores):
             self.stats[player].points += change
-        self.settled = SettleRecord(self.match_id, number, pules, payment, scores, totals)
+        self.settled = SettleRecord(
+            self.match_id, number, pules, payment, scores, tuple(sheet.totals)
+        )
         if self._writer is not None:
             self._writer.write(self.settled)
 
@@ -679,7 +670,7 @@ def resume_match(
     if match.settles and match.done == settings.total_deals:
         # A table of four's pules are settled after its last deal (a match stopped between
         # the two has its settle record missing: write_settle writes it).
-        match._settle(match.done)
+        match.settle(match.done)
         match.settle_missing = match.settled is not None and not any(
             isinstance(r, SettleRecord) for r in records
         )

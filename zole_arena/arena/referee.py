@@ -405,9 +405,8 @@ class Referee:
             totals = sheet.totals
         self._flush(deal_no, result, totals, scored)
         a, b, c = (self._stray_of(player) for player in self._by_seat)
-        outcome = DealOutcome(deal_no, deal, result, moves, self.faults[first_fault:], (a, b, c))
-        outcome.table = scored
-        return outcome
+        faults = self.faults[first_fault:]
+        return DealOutcome(deal_no, deal, result, moves, faults, (a, b, c), scored)
 
     @staticmethod
     def _stray_of(player: _Player) -> int:
@@ -555,7 +554,9 @@ class Referee:
         except BotError as exc:
             LOGGER.info("deal %d: %s sat out, not told: %s", deal_no, sitter.name, exc)
 
-    def _tell_sitter_object(self, deal_no: int, sitter: _Player, result: DealResult) -> None:
+    def _tell_sitter_object(
+        self, deal_no: int, sitter: _Player, result: DealResult, score: TableScore
+    ) -> None:
         """Tell an in-process bot that sat the deal out how it ended (its ``on_sitout``), as
         :meth:`_tell_sitter` tells a program: one that raises is stopped, and no fault."""
         session = sitter.session
@@ -563,7 +564,7 @@ class Referee:
             return
         assert isinstance(session, InProcessSession)
         try:
-            session.sat_out(self._context, result)
+            session.sat_out(self._context, result, score)
         except BotError as exc:
             LOGGER.info("deal %d: %s sat out, not told: %s", deal_no, sitter.name, exc)
             session.kill()
@@ -590,12 +591,13 @@ class Referee:
     ) -> None:
         """Send every bot its unsent events and the deal's ``result``; tell the in-process
         ones the rest of the deal and the result as values. At a table of four, the one who
-        sat out is sent ``sitout`` (an in-process one is told nothing)."""
+        sat out is told how it ended (``sitout``; an in-process one, as a value)."""
         last = result_event(result, deal_no, totals, table) if self._texts else ""
+        score = None if table is None else table[1]
         sitter = self._sitter
         if table is not None and sitter is not None:
             if sitter.in_process:
-                self._tell_sitter_object(deal_no, sitter, result)
+                self._tell_sitter_object(deal_no, sitter, result, table[1])
             else:
                 self._tell_sitter(deal_no, sitter, sitout_event(result, deal_no, *table))
         for seat in self._by_seat:
@@ -603,7 +605,7 @@ class Referee:
                 if seat.session is not None:
                     assert isinstance(seat.session, InProcessSession) and self._context
                     try:
-                        seat.session.deal_over(self._context, seat.index, result, totals)
+                        seat.session.deal_over(self._context, seat.index, result, totals, score)
                     except BotError as exc:
                         self._bot_fault(deal_no, seat, exc)
                 continue

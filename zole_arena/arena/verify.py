@@ -23,12 +23,12 @@ from zole_arena.errors import ZoleError
 from zole_arena.game.clock import clock_after
 from zole_arena.game.rules import END_PULE_PAYMENT, Rules
 from zole_arena.game.scoring import Pules
-from zole_arena.game.state import dealer_of, max_penalty
+from zole_arena.game.state import DealState, dealer_of, max_penalty
 from zole_arena.game.table import (
     Seating,
     score_at_table,
+    seating_of,
     settle_pules,
-    table_dealer_of,
 )
 from zole_arena.records.checks import short
 from zole_arena.records.model import (
@@ -339,15 +339,29 @@ class _Verifier:
         state.playing.append((record.match_id, expected[1]))
         return problems
 
+    def _settling_sheet(self, match_id: str) -> _Sheet | None:
+        """The sheet of a table that settles its pules at its end: a table of four's, or the
+        one seating of an ``lzf`` round's table of three (its seat i the player i)."""
+        sheet = self.tables.get(match_id)
+        header = self.headers.get(match_id)
+        if (
+            sheet is None
+            and header is not None
+            and header.tournament is not None
+            and (header.tournament.round is not None)
+        ):
+            sheet = self.sheets.get((match_id, (0, 1, 2)))
+        return sheet
+
     def _stopped_early(self, match_id: str, planned: int) -> bool:
         """Whether a table ended before its last deal (a bot was disqualified there): only
         then do its faults decide places (a complete table's faults cost what its deals say)."""
-        sheet = self.tables.get(match_id) or self.sheets.get((match_id, (0, 1, 2)))
+        sheet = self._settling_sheet(match_id)
         return sheet is None or sheet.last < planned
 
     def _points_of(self, match_id: str, size: int) -> list[int]:
         """A finished table's points by table seat, as its records add up (settle included)."""
-        sheet = self.tables.get(match_id) or self.sheets.get((match_id, (0, 1, 2)))
+        sheet = self._settling_sheet(match_id)
         return list(sheet.totals) if sheet is not None else [0] * size
 
     # -- deals ----------------------------------------------------------------------------------
@@ -377,7 +391,7 @@ class _Verifier:
         if record.table is None:
             problems.extend(self._sheet_problems(record))
         else:
-            problems.extend(self._table_problems(record))
+            problems.extend(self._table_problems(record, replayed.state))
         if problems:
             self.report.bad += 1
             for problem in problems:
@@ -424,7 +438,7 @@ class _Verifier:
         not at what the record says (a forger's totals would shift every later deal)."""
         return record.match_id in self.headers and record.block == 1
 
-    def _table_problems(self, record: DealRecord) -> list[str]:
+    def _table_problems(self, record: DealRecord, state: DealState | None) -> list[str]:
         """A table of four's deal: the table's scores, pules and totals are what the deal's
         end gives at that table (:func:`~zole_arena.game.table.score_at_table`), carried from
         the table's deal before; the deal's own totals are the table's of its three."""
@@ -445,12 +459,10 @@ class _Verifier:
                 f"table.pules_before: the log says {short(table.pules_before.to_dict())}, the "
                 f"table's deal {sheet.last} left {short(sheet.pules.to_dict())}"
             )
+        if state is None:  # the replay could not set the deal up, and says why
+            return problems
         try:
-            rules = Rules.from_dict(record.rules)
-        except ZoleError as exc:
-            return [*problems, f"rules: {exc}"]
-        try:
-            scored = score_at_table(rules, seating, record.result, table.pules_before)
+            scored = score_at_table(state.rules, seating, record.result, table.pules_before)
         except ValueError as exc:
             return [*problems, f"table: {exc}"]
         if list(table.scores) != list(scored.scores):
@@ -498,10 +510,7 @@ class _Verifier:
         owner the payment to each other player."""
         problems = []
         header = self.headers.get(record.match_id)
-        sheet = self.tables.get(record.match_id)
-        if sheet is None and header is not None and header.table_size == 3:
-            in_round = header.tournament is not None and header.tournament.round is not None
-            sheet = self.sheets.get((record.match_id, (0, 1, 2))) if in_round else None
+        sheet = self._settling_sheet(record.match_id)
         if record.match_id in self.settled:
             problems.append("a second settle record of its match")
         self.settled.add(record.match_id)
@@ -542,20 +551,11 @@ class _Verifier:
         """At the end of the log: a table that settles its pules (of four, or of three in an
         ``lzf`` round) and played all its deals with personal pules standing must have
         settled them."""
-        sheets = dict(self.tables)
         for match_id, header in self.headers.items():
-            in_round = (
-                header is not None
-                and header.tournament is not None
-                and (header.tournament.round is not None)
-            )
-            three = self.sheets.get((match_id, (0, 1, 2)))
-            if in_round and three is not None:
-                sheets.setdefault(match_id, three)
-        for match_id, sheet in sheets.items():
-            header = self.headers.get(match_id)
+            sheet = self._settling_sheet(match_id)
             if (
-                header is not None
+                sheet is not None
+                and header is not None
                 and sheet.last == header.total_deals
                 and sheet.pules.personal
                 and _end_payment(header) > 0
@@ -660,7 +660,7 @@ def _table_schedule_problems(record: DealRecord, header: MatchHeader) -> list[st
     if table is None:
         return ["a deal of a table of four without its table part"]
     number = record.deal
-    dealer = table_dealer_of(number, 4)
+    dealer = seating_of(number, 4).dealer
     problems = []
     if record.block != number or table.dealer != dealer:
         problems.append(

@@ -47,14 +47,12 @@ def _scores_text(record: DealRecord) -> str:
     """The deal's scores and the totals after it, by seat: at a table of four the table's,
     the one who sat out (D) too (the result's own scores are the deal engine's three-player
     figure, which the sitter's payment changes)."""
+    letters, changes, after = list(_SEAT_NAMES), list(record.seat_scores), list(record.totals)
     table, sitter = record.table, record.sitter
-    if table is None or sitter is None:
-        scores = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record.result.scores))
-        totals = ", ".join(f"{_SEAT_NAMES[s]} {v:+d}" for s, v in enumerate(record.totals))
-        return f"scores: {scores}   totals: {totals}"
-    letters = [*_SEAT_NAMES, _SITTER]
-    changes = [*record.seat_scores, sitter[1]]
-    after = [*(table.totals[player] for player in record.seating), table.totals[table.dealer]]
+    if table is not None and sitter is not None:
+        letters.append(_SITTER)
+        changes.append(sitter[1])
+        after.append(table.totals[table.dealer])
     scores = ", ".join(f"{letter} {v:+d}" for letter, v in zip(letters, changes, strict=True))
     totals = ", ".join(f"{letter} {v:+d}" for letter, v in zip(letters, after, strict=True))
     return f"scores: {scores}   totals: {totals}"

@@ -167,7 +167,6 @@ class TournamentSummary:
     """The log's digest so far (``sha256:`` and the hash of its last line)."""
     rounds: RoundStandings | None = None
     """The ``lzf`` format's big points and rounds (None in the other formats)."""
-    rounds_planned: int | None = None
 
     @property
     def deals(self) -> int:

@@ -59,7 +59,7 @@ from zole_arena.events.signals import _SignalGate
 from zole_arena.events.standings import Standings, TableState, TournamentSummary
 from zole_arena.events.table_checks import check_deal, check_header, check_settle, check_stop
 from zole_arena.events.workers import LOCAL_WORKER, _start_worker, _Worker
-from zole_arena.game.table import Seating, table_dealer_of
+from zole_arena.game.table import seating_of
 from zole_arena.isolation.affinity import pin
 from zole_arena.isolation.sandbox import readable_paths
 from zole_arena.records.model import (
@@ -218,9 +218,11 @@ class Tournament:
                 self._header_written = True
                 continue
             table = by_id.get(record.match_id)
-            if table is None and self._settle_round() and self._next_round():
-                by_id = {table.match_id: table for table in self.tables}
-                table = by_id.get(record.match_id)
+            if table is None:  # a record of the next round: the round before has ended
+                self._settle_round()
+                if self._next_round():
+                    by_id = {table.match_id: table for table in self.tables}
+                    table = by_id.get(record.match_id)
             if table is None:
                 raise TournamentError(
                     f"the log holds match {record.match_id!r}, which is not a table of "
@@ -248,11 +250,11 @@ class Tournament:
                 writer.write(settled)
         self._unwritten.clear()
 
-    def _settle_round(self) -> bool:
+    def _settle_round(self) -> None:
         """Settle the pules of the current round's tables that played all their deals but
         whose log lacks its ``settle`` record (a run stopped between the two): computed from
         their deals as the table's match would have, counted now, and written first when the
-        tournament plays on (:attr:`_unwritten`). True (for chaining)."""
+        tournament plays on (:attr:`_unwritten`)."""
         number = self.round_number
         for table in self.tables:
             if table.table.round != number or table.settled or table.deals < table.planned:
@@ -266,11 +268,10 @@ class Tournament:
             )
             match.replay_records(self._deals[table.match_id])
             if match.settles:
-                match._settle(table.planned)
+                match.settle(table.planned)
             if match.settled is not None:
                 self._count(table, match.settled)
                 self._unwritten.append(match.settled)
-        return True
 
     def _count(self, table: TableState, record: Record) -> None:
         if record.type == "match":
@@ -375,7 +376,6 @@ class Tournament:
             str(self.log_path),
             digest=self._log.digest if self._log is not None else None,
             rounds=self.rounds,
-            rounds_planned=self.settings.rounds,
         )
 
     def run(self, on_event: Callable[[Event], None] | None = None) -> TournamentSummary:
@@ -579,7 +579,7 @@ class Tournament:
             return
         block, seating = self._plan[number - 1]
         if len(table.names) == 4:
-            block, seating = number, Seating(4, table_dealer_of(number, 4)).players
+            block, seating = number, seating_of(number, 4).players
         check_deal(record, table.match_id, table.names, number, block, seating)
         worker.next_deal += 1
 

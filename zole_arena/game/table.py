@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from zole_arena.game.actions import Contract
 from zole_arena.game.rules import END_PULE_PAYMENT, Rules
@@ -39,12 +39,15 @@ __all__ = [
     "END_PULE_PAYMENT",
     "TABLE_SIZES",
     "Seating",
+    "Sheet",
     "TableContext",
     "TableScore",
     "TableSheet",
     "pules_after_all_pass",
     "score_at_table",
+    "seating_of",
     "settle_pules",
+    "settle_sheet",
     "table_dealer_of",
 ]
 
@@ -132,6 +135,17 @@ class TableContext:
         """The totals of deal seats 0, 1 and 2."""
         a, b, c = (self.totals[seat] for seat in self.seating.players)
         return (a, b, c)
+
+    def totals_after(self, score: TableScore) -> tuple[int, ...]:
+        """Each table seat's total after the deal that ``score`` scored."""
+        return tuple(total + change for total, change in zip(self.totals, score.scores,
+                                                              strict=True))  # fmt: skip
+
+
+def seating_of(deal_no: int, size: int) -> Seating:
+    """Who plays deal ``deal_no`` (1-based) of a table of ``size``: dealt by table seat
+    :func:`table_dealer_of`, who sits it out at four."""
+    return Seating(size, table_dealer_of(deal_no, size))
 
 
 def settle_pules(pules: Pules, size: int, payment: int) -> tuple[int, ...]:
@@ -222,7 +236,7 @@ class TableSheet:
 
     def seating(self, deal_no: int) -> Seating:
         """Who plays deal ``deal_no``."""
-        return Seating(self.size, table_dealer_of(deal_no, self.size))
+        return seating_of(deal_no, self.size)
 
     def context(self) -> TableContext:
         """The table before the next deal: its seating, totals and pules."""
@@ -254,8 +268,23 @@ class TableSheet:
         """End the match or round: each personal pule standing costs its owner the rules'
         ``end_pule_payment`` to each other player; common pules lapse. Returns the
         changes (added to the totals); no pules stand after."""
-        changes = settle_pules(self.pules, self.size, self.rules.end_pule_payment)
-        for seat, change in enumerate(changes):
-            self.totals[seat] += change
-        self.pules = NO_PULES
-        return changes
+        return settle_sheet(self)
+
+
+class Sheet(Protocol):
+    """A score sheet whose pules can be settled: a table's, or a three-player match's."""
+
+    rules: Rules
+    totals: list[int]
+    pules: Pules
+
+
+def settle_sheet(sheet: Sheet) -> tuple[int, ...]:
+    """Settle the pules standing on ``sheet`` at the end of its match or round
+    (:func:`settle_pules` at the rules' ``end_pule_payment``): add the changes to its totals,
+    leave no pules, and return the changes."""
+    changes = settle_pules(sheet.pules, len(sheet.totals), sheet.rules.end_pule_payment)
+    for seat, change in enumerate(changes):
+        sheet.totals[seat] += change
+    sheet.pules = NO_PULES
+    return changes

@@ -62,7 +62,7 @@ __all__ = [
     "ruleset_of",
     "run_bot",
     "set_option",
-    "tables_said",
+    "tables_announced",
     "tell",
 ]
 
@@ -450,7 +450,7 @@ def _option_line(option: Option) -> str:
     return line + "".join(f" var {choice}" for choice in decl.choices)
 
 
-def tables_said(bot: Bot) -> str:
+def tables_announced(bot: Bot) -> str:
     """What the bot's handshake says of the table sizes it plays (``id tables``): its sizes,
     comma-separated, or "" when it plays at both 3 and 4 (then it says nothing, as the
     protocol's default is both)."""
@@ -466,7 +466,7 @@ def handshake_lines(bot: Bot) -> list[str]:
         lines.append(f"id author {bot.author}")
     if bot.version:
         lines.append(f"id version {bot.version}")
-    if tables := tables_said(bot):
+    if tables := tables_announced(bot):
         lines.append(f"id tables {tables}")
     lines += [_option_line(option) for option in bot.options]
     lines.append(f"zoleok {PROTOCOL_VERSION}")

@@ -18,9 +18,7 @@ At a table of four, given the table in the deal's context (:attr:`DealContext.ta
 session tells the three who play what a program reads from ``newdeal`` and ``result`` — the
 table as :class:`~zole_arena.players.bot.TableInfo` and :class:`~zole_arena.players.bot.TableEnd`,
 the table's pules and scores — and :meth:`~InProcessSession.sat_out` tells the one who sits
-out what a program reads from ``sitout``. Without it a deal is told as at three. (The referee
-does not hand the session the table yet: an in-process bot at four plays its deals as at
-three, and is told nothing of those it sits out.)
+out what a program reads from ``sitout``. Without it a deal is told as at three.
 
 The session also speaks the text protocol (:meth:`~InProcessSession.request`,
 :meth:`~InProcessSession.send_lines`), reading the lines as a bot program would
@@ -40,7 +38,7 @@ from zole_arena.game.cards import CARDS, POINTS, cards_of
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealResult, DealState
-from zole_arena.game.table import TableContext, TableScore, score_at_table
+from zole_arena.game.table import TableContext, TableScore
 from zole_arena.players.bot import (
     BidEvent,
     Bot,
@@ -54,7 +52,7 @@ from zole_arena.players.bot import (
     TrickEvent,
     make_view,
 )
-from zole_arena.players.bot_io import format_action, parse_go, set_option, tables_said, tell
+from zole_arena.players.bot_io import format_action, parse_go, set_option, tables_announced, tell
 from zole_arena.players.session import BotConfig, Reply
 
 __all__ = ["DealContext", "Decision", "InProcessSession"]
@@ -71,14 +69,6 @@ class DealContext(NamedTuple):
     table: TableContext | None = None
     """At a table of four, the table before the deal (``scores`` are then the table's totals
     of the three who play, by deal seat); None at three."""
-
-    def table_score(self, result: DealResult) -> TableScore | None:
-        """What the finished deal did to the table (as the table's sheet scores it); None at
-        three."""
-        table = self.table
-        if table is None:
-            return None
-        return score_at_table(self.rules, table.seating, result, table.pules)
 
 
 class Decision(NamedTuple):
@@ -178,19 +168,25 @@ class InProcessSession:
         return Decision(action, elapsed)
 
     def deal_over(
-        self, deal: DealContext, seat: int, result: DealResult, totals: Sequence[int]
+        self,
+        deal: DealContext,
+        seat: int,
+        result: DealResult,
+        totals: Sequence[int],
+        score: TableScore | None = None,
     ) -> None:
         """Tell the bot the rest of the deal and its result.
 
         :param totals: each seat's total after the deal (at a table of four, the table's
             totals of the three who played, by deal seat).
+        :param score: at a table of four, the deal scored for the table (as its sheet
+            recorded it).
         :raises BotCrashedError: the bot's code raised an exception.
         """
         try:
             self._catch_up(deal, seat)
             scores = result.scores
             table_end = None
-            score = deal.table_score(result)
             if score is not None and deal.table is not None:
                 seating = deal.table.seating
                 a, b, c = (score.scores[player] for player in seating.players)
@@ -199,7 +195,7 @@ class InProcessSession:
                     size=seating.size,
                     dealer=seating.dealer,
                     scores=score.scores,
-                    totals=_after(deal.table, score),
+                    totals=deal.table.totals_after(score),
                 )
             self.bot.on_result(
                 DealEnd(
@@ -220,16 +216,16 @@ class InProcessSession:
             raise BotCrashedError(self._crash("on_result", exc)) from None
         self._state = None
 
-    def sat_out(self, deal: DealContext, result: DealResult) -> None:
+    def sat_out(self, deal: DealContext, result: DealResult, score: TableScore) -> None:
         """At a table of four, tell the bot, which dealt the deal and sat it out, how it ended
-        (its ``on_sitout``: what a program reads from ``sitout``).
+        (its ``on_sitout``: what a program reads from ``sitout``); ``score``: the deal scored
+        for the table.
 
         :raises ValueError: the deal is not at a table of four.
         :raises BotCrashedError: the bot's code raised an exception.
         """
         table = deal.table
-        score = deal.table_score(result)
-        if table is None or score is None or table.seating.sitting_out is None:
+        if table is None or table.seating.sitting_out is None:
             raise ValueError("only a deal at a table of four is sat out")
         seating = table.seating
         sitout = SitOut(
@@ -243,7 +239,7 @@ class InProcessSession:
             band=result.band,
             forfeit=None if result.forfeit is None else seating.table_seat(result.forfeit),
             scores=score.scores,
-            totals=_after(table, score),
+            totals=table.totals_after(score),
             pules=score.pules,
         )
         try:
@@ -329,7 +325,7 @@ class InProcessSession:
             "id_name": self.bot.name,
             "author": self.bot.author,
             "version": self.bot.version,
-            "tables": tables_said(self.bot),
+            "tables": tables_announced(self.bot),
             "command": list(self.config.command),
         }
 
@@ -420,8 +416,3 @@ def _table_info(table: TableContext, seat: int) -> TableInfo:
         scores=table.totals,
         personal_pules=table.pules.personal,
     )
-
-
-def _after(table: TableContext, score: TableScore) -> tuple[int, ...]:
-    """Each table seat's total after the deal ``score`` scored."""
-    return tuple(before + change for before, change in zip(table.totals, score.scores, strict=True))

@@ -300,7 +300,7 @@ def result_event(
         scores = [score.scores[seat] for seat in seating.players]
         extra = (
             f" tablesize {seating.size} tabledealer {seating.dealer} "
-            f"tablescores {_list(score.scores)} tabletotals {_list(_after(context, score))}"
+            f"tablescores {_list(score.scores)} tabletotals {_list(context.totals_after(score))}"
         )
     fields = [
         "result",
@@ -316,10 +316,6 @@ def result_event(
         "forfeit", _opt(result.forfeit),
     ]  # fmt: skip
     return " ".join(fields) + extra
-
-
-def _after(context: TableContext, score: TableScore) -> list[int]:
-    return [before + change for before, change in zip(context.totals, score.scores, strict=True)]
 
 
 def sitout_event(result: DealResult, deal_no: int, context: TableContext, score: TableScore) -> str:
@@ -340,7 +336,7 @@ def sitout_event(result: DealResult, deal_no: int, context: TableContext, score:
         "band", _opt(result.band),
         "forfeit", _opt(forfeit),
         "tablescores", _list(score.scores),
-        "tabletotals", _list(_after(context, score)),
+        "tabletotals", _list(context.totals_after(score)),
         "tablepersonalpules", _list(score.pules.personal),
         "commonpules", str(score.pules.common),
     ]  # fmt: skip

@@ -30,6 +30,7 @@ from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoring import Band
 from zole_arena.game.shuffle import MAX_SEED
+from zole_arena.game.table import Seating
 from zole_arena.records.model import TOURNAMENT_FORMATS, InvalidHeader, Termination
 
 __all__ = [
@@ -456,7 +457,7 @@ def _table_problem(record: Mapping[str, Any]) -> str | None:
     if problem is not None:
         return problem
     dealer = table["dealer"]
-    seats = [(dealer + step) % 4 for step in (1, 2, 3)]
+    seats = list(Seating(4, dealer).players)
     if record["seating"] != seats:
         return f"seating is {short(record['seating'])}, not {seats}: those after dealer {dealer}"
     if record["dealer"] != 2:

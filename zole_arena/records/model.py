@@ -209,11 +209,6 @@ class TableDeal:
     pule_event: str | None = None
     """What happened to the pules, in words; None when they played no part."""
 
-    @property
-    def sitting_out(self) -> int:
-        """The table seat that sat the deal out."""
-        return self.dealer
-
 
 # -- deal records ------------------------------------------------------------------------------
 
@@ -291,13 +286,6 @@ class DealRecord:
         if self.table is not None:
             return dict(enumerate(self.table.scores))
         return {player: self.result.scores[seat] for seat, player in enumerate(self.seating)}
-
-    @property
-    def player_totals(self) -> dict[int, int]:
-        """Each player's cumulative score after this deal, on its sheet."""
-        if self.table is not None:
-            return dict(enumerate(self.table.totals))
-        return {player: self.totals[seat] for seat, player in enumerate(self.seating)}
 
     @classmethod
     def of_deal(

@@ -121,8 +121,3 @@ def places_points(totals: Sequence[int], disqualified: Collection[int]) -> list[
 def disqualified_seats(faults: Mapping[int, int], max_faults: int) -> set[int]:
     """The table seats past the fault limit (``faults``: each seat's faults at the table)."""
     return {seat for seat, count in faults.items() if count > max_faults}
-
-
-def table_totals(totals: Mapping[int, int], size: int) -> tuple[int, ...]:
-    """A table's totals by table seat from a record's totals by player index."""
-    return tuple(totals.get(seat, 0) for seat in range(size))
