@@ -434,7 +434,7 @@ def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
 
 
 _TABLE: Final[Shape] = (
-    ("size", lambda v: v == 4, "4"),
+    ("size", lambda v: _whole(v) and v == 4, "4"),
     ("dealer", lambda v: _whole(v) and 0 <= v <= 3, "a table seat (0 to 3)"),
     ("sitter", lambda v: isinstance(v, dict), "a player"),
     ("pules_before", _pules4, "{common, personal} pules of table seats"),
