@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from clihelp import PY, ok, one_line_error, zole
 
+from zole_arena.stats.boards import group_seed
+
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ILLEGAL_BOT = Path(__file__).resolve().parent / "fault_bots" / "illegal_card.py"
@@ -637,8 +639,10 @@ def test_a_table_must_play_as_its_tournament_says(tournament: Played, tmp_path: 
     (tmp_path / "t.jsonl").write_bytes(rechain(records))
     proc = verify(tmp_path, "t.jsonl")
     assert proc.returncode == 1
+    seed = group_seed(3, 0)
     assert (
-        "t.jsonl: line 2: match header: seed: the table's is 4, its tournament's 3" in proc.stdout
+        f"t.jsonl: line 2: match header: seed: {seed + 1} is not table 1's, {seed} (every table "
+        "of its tournament deals its own)" in proc.stdout
     )
 
 

@@ -112,7 +112,7 @@ def test_the_help_shows_the_defaults_of_the_settings(
     ):  # fmt: skip
         assert match[flag].endswith(f"[default:{default}]"), (flag, match[flag])
     tournament = {flag: _squashed(text) for flag, text in helps[Command.TOURNAMENT].items()}
-    for flag, default in (("--sandbox", "sandbox"), ("--duplicate", "duplicate"),
+    for flag, default in (("--sandbox", "sandbox"), ("--duplicate", "with--no-sandbox"),
                           ("--blocks", "10"), ("--concurrency", "1")):  # fmt: skip
         assert tournament[flag].endswith(f"[default:{default}]"), (flag, tournament[flag])
     assert "overrides" in _squashed(helps[Command.TOURNAMENT]["--config"])

@@ -143,11 +143,12 @@ def test_the_payload_does_nothing_where_it_cannot_write(tmp_path: Path) -> None:
 
 
 def test_a_default_tournament_gives_no_bot_another_hand(tmp_path: Path, mark: str) -> None:
-    """Tournaments play duplicate blocks by default: the memory attack works in every one."""
+    """A default tournament (sandboxed: a movement) deals each of a table's deals once: the
+    memory attack, which needs a deal met twice, has nothing to remember."""
     bot = bot_command("redteam_duplicate_memory", mark)
     config = tmp_path / "event.toml"
     config.write_text(
-        f'deals = 1\nlog = "t.jsonl"\n[[bots]]\nname = "hostile"\ncommand = {json.dumps(bot)}\n'
+        f'deals = 6\nlog = "t.jsonl"\n[[bots]]\nname = "hostile"\ncommand = {json.dumps(bot)}\n'
         '[[bots]]\ncommand = "random"\n[[bots]]\ncommand = "rulebot"\n'
     )
     done = zole(tmp_path, "tournament", "--config", str(config))
@@ -159,7 +160,7 @@ def test_a_default_tournament_gives_no_bot_another_hand(tmp_path: Path, mark: st
         record = json.loads(line)
         if record.get("type") == "deal":
             hands[record["deal"]] = record["hands"]
-    assert len(hands) == 6, "a tournament table of one deal is one duplicate block"
+    assert len(hands) == 6 and len({json.dumps(h) for h in hands.values()}) == 6
     right = []
     for attack in attacks:
         found = re.search(r"deal (\d+) .*?seat (\d+) hand (\S+)$", attack.detail)

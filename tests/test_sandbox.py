@@ -286,9 +286,20 @@ def test_a_tournament_is_sandboxed_by_default(tmp_path: Path) -> None:
     assert "bots: sandboxed (bubblewrap)" in proc.stdout
     header = json.loads((tmp_path / "t.jsonl").read_text().splitlines()[0])
     assert header["isolation"].startswith("sandboxed")
-    # Duplicate blocks: every seating has processes of its own (no process meets a deal twice).
+    # A movement, not duplicate blocks: no bot meets a deal twice (each table plays each of its
+    # deals once), so one process a bot and table is enough.
+    assert header["boards"] == "movement" and header["duplicate"] is False
+    assert header["settings"]["process_per_seating"] is False
+    deals = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()[2:]]
+    assert len(deals) == 6  # --blocks 1: as many deals as a block has, each dealt once
+    assert len({json.dumps(d["hands"]) for d in deals}) == 6
+    dup = ok(zole("tournament", "random", "rulebot", "random", "--blocks", "1", "--duplicate",
+                  "--log", "d.jsonl", *FAST, cwd=tmp_path))  # fmt: skip
+    header = json.loads((tmp_path / "d.jsonl").read_text().splitlines()[0])
+    # Duplicate blocks when asked: every seating has processes of its own.
     assert header["settings"]["process_per_seating"] is True
     assert "every seating of a duplicate block has its own processes" in header["isolation"]
+    assert "note: --duplicate with sandboxed bots" in dup.stderr
 
 
 def test_a_sandboxed_bot_process_leaves_no_cgroup_and_no_process() -> None:

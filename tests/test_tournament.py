@@ -119,7 +119,7 @@ def test_gauntlet_puts_its_bot_at_every_table() -> None:
 def test_round_robin_in_parallel_logs_verifies_and_rates(tmp_path: Path) -> None:
     proc = ok(
         zole(
-            "tournament", "rulebot", "random", "cbot", "crandom", "--blocks", "2",
+            "tournament", "rulebot", "random", "cbot", "crandom", "--blocks", "2", "--duplicate",
             "--seed", "7", "--concurrency", "2", "--log", "t.jsonl", "--json", *FAST,
             cwd=tmp_path,
         )
@@ -127,6 +127,9 @@ def test_round_robin_in_parallel_logs_verifies_and_rates(tmp_path: Path) -> None
     summary = json.loads(proc.stdout)
     assert summary["deals"] == summary["planned"] == 4 * 12
     assert summary["stopped"] is None
+    # Sandboxed bots at duplicate tables: told once what that allows and what to use instead.
+    assert proc.stderr.count("note: --duplicate with sandboxed bots") == 1
+    assert "leave out --duplicate (a movement" in " ".join(proc.stderr.split())
     assert summary["format"] == "round-robin"
     assert [t["deals"] for t in summary["tables"]] == [12, 12, 12, 12]
     standings = summary["standings"]
@@ -182,14 +185,14 @@ def test_round_robin_in_parallel_logs_verifies_and_rates(tmp_path: Path) -> None
 def test_a_one_block_tournament_shows_its_intervals_as_not_estimable(tmp_path: Path) -> None:
     """Three bots, one table, one block: one cluster to resample, so no interval and no LOS."""
     bots = ("rulebot", "random", f"other={PY} {TESTS.parent / 'bots' / 'random_bot.py'}")
-    proc = ok(zole("tournament", *bots, "--blocks", "1", "--seed", "3", "--json", *FAST,
-                   cwd=tmp_path))  # fmt: skip
+    proc = ok(zole("tournament", *bots, "--blocks", "1", "--duplicate", "--seed", "3", "--json",
+                   *FAST, cwd=tmp_path))  # fmt: skip
     standings = json.loads(proc.stdout)["standings"]
     assert len(standings) == 3
     for entry in standings:
         assert entry["low"] is None and entry["high"] is None and entry["los_next"] is None
         assert isinstance(entry["elo"], float)
-    table = ok(zole("tournament", *bots, "--blocks", "1", "--seed", "3", *FAST,
+    table = ok(zole("tournament", *bots, "--blocks", "1", "--duplicate", "--seed", "3", *FAST,
                     cwd=tmp_path)).stdout  # fmt: skip
     rows = [line.split() for line in table.splitlines() if line[:3] in (" 1 ", " 2 ", " 3 ")]
     assert sorted(row[1] for row in rows[:3]) == sorted(e["name"] for e in standings)

@@ -169,6 +169,7 @@ class Match:
             start_session=start_session,
             tc=settings.tc,
             slots=len(SEATINGS) if settings.separate_seatings else 1,
+            fixed_pace=settings.fixed_pace,
         )
 
     # -- the header -------------------------------------------------------------------------

@@ -215,9 +215,15 @@ class Referee:
         start_session: Callable[[BotConfig], PlayerSession] = BotSession,
         tc: TimeControl | None = None,
         slots: int = 1,
+        fixed_pace: bool = False,
     ) -> None:
         """:param slots: how many processes of each player may be alive at once (the slots of
-        :meth:`play_deal`): a sandboxed player's limits are shared out among them."""
+        :meth:`play_deal`): a sandboxed player's limits are shared out among them.
+        :param fixed_pace: send no request (and no result) earlier than if every decision of
+        the deal before it had taken the whole ``time_ms``, so that how long a bot waits
+        tells it nothing of how long the others thought (their cards); not with ``tc``."""
+        if fixed_pace and tc is not None:
+            raise ValueError("a fixed pace is a pace of the move time, not of a game clock")
         if len(configs) not in (3, 4):
             raise ValueError(f"a Zole table seats 3 or 4 bots, not {len(configs)}")
         self.rules = rules
@@ -225,6 +231,9 @@ class Referee:
         self.tc = tc
         """The game clock (each seat's, per deal); None: ``time_ms`` for every decision."""
         self.slots = slots
+        self.fixed_pace = fixed_pace
+        self._paced_from = 0.0
+        """When the current deal began (:meth:`_pace`)."""
         self._clocks = [0, 0, 0]
         """Each seat's clock in the current deal, in milliseconds (under :attr:`tc`)."""
         self.margin_ms = margin_ms
@@ -388,6 +397,7 @@ class Referee:
         scores = tuple(sheet.totals) if table is None else table.deal_totals
         moves: list[Move] = []
         first_fault = len(self.faults)
+        self._paced_from = time.monotonic()
         try:
             self._begin(deal, deal_no, scores, table)
             while deal.result is None:
@@ -403,6 +413,7 @@ class Referee:
         else:
             sheet.record(result)
             totals = sheet.totals
+        self._pace(len(moves))
         self._flush(deal_no, result, totals, scored)
         a, b, c = (self._stray_of(player) for player in self._by_seat)
         faults = self.faults[first_fault:]
@@ -437,7 +448,19 @@ class Referee:
             seat.pending = [] if seat.in_process else [writer.newdeal(seat.index)]
             seat.seen = 0
 
+    def _pace(self, decisions: int) -> None:
+        """Under a fixed pace, wait until ``decisions`` whole move times have passed since the
+        deal began: what comes next then comes when it would have if every decision before
+        had used all its time, whatever the bots took (a bot's decision that overran into its
+        margin delays what follows, and the next quick ones catch up)."""
+        if not self.fixed_pace:
+            return
+        wait = self._paced_from + decisions * self.time_ms / 1000 - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+
     def _turn(self, deal: DealState, deal_no: int, moves: list[Move]) -> None:
+        self._pace(len(moves))
         index: int = deal.turn  # type: ignore[assignment]
         seat = self._by_seat[index]
         request_id = self._new_id()

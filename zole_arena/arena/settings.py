@@ -82,6 +82,14 @@ class MatchSettings:
     the bots are sandboxed (:attr:`separate_seatings`)."""
     tc: TimeControl | None = None
     """A game clock for each seat in each deal, instead of :attr:`movetime_ms`."""
+    fixed_pace: bool = False
+    """Send no request before every decision before it could have used its whole
+    :attr:`movetime_ms` (:class:`~zole_arena.arena.referee.Referee`): opponents' think times,
+    which follow their cards, then reach no bot. Not with :attr:`tc`."""
+
+    def __post_init__(self) -> None:
+        if self.fixed_pace and self.tc is not None:
+            raise MatchError("--fixed-pace paces by --movetime: give it without --tc")
 
     @property
     def separate_seatings(self) -> bool:
@@ -112,6 +120,7 @@ class MatchSettings:
             else SandboxSettings(sandbox.tmp_mb, sandbox.readable, sandbox.hidden),
             process_per_seating=self.separate_seatings,
             tc=self.tc,
+            fixed_pace=self.fixed_pace,
         )
 
     def thinking_seconds(self) -> int:
@@ -127,7 +136,8 @@ class MatchSettings:
         ``2000 ms per decision``."""
         if self.tc is not None:
             return f"clock {self.tc} s per seat and deal"
-        return f"{self.movetime_ms} ms per decision"
+        pace = ", at a fixed pace" if self.fixed_pace else ""
+        return f"{self.movetime_ms} ms per decision{pace}"
 
     def isolation(self) -> str:
         """One line for people and headers: whether the bots are sandboxed, and how the
@@ -168,6 +178,7 @@ class MatchSettings:
             else Sandbox(sandbox.tmp_mb, sandbox.readable, sandbox.hidden),
             process_per_seating=s.process_per_seating is True,
             tc=s.tc,
+            fixed_pace=s.fixed_pace and s.tc is None,
         )
 
     @property

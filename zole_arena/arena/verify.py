@@ -43,6 +43,7 @@ from zole_arena.records.model import (
 )
 from zole_arena.records.reader import LogEntry, LogReader
 from zole_arena.records.writer import fault_json, to_json
+from zole_arena.stats.boards import board_groups, table_seed
 from zole_arena.stats.rounds import RoundStandings, disqualified_seats, round_seed
 
 __all__ = [
@@ -179,6 +180,8 @@ class _Verifier:
         """Each match's faults so far, by player (in a round, past the limit: last place)."""
         self.rounds: dict[str, _Rounds] = {}
         """Each ``lzf`` tournament's rounds, as its tables' headers begin them."""
+        self.groups: dict[str, list[int]] = {}
+        """Each movement's board group of every table (:mod:`zole_arena.stats.boards`)."""
         self.settled: set[str] = set()
         """The matches whose pules were settled (their ``settle`` record read)."""
         self.first_type: str | None = None
@@ -280,7 +283,7 @@ class _Verifier:
         problems = [
             f"{key}: the table's is {short(mine[key])}, its tournament's {short(theirs[key])}"
             for key in ("rules", "seed", "deals", "duplicate", "settings")
-            if mine[key] != theirs[key] and not (lzf and key == "seed")
+            if mine[key] != theirs[key] and not (key == "seed" and (lzf or tournament.boards))
         ]
         if lzf:
             return problems + self._against_round(record, tournament)
@@ -289,6 +292,19 @@ class _Verifier:
             problems.append(f"match_id {short(record.match_id)} is not table {number}'s")
         if number > len(tournament.tables):
             return [*problems, f"table {number}: the tournament has {len(tournament.tables)}"]
+        if tournament.boards is not None:
+            groups = self.groups.get(tournament.match_id)
+            if groups is None:
+                groups = board_groups(tournament.tables, tournament.boards)
+                self.groups[tournament.match_id] = groups
+            group = groups[number - 1]
+            seed = table_seed(tournament.seed, tournament.boards, group)
+            if record.seed != seed and tournament.boards == "own":
+                problems.append(f"seed: {record.seed} is not table {number}'s, {seed} (every "
+                                "table of its tournament deals its own)")  # fmt: skip
+            elif record.seed != seed:
+                problems.append(f"seed: {record.seed} is not board group {group + 1}'s, "
+                                f"{seed} (its tournament's movement)")  # fmt: skip
         expected = [tournament.entrants[p].name for p in tournament.tables[number - 1]]
         seated = list(record.names)
         if seated != expected:

@@ -21,7 +21,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from zole_arena.arena.settings import unique_names
+from zole_arena.arena.settings import SEATINGS, unique_names
 from zole_arena.arena.stop import StopReason
 from zole_arena.cli.console import (
     check_new_log,
@@ -57,6 +57,7 @@ from zole_arena.events.options import (
     MAX_PROCESSES,
     MAX_STDERR_MB,
     MEETINGS,
+    MOVEMENT,
     OPTION,
     RAY_ADDRESS,
     ROUNDS,
@@ -81,6 +82,8 @@ from zole_arena.isolation.sandbox import (
 )
 from zole_arena.players.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.players.command import program_name, split_command
+from zole_arena.records.model import Boards
+from zole_arena.stats.boards import board_groups
 from zole_arena.stats.reseating import table_sizes
 
 _BUNDLED_NAMES = {bot.name for bot in BUNDLED}
@@ -122,6 +125,48 @@ def _check_cluster(address: str | None, quiet: bool) -> None:
         fail(problem)
     if not quiet:
         out.print(f"{_cluster_name(address)}: {cluster}", highlight=False, markup=False)
+
+
+def _boards(values: OptionValues, chosen_format: str) -> tuple[bool, Boards | None]:
+    """Whether the tables play duplicate blocks, and how they share deals
+    (:mod:`zole_arena.stats.boards`): sandboxed bots, whom the arena does not trust, play a
+    movement unless --duplicate is given (and are told once what that allows); trusted bots
+    play duplicate blocks at every table unless --movement or --no-duplicate is given."""
+    asked = values.source(DUPLICATE) is not Source.DEFAULT
+    movement = values[MOVEMENT]
+    if chosen_format == "lzf":
+        if values.source(MOVEMENT) is not Source.DEFAULT and movement:
+            fail("--format lzf: every table of a round plays the round's deals (no --movement)")
+        return values[DUPLICATE] if asked else False, None  # (its own checks follow)
+    if movement and asked and values[DUPLICATE]:
+        fail("give --movement or --duplicate, not both")
+    if movement or (values[SANDBOX] and not asked):
+        return False, "movement"
+    if asked and not values[DUPLICATE]:
+        return False, "own"
+    if values[SANDBOX]:
+        err.print(
+            "note: --duplicate with sandboxed bots: every bot meets each deal in six seatings, "
+            "and what one seating's process saw can reach the next through the kernel (the "
+            "dentry cache, docs/competitions.md): a bot written to cheat knows the hands of 5 "
+            "of every 6 deals. For entrants you do not trust, leave out --duplicate (a "
+            "movement: no bot meets the same cards twice).",
+            highlight=False,
+            markup=False,
+        )
+    return True, None
+
+
+def _boards_text(settings: TournamentSettings) -> str:
+    """How the tables share their deals, for the banner."""
+    if settings.boards == "own":
+        return "every table deals of its own"
+    groups = board_groups([t.players for t in settings.tables], settings.boards)
+    shared = sum(1 for g in groups if groups.count(g) > 1)
+    return (
+        f"a movement: {len(set(groups))} board groups, {shared} of {len(groups)} tables "
+        "share their deals with others; no bot meets a deal twice"
+    )
 
 
 def _balance_text(settings: TournamentSettings) -> str:
@@ -359,7 +404,7 @@ def tournament_command(
         chosen_gauntlet = entrants[0].name
     if chosen_format != "gauntlet" and chosen_gauntlet is not None:
         fail(f"--gauntlet is for --format gauntlet, not {chosen_format}")
-    is_duplicate = values[DUPLICATE]
+    is_duplicate, boards = _boards(values, chosen_format)
     chosen_deals = values[DEALS]
     rounds = values[ROUNDS]
     if chosen_format == "lzf":
@@ -378,10 +423,14 @@ def tournament_command(
     if values.source(BLOCKS) is not Source.DEFAULT:
         if chosen_deals is not None:
             fail("give --blocks or --deals, not both")
-        if not is_duplicate:
+        if boards == "own":
             fail("--blocks is for duplicate tables: give --deals with --no-duplicate")
-    # As in 'match': --deals counts the seed's deals, each played in 6 seatings when duplicate.
+    # As in 'match': --deals counts the seed's deals, each played in 6 seatings when duplicate;
+    # a movement's tables play each deal once, and --blocks N (or its default) as many deals
+    # as N blocks have, so that the event is as long as it was.
     per_table = chosen_deals if chosen_deals is not None else values[BLOCKS]
+    if boards == "movement" and chosen_deals is None:
+        per_table *= len(SEATINGS)
     tournament_id = uuid.uuid4().hex[:12]
     chosen_log = values[LOG]
     log_path = chosen_log if chosen_log is not None else Path(f"tournament-{tournament_id}.jsonl")
@@ -400,6 +449,7 @@ def tournament_command(
         meetings=values[MEETINGS],
         keep_bots=values[KEEP_BOTS],
         rounds=rounds,
+        boards=boards,
     )
     _check_cluster(address, json_output)
     if not json_output:
@@ -421,6 +471,8 @@ def tournament_command(
         kind = (
             f"{per_table} duplicate block(s) of 6 deals" if is_duplicate else f"{per_table} deals"
         )
+        if boards is not None:
+            kind += f" ({_boards_text(settings)})"
         what = chosen_format
         if chosen_format == "gauntlet":
             what = f"gauntlet of {chosen_gauntlet}"

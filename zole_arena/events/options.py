@@ -250,8 +250,18 @@ BLOCKS: Final = Option[int](
 DUPLICATE: Final = Option[bool](
     "duplicate", bool, MatchSettings.duplicate,
     "Play every deal in all 6 seatings of the three bots.", frozenset({MATCH, TOURNAMENT}),
-    defaults={TOURNAMENT: True},
-    helps={TOURNAMENT: "Play each deal in all 6 seatings of a table, or plain deals."},
+    defaults={TOURNAMENT: True}, default_texts={TOURNAMENT: "with --no-sandbox"},
+    helps={TOURNAMENT: "Play each deal in all 6 seatings of a table (every table the same "
+           "deals; sandboxed bots then meet each deal six times: docs/competitions.md), or "
+           "with --no-duplicate every table deals of its own.",
+           },
+)  # fmt: skip
+MOVEMENT: Final = Option[bool](
+    "movement", bool, False, "A movement of boards: tables with no bot in common play the "
+    "same deals, each table every deal once, so that every hand is held by several bots and "
+    "no bot meets the same cards twice (docs/competitions.md). The default for sandboxed "
+    "bots; --no-sandbox tables play duplicate blocks unless this is given.",
+    frozenset({TOURNAMENT}), default_text="for sandboxed bots",
 )  # fmt: skip
 MOVETIME: Final = Option[int](
     "movetime", int, MatchSettings.movetime_ms, "Milliseconds per decision.", _EVERY,
@@ -272,6 +282,13 @@ TC: Final = Option[str | None](
     "bot's clock starts each deal at BASE, runs while it decides and gains INC after each "
     "decision (docs/clocks.md).", frozenset({MATCH, SPRT, PLAY, TOURNAMENT}), unit="BASE+INC",
     default_text="none: --movetime", check=_tc_problem,
+)  # fmt: skip
+FIXED_PACE: Final = Option[bool](
+    "fixed-pace", bool, MatchSettings.fixed_pace, "Send no request before every decision "
+    "before it could have used its whole --movetime, so that how long a bot waits tells it "
+    "nothing of how long the others thought (their cards): each deal then takes its "
+    "decisions times --movetime (docs/competitions.md).",
+    frozenset({MATCH, SPRT, TOURNAMENT}),
 )  # fmt: skip
 TIMEMARGIN: Final = Option[int](
     "timemargin", int, MatchSettings.margin_ms,
@@ -424,11 +441,10 @@ RAY_ADDRESS: Final = Option[str | None](
 
 #: Every declared option, in the order ``--help`` lists them.
 OPTIONS: Final[tuple[Option[Any], ...]] = (
-    SEED, RULES, DEALS, BLOCKS, DUPLICATE, MOVETIME, TC, TIMEMARGIN, STARTUP_MS, PING_MS, ON_FAULT,
-    FORFEIT_PENALTY, MAX_FAULTS, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB, SANDBOX,
-    SANDBOX_READ, OPTION, LOG, TRANSCRIPT, CPU, FORMAT, ROUNDS, GAUNTLET, TABLES, MEETINGS,
-    CONCURRENCY,
-    AFFINITY, KEEP_BOTS, BACKEND, RAY_ADDRESS,
+    SEED, RULES, DEALS, BLOCKS, DUPLICATE, MOVEMENT, MOVETIME, TC, FIXED_PACE, TIMEMARGIN,
+    STARTUP_MS, PING_MS, ON_FAULT, FORFEIT_PENALTY, MAX_FAULTS, MAX_MEMORY_MB, MAX_CPU_S,
+    MAX_PROCESSES, MAX_STDERR_MB, SANDBOX, SANDBOX_READ, OPTION, LOG, TRANSCRIPT, CPU, FORMAT,
+    ROUNDS, GAUNTLET, TABLES, MEETINGS, CONCURRENCY, AFFINITY, KEEP_BOTS, BACKEND, RAY_ADDRESS,
 )  # fmt: skip
 
 

@@ -16,6 +16,7 @@ from zole_arena.arena.settings import MatchSettings
 from zole_arena.events.options import (
     BLOCKS,
     DEALS,
+    FIXED_PACE,
     FORFEIT_PENALTY,
     FORMAT,
     GAUNTLET,
@@ -148,6 +149,15 @@ class OptionValues:
             )
         return TimeControl.parse(text)
 
+    def fixed_pace(self) -> bool:
+        """Whether to pace every request by the move time (``--fixed-pace``).
+
+        :raises OptionError: with a game clock (``--tc``): it paces by ``--movetime``.
+        """
+        if self[FIXED_PACE] and self[TC] is not None:
+            raise OptionError("--fixed-pace paces by --movetime: give it without --tc")
+        return bool(self[FIXED_PACE])
+
     def limits(self) -> Limits:
         """What each bot may use (0 on the command line: no limit)."""
         return Limits(
@@ -199,6 +209,7 @@ class OptionValues:
             duplicate=duplicate,
             movetime_ms=self[MOVETIME],
             tc=self.time_control(),
+            fixed_pace=self.fixed_pace(),
             margin_ms=self[TIMEMARGIN],
             startup_ms=self[STARTUP_MS],
             ping_ms=self[PING_MS],

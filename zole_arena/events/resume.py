@@ -179,6 +179,7 @@ def resume_tournament(
             concurrency=concurrency or header.concurrency,
             schedule=header.tables if header.tournament_format == "balanced" else None,
             rounds=header.rounds,
+            boards=header.boards,
         )
     except (TypeError, ValueError) as exc:
         raise TournamentError(f"{log_path}: the tournament header is incomplete ({exc})") from None

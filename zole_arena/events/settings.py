@@ -4,6 +4,7 @@ tables at a time; and the header that records it."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.events.designs import DesignError, balanced_tables
@@ -18,9 +19,11 @@ from zole_arena.records.checks import (
     derived_tables,
 )
 from zole_arena.records.model import (
+    Boards,
     EntrantInfo,
     TournamentHeader,
 )
+from zole_arena.stats.boards import board_groups, rotated, table_seed
 from zole_arena.stats.reseating import table_sizes
 
 __all__ = [
@@ -54,6 +57,9 @@ class TournamentSettings:
     rounds: int | None = None
     """The ``lzf`` format's rounds (:mod:`zole_arena.stats.rounds`); ``match.deals`` are
     then each round's deals."""
+    boards: Boards | None = None
+    """How the tables share deals (:mod:`zole_arena.stats.boards`): ``movement``, ``own``, or
+    None: every table the tournament's seed (with ``match.duplicate``: duplicate blocks)."""
 
     def __post_init__(self) -> None:
         names = [entrant.name for entrant in self.entrants]
@@ -84,6 +90,10 @@ class TournamentSettings:
                     f"a {self.format} of {count} bots has {made:,} tables, more than "
                     f"{MAX_DERIVED_TABLES:,}: play --format balanced"
                 )
+        if self.boards is not None and self.match.duplicate:
+            raise TournamentError(
+                f"a tournament whose tables play boards {self.boards!r} plays no duplicate blocks"
+            )
         if self.format == "lzf":
             self._check_lzf(len(names))
         elif self.rounds is not None:
@@ -111,6 +121,8 @@ class TournamentSettings:
                 )
             except DesignError as exc:
                 raise TournamentError(str(exc)) from None
+            if self.boards == "movement":
+                schedule = [(a, b, c) for a, b, c in rotated(schedule)]
             object.__setattr__(self, "schedule", tuple(schedule))
 
     def _check_lzf(self, entrants: int) -> None:
@@ -122,6 +134,8 @@ class TournamentSettings:
             table_sizes(entrants)
         except ValueError as exc:
             raise TournamentError(f"--format lzf: {exc}") from None
+        if self.boards is not None:
+            raise TournamentError("--format lzf: every table of a round plays the round's deals")
         if self.match.duplicate:
             raise TournamentError(
                 "--format lzf plays no duplicate blocks (every table of a round plays the "
@@ -145,7 +159,20 @@ class TournamentSettings:
             return [Table(n, players) for n, players in enumerate(self.schedule or (), start=1)]
         names = [entrant.name for entrant in self.entrants]
         gauntlet = names.index(self.gauntlet) if self.gauntlet is not None else 0
-        return tables_for(self.format, len(self.entrants), gauntlet)
+        tables = tables_for(self.format, len(self.entrants), gauntlet)
+        if self.boards != "movement":
+            return tables
+        turned = rotated([t.players for t in tables])
+        return [Table(t.number, players) for t, players in zip(tables, turned, strict=True)]
+
+    def table_seed(self, number: int) -> int:
+        """The seed table ``number`` (from 1; not of the ``lzf`` format, whose rounds have
+        seeds of their own) deals from: its board group's (:mod:`zole_arena.stats.boards`)."""
+        return table_seed(self.match.seed, self.boards, self._groups[number - 1])
+
+    @functools.cached_property
+    def _groups(self) -> list[int]:
+        return board_groups([t.players for t in self.tables], self.boards)
 
     @property
     def total_deals(self) -> int:
@@ -172,4 +199,5 @@ def tournament_header(tournament_id: str, settings: TournamentSettings) -> Tourn
         settings=match.header_settings(),
         isolation=match.isolation(),
         rounds=settings.rounds,
+        boards=settings.boards,
     )

@@ -314,11 +314,13 @@ class Tournament:
         return TableOf(self.tournament_id, table.table.number, table.table.round)
 
     def _match_of(self, table: TableState) -> MatchSettings:
-        """How a table plays: as the tournament's settings say, from its round's seed."""
-        match = self.settings.match
-        if table.table.round is None:
-            return match
-        return dataclasses.replace(match, seed=round_seed(match.seed, table.table.round))
+        """How a table plays: as the tournament's settings say, from its board group's seed
+        (:mod:`zole_arena.stats.boards`) or its round's."""
+        match, number = self.settings.match, table.table.round
+        if number is None:
+            number = table.table.number
+            return dataclasses.replace(match, seed=self.settings.table_seed(number))
+        return dataclasses.replace(match, seed=round_seed(match.seed, number))
 
     def play_rest_with(self, match: MatchSettings) -> None:
         """Play the tables still to play with ``match`` (a resume's sandbox and limits:

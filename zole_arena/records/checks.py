@@ -31,7 +31,7 @@ from zole_arena.game.rules import Rules
 from zole_arena.game.scoring import Band
 from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.game.table import Seating
-from zole_arena.records.model import TOURNAMENT_FORMATS, InvalidHeader, Termination
+from zole_arena.records.model import BOARDS, TOURNAMENT_FORMATS, InvalidHeader, Termination
 
 __all__ = [
     "MAX_ARGUMENT",
@@ -555,6 +555,7 @@ _LATER_SETTINGS: Final[Shape] = (
         f"null or the sandbox's tmp_mb, readable and hidden paths (at most {MAX_PATHS:,} each)",
     ),
     ("process_per_seating", lambda v: isinstance(v, bool), "true or false"),
+    ("fixed_pace", lambda v: isinstance(v, bool), "true or false"),
 )
 
 
@@ -715,6 +716,20 @@ _SETTLE: Final[Shape] = (
 )
 
 
+def _boards_problems(header: Mapping[str, Any]) -> list[str]:
+    """What is wrong with a tournament header's ``boards`` (absent: every table alike)."""
+    boards = header.get("boards")
+    if boards is None:
+        return []
+    if not (isinstance(boards, str) and boards in BOARDS):
+        return [f"boards is {short(boards)}, not {' or '.join(BOARDS)}"]
+    if header.get("duplicate") is not False:
+        return [f"boards is {boards}, and its tables play no duplicate blocks (duplicate true)"]
+    if header.get("tournament_format") == "lzf":
+        return [f"boards is {boards}, and lzf tables play their round's deals"]
+    return []
+
+
 def check_header(header: Mapping[str, Any]) -> list[str]:
     """Everything wrong with a match or tournament header (empty: nothing), one line each.
 
@@ -761,6 +776,7 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
         if gauntlet is not None and gauntlet not in names:
             problems.append(f"gauntlet {short(gauntlet)} is not one of the entrants")
         problems.extend(_tables_problems(header, entrants))
+        problems.extend(_boards_problems(header))
         concurrency = header.get("concurrency", 1)
         if not (_at_least(1)(concurrency) and concurrency <= MAX_CONCURRENCY):
             problems.append(

@@ -61,6 +61,8 @@ __all__ = [
     "TableOf",
     "Termination",
     "TournamentFormat",
+    "Boards",
+    "BOARDS",
     "TournamentHeader",
     "now",
     "tricks_of",
@@ -76,6 +78,11 @@ READABLE_VERSIONS: Final = (1, 2)
 TOURNAMENT_FORMATS: Final = ("round-robin", "gauntlet", "balanced", "lzf")
 
 TournamentFormat = Literal["round-robin", "gauntlet", "balanced", "lzf"]
+#: How a tournament's tables share their deals (:mod:`zole_arena.stats.boards`): a movement of
+#: board groups, or every table its own; a header without it: every table the same deals.
+Boards = Literal["movement", "own"]
+#: The ``boards`` values of a tournament header.
+BOARDS: Final[tuple[Boards, ...]] = ("movement", "own")
 OnFault = Literal["forfeit", "random"]
 #: The resolved rules as records keep them: what :meth:`~zole_arena.game.rules.Rules.to_dict`
 #: gives (``Rules.from_dict`` reads them). Kept as data, not as :class:`Rules`, so that a
@@ -408,6 +415,9 @@ class HeaderSettings:
     process_per_seating: bool | Absent = ABSENT
     tc: TimeControl | None = None
     """The game clock (then ``movetime_ms`` is not used); None: a fixed time per decision."""
+    fixed_pace: bool = False
+    """Whether no request went out before every decision before it could have used its whole
+    ``movetime_ms`` (``--fixed-pace``): the bots' waits told nothing of the others' thinking."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -523,6 +533,11 @@ class TournamentHeader:
     arena_version: str | None = __version__
     rounds: int | None = None
     """The ``lzf`` format's rounds (None in the others); ``deals`` are then each round's."""
+    boards: Boards | None = None
+    """How the tables share deals (:mod:`zole_arena.stats.boards`): ``movement`` (tables with
+    no bot in common play the same deals, no bot meets a deal twice), ``own`` (no two tables
+    share one); None: every table plays the tournament's seed (and each ``lzf`` round's
+    tables their round's)."""
 
     @property
     def tournament_id(self) -> str:

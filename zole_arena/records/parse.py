@@ -289,6 +289,7 @@ def _settings(s: Mapping[str, Any]) -> HeaderSettings:
         sandbox=sandbox,
         process_per_seating=s.get("process_per_seating", ABSENT),
         tc=None if (tc := s.get("tc")) is None else TimeControl(tc["base_ms"], tc["inc_ms"]),
+        fixed_pace=s.get("fixed_pace", False),
     )
 
 
@@ -346,5 +347,6 @@ def _tournament(v: Mapping[str, Any]) -> TournamentHeader:
         isolation=_text(v.get("isolation")),
         created=_when(v.get("created")),
         rounds=v.get("rounds"),
+        boards=v.get("boards"),
         arena_version=_text(v.get("arena_version")),
     )

@@ -227,6 +227,8 @@ def _settings(settings: HeaderSettings) -> dict[str, Any]:
         data["process_per_seating"] = settings.process_per_seating
     if settings.tc is not None:
         data["tc"] = {"base_ms": settings.tc.base_ms, "inc_ms": settings.tc.inc_ms}
+    if settings.fixed_pace:
+        data["fixed_pace"] = True
     return data
 
 
@@ -296,6 +298,8 @@ def _tournament(header: TournamentHeader) -> dict[str, Any]:
     }
     if header.rounds is not None:
         data["rounds"] = header.rounds
+    if header.boards is not None:
+        data["boards"] = header.boards
     if header.isolation is not None:
         data["isolation"] = header.isolation
     return data
