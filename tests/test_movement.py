@@ -270,3 +270,26 @@ def test_the_dentry_cheater_learns_nothing_when_no_bot_meets_a_deal_twice(
     assert sent == 10 * 3  # it played (and sent) every deal of its 10 tables
     made, right = _claims(tmp_path / "t.jsonl", stderr, "cheat")
     assert right == 0, (made, right)
+
+
+def test_a_balanced_field_s_movement_verifies_and_resumes(tmp_path: Path) -> None:
+    """Nine bots, a balanced schedule (12 tables): its board groups, and the turned seats kept
+    in the header, survive a resume; no bot meets a deal twice."""
+    bots = [f"b{n}={name}" for n, name in enumerate(["rulebot", "random", "cbot"] * 3)]
+    args = ("tournament", *bots, "--format", "balanced", "--movement", "--deals", "2",
+            "--seed", "6", "--no-sandbox", *FAST)  # fmt: skip
+    ok(zole(*args, "--log", "whole.jsonl", cwd=tmp_path))
+    records = lines(tmp_path / "whole.jsonl")
+    assert records[0]["boards"] == "movement" and len(records[0]["tables"]) == 12
+    by_bot, tables = _seen(records)
+    assert all(len(seen) == len(set(seen)) for seen in by_bot.values())
+    assert sum(1 for at in tables.values() if len(at) > 1) >= 8  # most deals at 2+ tables
+    text = (tmp_path / "whole.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "cut.jsonl").write_text("".join(text[:9]))
+    ok(zole("tournament", "--resume", "cut.jsonl", "--no-sandbox", cwd=tmp_path))
+    resumed = lines(tmp_path / "cut.jsonl")
+    assert [r["tables"] for r in resumed[:1]] == [records[0]["tables"]]
+    assert sorted(_cards(r) for r in resumed if r["type"] == "deal") == sorted(
+        _cards(r) for r in records if r["type"] == "deal"
+    )
+    assert "24 of 24 deals verify — ok" in ok(zole("verify", "cut.jsonl", cwd=tmp_path)).stdout

@@ -201,8 +201,9 @@ def until_deal(proc: subprocess.Popen[str], number: int) -> None:
 
 def test_a_ray_tournament_plays_the_deals_of_a_local_one(tmp_path: Path, cluster: Cluster) -> None:
     # Deterministic bots, whichever process plays which table.
-    bots = ["rulebot", "cbot", "r2=rulebot", "c2=cbot", "r3=rulebot"]
-    args = ["--blocks", "1", "--seed", "7", "--no-sandbox", "--concurrency", "2",
+    # A movement (6 bots: 10 board groups of 2 tables), as sandboxed bots play by default.
+    bots = ["rulebot", "cbot", "r2=rulebot", "c2=cbot", "r3=rulebot", "c3=cbot"]
+    args = ["--blocks", "1", "--seed", "7", "--no-sandbox", "--movement", "--concurrency", "2",
             "--option", "r2:Aggression=20", "--option", "r3:Aggression=80"]  # fmt: skip
     local, remote = map(ok, zoles(  # at once: the cluster's tables play beside the local ones
         ["tournament", *bots, *args, "--log", "local.jsonl"],
@@ -216,14 +217,15 @@ def test_a_ray_tournament_plays_the_deals_of_a_local_one(tmp_path: Path, cluster
     # The bots' stderr files are beside the log, not in the folders the nodes run in (a kept
     # bot's stays in the file of the first table it played).
     written = {p.name.split(".")[1] for p in (tmp_path / "ray.jsonl.stderr").glob("table-*")}
-    assert written == {"rulebot", "cbot", "r2", "c2", "r3"}
+    assert written == {"rulebot", "cbot", "r2", "c2", "r3", "c3"}
     assert not [p for f in cluster.folders for p in Path(f).glob("*.stderr")]
-    assert len(by_table(tmp_path / "ray.jsonl")) == 10 * 6
+    assert len(by_table(tmp_path / "ray.jsonl")) == 20 * 6
     assert by_table(tmp_path / "ray.jsonl") == by_table(tmp_path / "local.jsonl")
-    assert "60 of 60 deals verify" in ok(zole("verify", "ray.jsonl", cwd=tmp_path)).stdout
+    assert json.loads((tmp_path / "ray.jsonl").read_text().splitlines()[0])["boards"] == "movement"
+    assert "120 of 120 deals verify" in ok(zole("verify", "ray.jsonl", cwd=tmp_path)).stdout
     # The log is an ordinary tournament log: standings, ratings, report.
     rated = json.loads(ok(zole("ratings", "ray.jsonl", "--json", cwd=tmp_path)).stdout)
-    assert len(rated["ratings"]) == 5
+    assert len(rated["ratings"]) == 6
 
 
 def test_an_lzf_tournament_on_ray_plays_the_rounds_of_a_local_one(

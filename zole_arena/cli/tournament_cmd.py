@@ -130,8 +130,9 @@ def _check_cluster(address: str | None, quiet: bool) -> None:
 def _boards(values: OptionValues, chosen_format: str) -> tuple[bool, Boards | None]:
     """Whether the tables play duplicate blocks, and how they share deals
     (:mod:`zole_arena.stats.boards`): sandboxed bots, whom the arena does not trust, play a
-    movement unless --duplicate is given (and are told once what that allows); trusted bots
-    play duplicate blocks at every table unless --movement or --no-duplicate is given."""
+    movement unless --duplicate is given (and are told once what that allows), or
+    --no-movement (every table its own deals); trusted bots play duplicate blocks at every table
+    unless --movement or --no-duplicate is given."""
     asked = values.source(DUPLICATE) is not Source.DEFAULT
     movement = values[MOVEMENT]
     if chosen_format == "lzf":
@@ -140,9 +141,10 @@ def _boards(values: OptionValues, chosen_format: str) -> tuple[bool, Boards | No
         return values[DUPLICATE] if asked else False, None  # (its own checks follow)
     if movement and asked and values[DUPLICATE]:
         fail("give --movement or --duplicate, not both")
-    if movement or (values[SANDBOX] and not asked):
+    refused = values.source(MOVEMENT) is not Source.DEFAULT and not movement
+    if movement or (values[SANDBOX] and not asked and not refused):
         return False, "movement"
-    if asked and not values[DUPLICATE]:
+    if (asked and not values[DUPLICATE]) or (refused and not asked and values[SANDBOX]):
         return False, "own"
     if values[SANDBOX]:
         err.print(
@@ -351,11 +353,13 @@ def tournament_command(
         bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")
     ] = False,
 ) -> None:
-    """Play a tournament: every table of 3 bots (or a gauntlet), duplicate blocks, live
-    standings, Elo ratings with 95% intervals, and one resumable log.
+    """Play a tournament: every table of 3 bots (or a gauntlet), live standings, Elo ratings
+    with 95% intervals, and one resumable log.
 
-    Every table plays the same deals (one seed). Ratings: see 'zole-arena ratings'. The
-    options given here override a --config file's values.
+    Sandboxed bots play a movement: tables with no bot in common play the same deals, and no
+    bot meets the same cards twice; trusted bots (--no-sandbox) play duplicate blocks, every
+    table the same deals. Ratings: see 'zole-arena ratings'. The options given here override
+    a --config file's values.
     """
     stop_on_signals()
     if bootstrap < 10:

@@ -227,7 +227,8 @@ _SEEDED: Final = frozenset({MATCH, SPRT, PLAY, TOURNAMENT})
 SEED: Final = Option[int | None](
     "seed", int, None, "Seed of the deals (0 to 2^64-1).", _SEEDED, unit="SEED", least=0,
     most=MAX_SEED, default_text="a random one",
-    helps={TOURNAMENT: "Seed of the deals, the same at every table (0 to 2^64-1)."},
+    helps={TOURNAMENT: "Seed of the deals (0 to 2^64-1): of every table's, or of each board "
+           "group's seed in a movement."},
 )  # fmt: skip
 RULES: Final = Option[str](
     "rules", str, PRESETS[0], "Rules: a preset or a TOML rules file naming a preset.", _SEEDED,
