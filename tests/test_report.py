@@ -65,10 +65,12 @@ def deals_of(log: Path) -> list[DealRecord]:
 
 
 def wait_up_to(chrome: Any, seconds: float) -> Any:
-    """Selenium's wait: polls a condition until it holds (or fails the test after ``seconds``)."""
+    """Selenium's wait: polls a condition until it holds (or fails the test after ``seconds``);
+    an element the page redraws between finding and reading it is polled again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(chrome, seconds)
+    return WebDriverWait(chrome, seconds, ignored_exceptions=(StaleElementReferenceException,))
 
 
 def press(chrome: Any, key: str) -> None:

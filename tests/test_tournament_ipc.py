@@ -112,7 +112,9 @@ def _filled(cls: Any, values: dict[str, Any]) -> Any:
     return cls(**given)
 
 
-def _task() -> Task:
+def _task(paced: bool = False) -> Task:
+    """A task with a sample in every field; ``paced``: at a fixed pace (then with no game
+    clock, which a fixed pace cannot have), else with a clock."""
     limits = _filled(Limits, {"memory_mb": 512, "cpu_seconds": None})
     config = _filled(
         BotConfig,
@@ -146,6 +148,7 @@ def _task() -> Task:
             "ping_ms": 444,
             "policy": policy,
             "limits": limits,
+            **({"fixed_pace": True, "tc": None} if paced else {"fixed_pace": False}),
         },
     )
     return Task(
@@ -172,6 +175,7 @@ def _task() -> Task:
         WorkerExit(),
         NoMoreTables(),
         _task(),
+        _task(paced=True),
     ],
     ids=lambda m: type(m).__name__,
 )
