@@ -15,10 +15,19 @@ using it: give it the match's seed, and play it unsandboxed (``--no-sandbox``)::
         --duplicate --deals 200 --rules lzf --seed 2026 --no-sandbox
 
 The figures it gave are in ``c/SEARCHBOT.md`` ("The ceiling: the same search with open cards").
+
+``--told PERCENT`` (default 100) tells it the hands in only that share of its deals, decided
+per deal from the seed and the deal's number (reproducibly); in the others it plays as
+searchbot does. A bot that cheats now and then is what ``zole-arena fairplay`` must catch
+(``docs/fairplay.md`` measures how many deals that takes)::
+
+    zole-arena match "ceiling=python3 bots/ceiling_bot.py --seed 7 --told 30" searchbot rulebot \
+        --deals 240 --seed 7 --no-sandbox
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -45,14 +54,26 @@ SEARCH_DEALS = 5000
 class Oracle:
     """Finds a deal's cards from the seed and the seat's own hand."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, told: int = 100) -> None:
         self.seed = seed
+        self.told = told
+        """The percentage of deals told (see :meth:`tells`)."""
+
+    def tells(self, deal_no: int) -> bool:
+        """Whether the deal numbered ``deal_no`` is told: a hash of the seed and the number
+        below ``told`` percent, so that a rerun tells the same deals."""
+        if self.told >= 100:
+            return True
+        digest = hashlib.sha256(f"ceiling-told:{self.seed}:{deal_no}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") % 10_000 < self.told * 100
 
     def fields(self, words: list[str]) -> str:
         """The ``oracle…`` fields for the deal a ``newdeal`` begins ("" if it is not found)."""
         try:
             deal = parse_newdeal(words)
         except NotationError:
+            return ""
+        if not self.tells(deal.deal_no):
             return ""
         mine = mask_of(deal.hand)
         for number in (deal.deal_no, *range(SEARCH_DEALS)):
@@ -63,6 +84,13 @@ class Oracle:
         return ""
 
 
+def _deal_number(words: list[str]) -> int:
+    """The ``deal`` field of a ``newdeal`` line (0 when it has none)."""
+    fields = dict(zip(words[1::2], words[2::2], strict=False))
+    value = fields.get("deal", "0")
+    return int(value) if value.isdigit() else 0
+
+
 def relay(source: IO[str], sink: IO[str]) -> None:
     """Copies the search process's answers to the arena, line by line."""
     for line in source:
@@ -70,11 +98,30 @@ def relay(source: IO[str], sink: IO[str]) -> None:
         sink.flush()
 
 
+def _arguments(argv: list[str]) -> tuple[int, int] | None:
+    """The seed and the told percentage of the command line, or None when it is not
+    ``--seed N [--told PERCENT]`` (in either order)."""
+    if len(argv) not in (2, 4):
+        return None
+    values = dict(zip(argv[::2], argv[1::2], strict=True))
+    if len(values) * 2 != len(argv) or not set(values) <= {"--seed", "--told"}:
+        return None
+    if "--seed" not in values or not all(v.isdigit() for v in values.values()):
+        return None
+    told = int(values.get("--told", "100"))
+    return (int(values["--seed"]), told) if told <= 100 else None
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or argv[0] != "--seed" or not argv[1].isdigit():
-        print("usage: ceiling_bot.py --seed N  (the match's seed)", file=sys.stderr)
+    parsed = _arguments(argv)
+    if parsed is None:
+        print(
+            "usage: ceiling_bot.py --seed N [--told PERCENT]  (the match's seed; the share of "
+            "deals told, default 100)",
+            file=sys.stderr,
+        )
         return 2
-    oracle = Oracle(int(argv[1]))
+    oracle = Oracle(*parsed)
     source = Path(__file__).resolve().parent / "c" / "searchbot.c"
     program = build_c_program(source, "searchbot-ceiling", defines=("SEARCHBOT_ORACLE",))
     search = subprocess.Popen(
@@ -88,7 +135,7 @@ def main(argv: list[str]) -> int:
         tokens = line.split()
         if tokens[:1] == ["newdeal"]:
             extra = oracle.fields(tokens)
-            if not extra:
+            if not extra and oracle.tells(_deal_number(tokens)):
                 print("ceiling: this deal is not one of the seed's; playing blind", file=sys.stderr)
         elif tokens[:1] == ["go"] and extra:
             line = line.rstrip("\n") + extra + "\n"

@@ -17,6 +17,7 @@ from zole_arena.cli.analyze_cmd import analyze_command
 from zole_arena.cli.bench_cmd import bench_command
 from zole_arena.cli.bots_cmd import bots_command, check_command
 from zole_arena.cli.console import err, stop_for_broken_pipe
+from zole_arena.cli.fairplay_cmd import fairplay_command
 from zole_arena.cli.match_cmd import match_command
 from zole_arena.cli.newbot_cmd import new_bot_command
 from zole_arena.cli.play_cmd import play_command
@@ -70,6 +71,7 @@ app.command("verify")(verify_command)
 app.command("tournament")(tournament_command)
 app.command("ratings")(ratings_command)
 app.command("analyze")(analyze_command)
+app.command("fairplay")(fairplay_command)
 app.command("sprt")(sprt_command)
 app.command("play")(play_command)
 app.command("warm")(warm_command)

@@ -1,0 +1,131 @@
+"""``zole-arena fairplay``: bots that see hidden cards are flagged, honest ones are not.
+
+Real matches and real ``fairplay`` processes: the ceiling bot told every hand (in every deal:
+told them in 30% of its deals it needs some 1,700 deals to be flagged, docs/fairplay.md, too
+many for a test), an honest field, and a pair of colluders (``hostile_bots/colluder.py``:
+``spyA`` writes each deal it saw to a shared file, ``spyB``, at another table of the same
+cards, reads it and plays knowing every hand).
+The logs are made once for the module (short move times), and screened once each.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clihelp import PY, ok, one_line_error, zole, zoles
+
+ROOT = Path(__file__).resolve().parent.parent
+CEILING = ROOT / "bots" / "ceiling_bot.py"
+COLLUDER = ROOT / "tests" / "hostile_bots" / "colluder.py"
+
+
+def _players(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {p["name"]: p for p in data["players"]}
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The module's logs: ``told`` (the ceiling bot, told every hand), ``honest``, and the
+    colluders' two matches of the same seed (``spy_a`` first, 250 deals; ``spy_b``, 350: 150
+    deals shared were measured z 3.1, just short of the 3.2 that six pair tests need)."""
+    folder = tmp_path_factory.mktemp("fairplay")
+    shared = folder / "shared.jsonl"
+    found = {name: folder / f"{name}.jsonl" for name in ("told", "honest", "spy_a", "spy_b")}
+    fast = ("--movetime", "20")
+    ceiling = f"ceiling={PY} {CEILING} --seed 41 --told 100"
+    for proc in zoles(
+        ("match", ceiling, "searchbot", "rulebot", "--deals", "240", "--seed", "41",
+         "--no-sandbox", "--log", str(found["told"]), *fast),
+        ("match", "searchbot", "cbot", "rulebot", "--deals", "240", "--seed", "42",
+         "--option", "searchbot:Samples=30", "--option", "searchbot:Seed=7",  # reproducible
+         "--log", str(found["honest"]), *fast),
+        ("match", f"spyA={PY} {COLLUDER} write {shared} {ROOT}", "searchbot", "rulebot", "--deals",
+         "250", "--seed", "43", "--no-sandbox", "--log", str(found["spy_a"]), *fast),
+        cwd=folder,
+        timeout=300,
+    ):  # fmt: skip
+        ok(proc)
+    ok(zole("match", f"spyB={PY} {COLLUDER} read {shared} {ROOT}", "cbot", "rulebot", "--deals",
+            "350", "--seed", "43", "--no-sandbox", "--log", str(found["spy_b"]), *fast,
+            cwd=folder, timeout=300))  # fmt: skip
+    return found
+
+
+@pytest.fixture(scope="module")
+def told(logs: dict[str, Path]) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads(
+        ok(
+            zole("fairplay", str(logs["told"]), "--json", cwd=logs["told"].parent, timeout=300)
+        ).stdout
+    )
+    return result
+
+
+def test_the_ceiling_bot_told_every_hand_is_flagged(told: dict[str, Any]) -> None:
+    players = _players(told)
+    assert players["ceiling"]["flagged"], players
+    assert players["ceiling"]["p_value"] < told["alpha"]
+    assert not players["searchbot"]["flagged"] and not players["rulebot"]["flagged"], players
+
+
+def test_json_shape_and_a_second_run_screens_nothing(
+    told: dict[str, Any], logs: dict[str, Path]
+) -> None:
+    for p in told["players"]:
+        assert {"name", "flagged", "excess", "se", "p_value", "decisions", "deals"} <= set(p)
+        assert isinstance(p["flagged"], bool) and 0 <= p["p_value"] <= 1
+        assert p["decisions"] > 300  # tricks 1-7 of some 240 deals
+    assert isinstance(told["pairs"], list) and isinstance(told["repeats"], list)
+    assert told["deals"] == 240 and told["screened_now"] == 240
+    again = json.loads(ok(zole("fairplay", str(logs["told"]), "--json", cwd=logs["told"].parent))
+                       .stdout)  # fmt: skip
+    assert again["screened_now"] == 0
+    assert again["players"] == told["players"]
+    text = ok(zole("fairplay", str(logs["told"]), cwd=logs["told"].parent)).stdout
+    assert "FLAGGED" in text and "ceiling" in text and "no pair flagged" in text
+
+
+def test_an_honest_field_is_not_flagged(logs: dict[str, Path]) -> None:
+    data = json.loads(ok(zole("fairplay", str(logs["honest"]), "--json",
+                              cwd=logs["honest"].parent, timeout=300)).stdout)  # fmt: skip
+    players = _players(data)
+    assert set(players) == {"searchbot", "cbot", "rulebot"}
+    assert not any(p["flagged"] for p in players.values()), players
+    assert all(p["decisions"] > 300 for p in players.values())
+
+
+def test_two_entries_of_one_author_at_tables_of_the_same_cards_are_flagged_as_a_pair(
+    logs: dict[str, Path],
+) -> None:
+    data = json.loads(ok(zole("fairplay", str(logs["spy_a"]), str(logs["spy_b"]), "--json",
+                              cwd=logs["spy_a"].parent, timeout=300)).stdout)  # fmt: skip
+    flagged = [(p["seen_by"], p["name"]) for p in data["pairs"] if p["flagged"]]
+    assert ("spyA", "spyB") in flagged, data["pairs"][:3]
+    # the honest bots met the same cards again in the second match: no repeat is flagged
+    assert data["repeats"] and not any(r["flagged"] for r in data["repeats"]), data["repeats"]
+
+
+def test_bad_inputs_get_one_line(logs: dict[str, Path], tmp_path: Path) -> None:
+    one_line_error(zole("fairplay", str(tmp_path / "none.jsonl"), cwd=tmp_path), "no such file")
+    one_line_error(zole("fairplay", str(tmp_path), cwd=tmp_path), "folder")
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("this is no log\n")
+    one_line_error(zole("fairplay", str(garbage), cwd=tmp_path), "garbage.jsonl")
+    huge = tmp_path / "huge.jsonl"
+    huge.write_bytes(b'{"type":"match"' + b" " * (2 << 20) + b"}\n")
+    one_line_error(zole("fairplay", str(huge), cwd=tmp_path), "huge.jsonl")
+    header_only = tmp_path / "header.jsonl"
+    header_only.write_text(logs["honest"].read_text().splitlines()[0] + "\n")
+    one_line_error(zole("fairplay", str(header_only), cwd=tmp_path), "no decisions to screen")
+    lines = logs["honest"].read_text().splitlines()
+    forged = tmp_path / "forged.jsonl"  # every deal's moves cut off: nothing left to screen
+    records = [json.loads(line) for line in lines[:6]]
+    for record in records[1:]:
+        record["moves"] = record["moves"][:1]  # a bid: no card left
+    forged.write_text("".join(json.dumps(r) + "\n" for r in records))
+    one_line_error(zole("fairplay", str(forged), cwd=tmp_path), "no decisions to screen")
+    proc = zole("fairplay", str(logs["honest"]), "--samples", "0", cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr

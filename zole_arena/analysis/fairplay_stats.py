@@ -1,0 +1,329 @@
+"""The fair-play screen's statistics: per bot, per repeat of the same cards, per pair of bots.
+
+The unit of sampling is a bot's part in one deal (its screened decisions there are not
+independent of each other): a mean of the decisions' excess (:mod:`~zole_arena.analysis.
+fairplay`) is a ratio of per-deal sums, and its standard error is the delta method's, clustered
+by deal, as ``analyze``'s intervals are.
+
+* **Per bot**: is its mean excess above the :attr:`Thresholds.allowance` (what honest bots
+  reach by reading the others' bids and play better than the drawn deals do)? One-sided
+  z-test; flagged below :attr:`Thresholds.alpha`.
+* **Repeats**: a bot that meets the same cards again (a duplicate match's seatings, the same
+  seed twice): is its excess at the later meetings above that at its first ones?
+* **Pairs**: for bots A and B, the deals B plays whose cards A played too (at another table,
+  before, after or at the same time): is B's excess there above B's excess elsewhere? Two
+  entries of one author at different tables of the same cards, telling each other what they
+  hold, show here.
+
+Repeats and pairs test many hypotheses at once, so their threshold is :attr:`Thresholds.
+alpha` divided by the number of tests made (Bonferroni; helpers that played the same deals as
+each other make one test). ``docs/fairplay.md`` gives the
+calibration behind the defaults.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from zole_arena.analysis.fairplay import LoggedDeal
+
+__all__ = [
+    "Estimate",
+    "FairplayReport",
+    "PairTest",
+    "PlayerScreen",
+    "RepeatTest",
+    "Thresholds",
+    "cards_key",
+    "fairplay_report",
+]
+
+#: Fewest screened decisions a bot (or a group of a repeat or pair) needs to be judged.
+MIN_DECISIONS: Final = 30
+#: Fewest deals it needs: the standard error clustered by deal is too small, and the verdicts
+#: too many, on fewer (measured: searchbot at z 4.7 over 12 honest deals).
+MIN_JUDGED_DEALS: Final = 40
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Thresholds:
+    """When a bot, a repeat or a pair is flagged (defaults: ``docs/fairplay.md``)."""
+
+    allowance: float = 0.005
+    """The mean excess honest bots may reach (reading the bids and the play better than the
+    drawn deals): a bot is flagged only when significantly above it."""
+    alpha: float = 0.005
+    """The one-sided p-value below which a bot is flagged (repeats and pairs: divided by the
+    number of tests)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Estimate:
+    """A mean excess over decisions, with its standard error clustered by deal."""
+
+    decisions: int
+    deals: int
+    mean: float
+    se: float
+
+    @property
+    def usable(self) -> bool:
+        """Whether there are enough decisions and deals to judge by."""
+        return self.decisions >= MIN_DECISIONS and self.deals >= MIN_JUDGED_DEALS and self.se > 0
+
+
+def _normal_sf(z: float) -> float:
+    """P(Z > z) for a standard normal Z."""
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def _estimate(clusters: Sequence[tuple[float, int]]) -> Estimate:
+    """The mean of decisions given as per-deal (sum, count) pairs, with its clustered SE."""
+    total = sum(n for _, n in clusters)
+    deals = len(clusters)
+    if total == 0:
+        return Estimate(0, deals, 0.0, 0.0)
+    mean = sum(s for s, _ in clusters) / total
+    if deals < 2:
+        return Estimate(total, deals, mean, 0.0)
+    spread = sum((s - mean * n) ** 2 for s, n in clusters)
+    se = math.sqrt(deals / (deals - 1) * spread) / total
+    return Estimate(total, deals, mean, se)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerScreen:
+    """The screen of one bot over every deal of the logs."""
+
+    name: str
+    estimate: Estimate
+    best_in_truth: float
+    """The share of its screened cards that were best in the true deal."""
+    best_in_samples: float
+    """The mean share of drawn deals in which they were best."""
+    z: float
+    p_value: float
+    flagged: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RepeatTest:
+    """A bot's later meetings of the same cards against its first ones."""
+
+    name: str
+    first: Estimate
+    later: Estimate
+    difference: float
+    z: float
+    p_value: float
+    flagged: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PairTest:
+    """Bot ``player``'s excess on the deals whose cards ``seen_by`` played too (at another
+    table), against its excess elsewhere."""
+
+    seen_by: str
+    player: str
+    seen: Estimate
+    elsewhere: Estimate
+    difference: float
+    z: float
+    p_value: float
+    flagged: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FairplayReport:
+    """Everything the screen found in a set of logs."""
+
+    deals: int
+    screened_decisions: int
+    thresholds: Thresholds
+    players: tuple[PlayerScreen, ...]
+    repeats: tuple[RepeatTest, ...]
+    """Every bot that met the same cards again (tested or not), worst first."""
+    pairs: tuple[PairTest, ...]
+    """Every pair tested, worst first."""
+    repeat_tests: int
+    pair_tests: int
+
+
+def cards_key(deal: LoggedDeal) -> tuple[int, ...]:
+    """What makes two deals "the same cards": the three hands and the talon, whoever holds
+    which (a movement or a duplicate seating turns the players, not the cards)."""
+    record = deal.record
+    hands = sorted(sum(1 << int(c) for c in hand) for hand in record.hands)
+    return (*hands, sum(1 << int(c) for c in record.talon))
+
+
+Cluster = tuple[float, int]
+
+
+def _clusters(deals: Sequence[LoggedDeal]) -> list[dict[str, Cluster]]:
+    """Per deal: each bot's (sum of excess, decisions) there."""
+    result = []
+    for deal in deals:
+        found: dict[str, list[float]] = {}
+        for decision in deal.screen.decisions:
+            found.setdefault(deal.record.names[decision.seat], []).append(decision.excess)
+        result.append({name: (sum(xs), len(xs)) for name, xs in found.items()})
+    return result
+
+
+def _one_sided(diff: float, se: float) -> tuple[float, float]:
+    if se <= 0:
+        return 0.0, 1.0
+    z = diff / se
+    return z, _normal_sf(z)
+
+
+def _players(
+    deals: Sequence[LoggedDeal], clusters: list[dict[str, Cluster]], thresholds: Thresholds
+) -> list[PlayerScreen]:
+    by_name: dict[str, list[Cluster]] = {}
+    truth: dict[str, list[float]] = {}
+    for deal, found in zip(deals, clusters, strict=True):
+        for name, cluster in found.items():
+            by_name.setdefault(name, []).append(cluster)
+        for d in deal.screen.decisions:
+            truth.setdefault(deal.record.names[d.seat], []).extend(
+                (float(d.best_in_truth), d.best_in_samples / d.samples)
+            )
+    players = []
+    for name, found_clusters in by_name.items():
+        estimate = _estimate(found_clusters)
+        z, p = _one_sided(estimate.mean - thresholds.allowance, estimate.se)
+        pairs = truth[name]
+        truths, drawn = pairs[0::2], pairs[1::2]
+        flagged = estimate.usable and p < thresholds.alpha
+        players.append(
+            PlayerScreen(
+                name, estimate, sum(truths) / len(truths), sum(drawn) / len(drawn), z, p, flagged
+            )
+        )
+    players.sort(key=lambda p: (-p.z, p.name))
+    return players
+
+
+def _compare(
+    group: list[Cluster], other: list[Cluster], allowance: float
+) -> tuple[Estimate, Estimate, float, float, float, bool]:
+    """The two estimates, the difference tested, z, p and whether the test could be made: a
+    group against the other, or, when the other is too small, against the allowance."""
+    first, second = _estimate(group), _estimate(other)
+    if not first.usable:
+        return first, second, 0.0, 0.0, 1.0, False
+    if second.usable:
+        diff = first.mean - second.mean
+        z, p = _one_sided(diff, math.hypot(first.se, second.se))
+    else:
+        diff = first.mean - allowance
+        z, p = _one_sided(diff, first.se)
+    return first, second, diff, z, p, True
+
+
+def _repeats(
+    deals: Sequence[LoggedDeal], clusters: list[dict[str, Cluster]]
+) -> list[tuple[str, list[Cluster], list[Cluster]]]:
+    """For each bot that met some cards again: its (first, later) meetings' clusters."""
+    met: dict[tuple[str, tuple[int, ...]], int] = {}
+    groups: dict[str, tuple[list[Cluster], list[Cluster]]] = {}
+    for deal, found in zip(deals, clusters, strict=True):
+        key = cards_key(deal)
+        for name in deal.record.names:
+            count = met.get((name, key), 0)
+            met[(name, key)] = count + 1
+            if name in found:
+                first, later = groups.setdefault(name, ([], []))
+                (later if count else first).append(found[name])
+    return [(name, first, later) for name, (first, later) in groups.items() if later]
+
+
+def _pairs(
+    deals: Sequence[LoggedDeal], clusters: list[dict[str, Cluster]]
+) -> dict[tuple[str, str], tuple[list[Cluster], list[Cluster]]]:
+    """For each (A, B), B's clusters on deals whose cards A played too, at another table or
+    another time (not at B's own table, where A's cards are not B's to know), and elsewhere.
+    Order does not matter: colluders at tables playing at once may tell each other their
+    hands as they are dealt."""
+    where: dict[tuple[int, ...], list[int]] = {}
+    for index, deal in enumerate(deals):
+        where.setdefault(cards_key(deal), []).append(index)
+    meetings: list[tuple[str, Cluster, frozenset[str]]] = []
+    for index, (deal, found) in enumerate(zip(deals, clusters, strict=True)):
+        others = {
+            name
+            for other in where[cards_key(deal)]
+            if other != index
+            for name in deals[other].record.names
+        }
+        for name, cluster in found.items():
+            meetings.append((name, cluster, frozenset(others - {name})))
+    helpers: dict[str, set[str]] = {}
+    for name, _, shared in meetings:
+        helpers.setdefault(name, set()).update(shared)
+    result: dict[tuple[str, str], tuple[list[Cluster], list[Cluster]]] = {}
+    for name, cluster, shared in meetings:
+        for helper in helpers[name]:
+            seen, elsewhere = result.setdefault((helper, name), ([], []))
+            (seen if helper in shared else elsewhere).append(cluster)
+    return result
+
+
+def fairplay_report(
+    deals: Sequence[LoggedDeal], thresholds: Thresholds = Thresholds()
+) -> FairplayReport:
+    """The screen's findings over ``deals`` (in the logs' order)."""
+    clusters = _clusters(deals)
+    players = _players(deals, clusters, thresholds)
+    repeat_rows = []
+    for name, first, later in _repeats(deals, clusters):
+        a, b, diff, z, p, tested = _compare(later, first, thresholds.allowance)
+        repeat_rows.append((name, b, a, diff, z, p, tested))
+    repeat_tests = sum(1 for row in repeat_rows if row[6])
+    repeats = [
+        RepeatTest(
+            name, first, later, diff, z, p, tested and p < thresholds.alpha / max(1, repeat_tests)
+        )
+        for name, first, later, diff, z, p, tested in repeat_rows
+    ]
+    pair_rows = []
+    # Helpers that played exactly the same deals as each other (a table's three bots, when
+    # the cards were played again elsewhere) make one test of the player, not several.
+    distinct: set[tuple[str, tuple[Cluster, ...]]] = set()
+    for (helper, name), (seen, elsewhere) in _pairs(deals, clusters).items():
+        if not seen:
+            continue
+        a, b, diff, z, p, tested = _compare(seen, elsewhere, thresholds.allowance)
+        pair_rows.append((helper, name, a, b, diff, z, p, tested))
+        if tested:
+            distinct.add((name, tuple(seen)))
+    pair_tests = len(distinct)
+    pairs = [
+        PairTest(
+            helper, name, a, b, diff, z, p, tested and p < thresholds.alpha / max(1, pair_tests)
+        )
+        for helper, name, a, b, diff, z, p, tested in pair_rows
+    ]
+    repeats.sort(key=lambda r: (-r.z, r.name))
+    pairs.sort(key=lambda r: (-r.z, r.player, r.seen_by))
+    return FairplayReport(
+        deals=len(deals),
+        screened_decisions=sum(len(d.screen.decisions) for d in deals),
+        thresholds=thresholds,
+        players=tuple(players),
+        repeats=tuple(repeats),
+        pairs=tuple(pairs),
+        repeat_tests=repeat_tests,
+        pair_tests=pair_tests,
+    )
+
+
+def flagged_names(report: FairplayReport) -> Iterable[str]:
+    """The names of the bots flagged on their own."""
+    return (p.name for p in report.players if p.flagged)

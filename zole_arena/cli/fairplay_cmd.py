@@ -1,0 +1,251 @@
+"""``zole-arena fairplay``: screen the bots of logs for card choices that depend on cards they
+could not see (see docs/fairplay.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from zole_arena.analysis.fairplay import FAIRPLAY_ERRORS, Screening, ScreenRun, screen_logs
+from zole_arena.analysis.fairplay_stats import (
+    MIN_DECISIONS,
+    MIN_JUDGED_DEALS,
+    Estimate,
+    FairplayReport,
+    PairTest,
+    RepeatTest,
+    Thresholds,
+    fairplay_report,
+)
+from zole_arena.cli.console import err, fail, fit_names, out, print_json, stop_on_signals
+from zole_arena.errors import ZoleError, printable
+from zole_arena.records.reader import check_log_path
+
+
+def _excess(e: Estimate) -> str:
+    return f"{e.mean:+.3f}±{1.96 * e.se:.3f}" if e.decisions else "–"
+
+
+def _p(p: float) -> str:
+    return f"{p:.2g}" if p >= 1e-4 else f"{p:.0e}"
+
+
+def _players_table(report: FairplayReport, shown: Mapping[str, str]) -> Table:
+    t = report.thresholds
+    table = Table(
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+        title="Fair play: are its cards best in the true deal more often than in deals it "
+        "could not tell from it?",
+        caption=f"cards: its decisions screened; truth, drawn: the share of them best in the "
+        f"true deal, in the drawn deals; excess: their difference, 95% interval; flagged: "
+        f"excess above {t.allowance} at p < {t.alpha}; too few: under {MIN_JUDGED_DEALS} deals or "
+        f"{MIN_DECISIONS} decisions",
+    )
+    for column in ("bot", "deals", "cards", "truth", "drawn", "excess", "z", "p", "flagged"):
+        table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
+    for p in report.players:
+        table.add_row(
+            printable(shown[p.name]),
+            str(p.estimate.deals),
+            str(p.estimate.decisions),
+            f"{p.best_in_truth:.3f}",
+            f"{p.best_in_samples:.3f}",
+            _excess(p.estimate),
+            f"{p.z:+.2f}",
+            _p(p.p_value),
+            "[bold red]FLAGGED[/]" if p.flagged else "no" if p.estimate.usable else "too few",
+        )
+    return table
+
+
+def _pairs_table(pairs: list[PairTest]) -> Table:
+    title = "Pairs flagged: the second bot's excess on deals whose cards the first played too"
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title)
+    for column in ("seen by", "bot", "seen: decisions", "excess", "elsewhere", "excess", "z", "p"):
+        table.add_column(column, justify="left" if column in ("seen by", "bot") else "right")
+    for r in pairs:
+        table.add_row(
+            printable(r.seen_by),
+            printable(r.player),
+            str(r.seen.decisions),
+            _excess(r.seen),
+            str(r.elsewhere.decisions),
+            _excess(r.elsewhere),
+            f"{r.z:+.2f}",
+            _p(r.p_value),
+        )
+    return table
+
+
+def _repeats_table(repeats: list[RepeatTest]) -> Table:
+    title = "Repeats flagged: later meetings of the same cards against the first"
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title)
+    for column in ("bot", "first", "excess", "later", "excess", "z", "p"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for r in repeats:
+        table.add_row(
+            printable(r.name),
+            str(r.first.decisions),
+            _excess(r.first),
+            str(r.later.decisions),
+            _excess(r.later),
+            f"{r.z:+.2f}",
+            _p(r.p_value),
+        )
+    return table
+
+
+def _estimate_json(e: Estimate) -> dict[str, Any]:
+    return {"decisions": e.decisions, "deals": e.deals, "excess": e.mean, "se": e.se}
+
+
+def report_json(report: FairplayReport, run: ScreenRun) -> dict[str, Any]:
+    """The report as ``--json`` prints it."""
+    return {
+        "deals": report.deals,
+        "screened_decisions": report.screened_decisions,
+        "screened_now": run.solved,
+        "skipped_lines": run.skipped_lines,
+        "allowance": report.thresholds.allowance,
+        "alpha": report.thresholds.alpha,
+        "players": [
+            {
+                "name": p.name,
+                "flagged": p.flagged,
+                "judged": p.estimate.usable,
+                "excess": p.estimate.mean,
+                "se": p.estimate.se,
+                "z": p.z,
+                "p_value": p.p_value,
+                "decisions": p.estimate.decisions,
+                "deals": p.estimate.deals,
+                "best_in_truth": p.best_in_truth,
+                "best_in_samples": p.best_in_samples,
+            }
+            for p in report.players
+        ],
+        "repeats": [
+            {
+                "name": r.name,
+                "flagged": r.flagged,
+                "difference": r.difference,
+                "z": r.z,
+                "p_value": r.p_value,
+                "first": _estimate_json(r.first),
+                "later": _estimate_json(r.later),
+            }
+            for r in report.repeats
+        ],
+        "repeat_tests": report.repeat_tests,
+        "pairs": [
+            {
+                "seen_by": r.seen_by,
+                "name": r.player,
+                "flagged": r.flagged,
+                "difference": r.difference,
+                "z": r.z,
+                "p_value": r.p_value,
+                "seen": _estimate_json(r.seen),
+                "elsewhere": _estimate_json(r.elsewhere),
+            }
+            for r in report.pairs
+        ],
+        "pair_tests": report.pair_tests,
+    }
+
+
+def fairplay_command(
+    logs: Annotated[list[Path], typer.Argument(help="Logs of matches, tournaments or tests.")],
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the findings as JSON on stdout.")
+    ] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Processes screening deals (default and most: one per CPU).", min=1, max=256
+        ),
+    ] = None,
+    samples: Annotated[
+        int, typer.Option(help="Deals drawn for each decision screened.", min=2, max=200)
+    ] = Screening().samples,
+    allowance: Annotated[
+        float, typer.Option(help="Mean excess allowed honest bots.", min=0.0, max=1.0)
+    ] = Thresholds().allowance,
+    alpha: Annotated[
+        float, typer.Option(help="One-sided p-value that flags a bot.", min=1e-12, max=0.5)
+    ] = Thresholds().alpha,
+) -> None:
+    """Screen every bot of the logs for card choices that depend on cards it could not see:
+    at each of its cards in tricks 1-7 with a choice (leads: tricks 1-2), is the card best
+    (open-card solver) in the true deal more often than in deals drawn from what it saw? Per
+    bot, per repeat of the same cards, and per pair of bots (the cards one plays played by the
+    other at another table). Cached in LOG.fairplay.jsonl beside each log."""
+    for log in logs:
+        try:
+            check_log_path(log)
+        except ZoleError as exc:
+            fail(str(exc))
+    stop_on_signals()
+    screening = Screening(samples=samples)
+    try:
+        run = _screen(logs, screening, workers, live=err.is_terminal and not json_output)
+    except KeyboardInterrupt:
+        err.print("interrupted: the deals finished so far are kept; run again to go on")
+        raise typer.Exit(130) from None
+    except FAIRPLAY_ERRORS as exc:
+        fail(str(exc))
+    report = fairplay_report(run.deals, Thresholds(allowance, alpha))
+    if report.screened_decisions == 0:
+        fail(
+            f"no decisions to screen in {len(run.deals)} deals of these logs (cards in "
+            f"tricks {screening.first_trick}-{screening.last_trick} with a choice)"
+        )
+    if json_output:
+        print_json(report_json(report, run))
+        return
+    err.print(
+        f"{report.deals} deals, {report.screened_decisions} decisions screened "
+        f"({run.solved} deals screened now)",
+        highlight=False,
+        markup=False,
+    )
+    names = [p.name for p in report.players]
+    out.print(fit_names(names, lambda shown: _players_table(report, shown)))
+    pairs = [r for r in report.pairs if r.flagged]
+    if pairs:
+        out.print(_pairs_table(pairs))
+    else:
+        out.print(f"no pair flagged ({report.pair_tests} tested)", highlight=False)
+    repeats = [r for r in report.repeats if r.flagged]
+    if repeats:
+        out.print(_repeats_table(repeats))
+    elif report.repeats:
+        out.print(f"no repeat flagged ({report.repeat_tests} tested)", highlight=False)
+
+
+def _screen(logs: list[Path], screening: Screening, workers: int | None, live: bool) -> ScreenRun:
+    if not live:
+        return screen_logs(logs, screening, workers)
+    progress = Progress(
+        TextColumn("[bold]screening"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+    task = progress.add_task("deals", total=None)
+    with progress:
+
+        def show(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return screen_logs(logs, screening, workers, show)
