@@ -9,14 +9,13 @@ from typing import Annotated
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from zole_arena.analysis.model import DealAnalysis, Phase, Role, Severity
 from zole_arena.analysis.run import ANALYSIS_ERRORS, AnalysisRun, analyse_logs
 from zole_arena.analysis.store import AnalysisFileError, analysis_path
 from zole_arena.analysis.summary import BotAnalysis, Estimate, summarise
-from zole_arena.cli.console import err, fail, out, print_json, stop_on_signals
+from zole_arena.cli.console import err, fail, out, print_json, progress_bar, stop_on_signals
 from zole_arena.errors import ZoleError, printable
 from zole_arena.records.reader import check_log_path
 
@@ -193,18 +192,5 @@ def analyze_command(
 def _analyse(paths: list[Path], target: Path, workers: int | None, live: bool) -> AnalysisRun:
     if not live:
         return analyse_logs(paths, target, workers)
-    progress = Progress(
-        TextColumn("[bold]analysing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    )
-    task = progress.add_task("deals", total=None)
-    with progress:
-
-        def show(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
-
+    with progress_bar("analysing") as show:
         return analyse_logs(paths, target, workers, show)

@@ -8,7 +8,8 @@ import re
 import shlex
 import signal
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Any, Final, NoReturn
@@ -16,6 +17,7 @@ from typing import Any, Final, NoReturn
 import typer
 from rich.console import Console, RenderableType
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from zole_arena.arena.summary import PlayerStats
 from zole_arena.errors import printable
@@ -254,3 +256,24 @@ def time_caption(ranked: Sequence[PlayerStats], shown: Mapping[str, str]) -> str
             f"{escape(shown[p.name])} {(p.clock_low_ms or 0) / 1000:.2f} s" for p in clocked
         )
     return text
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A transient bar on stderr for work counted in deals; yields the ``(done, total)`` hook
+    that ``analyse_logs`` and ``screen_logs`` call as they go."""
+    progress = Progress(
+        TextColumn(f"[bold]{escape(label)}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    )
+    task = progress.add_task("deals", total=None)
+
+    def show(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+
+    with progress:
+        yield show

@@ -9,7 +9,6 @@ from typing import Annotated, Any
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from zole_arena.analysis.fairplay import FAIRPLAY_ERRORS, Screening, ScreenRun, screen_logs
@@ -23,7 +22,15 @@ from zole_arena.analysis.fairplay_stats import (
     Thresholds,
     fairplay_report,
 )
-from zole_arena.cli.console import err, fail, fit_names, out, print_json, stop_on_signals
+from zole_arena.cli.console import (
+    err,
+    fail,
+    fit_names,
+    out,
+    print_json,
+    progress_bar,
+    stop_on_signals,
+)
 from zole_arena.errors import ZoleError, printable
 from zole_arena.records.reader import check_log_path
 
@@ -66,13 +73,20 @@ def _players_table(report: FairplayReport, shown: Mapping[str, str]) -> Table:
     return table
 
 
-def _pairs_table(pairs: list[PairTest]) -> Table:
-    title = "Pairs flagged: the second bot's excess on deals whose cards the first played too"
+def _tests_table(title: str, columns: tuple[str, ...], named: int, rows: list[list[str]]) -> Table:
+    """A table of flagged tests: the first ``named`` columns are names (left), the rest
+    figures (right)."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title)
-    for column in ("seen by", "bot", "seen: decisions", "excess", "elsewhere", "excess", "z", "p"):
-        table.add_column(column, justify="left" if column in ("seen by", "bot") else "right")
-    for r in pairs:
-        table.add_row(
+    for i, column in enumerate(columns):
+        table.add_column(column, justify="left" if i < named else "right")
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
+def _pairs_table(pairs: list[PairTest]) -> Table:
+    rows = [
+        [
             printable(r.seen_by),
             printable(r.player),
             str(r.seen.decisions),
@@ -81,17 +95,20 @@ def _pairs_table(pairs: list[PairTest]) -> Table:
             _excess(r.elsewhere),
             f"{r.z:+.2f}",
             _p(r.p_value),
-        )
-    return table
+        ]
+        for r in pairs
+    ]
+    return _tests_table(
+        "Pairs flagged: the second bot's excess on deals whose cards the first played too",
+        ("seen by", "bot", "seen: decisions", "excess", "elsewhere", "excess", "z", "p"),
+        2,
+        rows,
+    )
 
 
 def _repeats_table(repeats: list[RepeatTest]) -> Table:
-    title = "Repeats flagged: later meetings of the same cards against the first"
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title)
-    for column in ("bot", "first", "excess", "later", "excess", "z", "p"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for r in repeats:
-        table.add_row(
+    rows = [
+        [
             printable(r.name),
             str(r.first.decisions),
             _excess(r.first),
@@ -99,8 +116,15 @@ def _repeats_table(repeats: list[RepeatTest]) -> Table:
             _excess(r.later),
             f"{r.z:+.2f}",
             _p(r.p_value),
-        )
-    return table
+        ]
+        for r in repeats
+    ]
+    return _tests_table(
+        "Repeats flagged: later meetings of the same cards against the first",
+        ("bot", "first", "excess", "later", "excess", "z", "p"),
+        1,
+        rows,
+    )
 
 
 def _estimate_json(e: Estimate) -> dict[str, Any]:
@@ -234,18 +258,5 @@ def fairplay_command(
 def _screen(logs: list[Path], screening: Screening, workers: int | None, live: bool) -> ScreenRun:
     if not live:
         return screen_logs(logs, screening, workers)
-    progress = Progress(
-        TextColumn("[bold]screening"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    )
-    task = progress.add_task("deals", total=None)
-    with progress:
-
-        def show(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
-
+    with progress_bar("screening") as show:
         return screen_logs(logs, screening, workers, show)
