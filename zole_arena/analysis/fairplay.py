@@ -3,11 +3,12 @@
 Chess sites screen games for engine use by how often a player finds the engine's move; a
 hidden-card game allows a sharper question, the one ``docs/fairplay.md`` explains: **is the
 card a bot chose optimal in the true deal more often than in deals it could not tell from the
-true one?** At each screened decision (:class:`Screening`: a bot's own card in tricks 2–6 with
-more than one legal card) the open-card solver of ``analyze`` gives the cards that are best
-for the mover in the true deal (the mover's score: a soloist's, a defender's, the table game's
-paranoid value for the seat) and in ``samples`` deals drawn from what the bot saw
-(:mod:`~zole_arena.analysis.fairplay_sample`); the decision's **excess**
+true one?** At each screened decision (:class:`Screening`: a bot's own card in tricks 1–7,
+leads in tricks 1–2 only, with more than one legal card) the open-card solver of ``analyze``
+gives the cards that are best for the mover in the true deal (the mover's score: a
+soloist's, a defender's, the table game's paranoid value for the seat) and in ``samples``
+deals drawn from what the bot saw (:mod:`~zole_arena.analysis.fairplay_sample`); the
+decision's **excess**
 
     x = 1[choice best in the true deal] − mean over the samples of 1[choice best in it]
 
@@ -62,7 +63,7 @@ __all__ = [
 ]
 
 #: Version of the screen's method and cache lines: lines of another version are screened again.
-FAIRPLAY_VERSION: Final = 1
+FAIRPLAY_VERSION: Final = 2
 #: Most deals screened in one run (a log beyond it is refused, not half-read).
 MAX_DEALS: Final = 200_000
 #: Longest cache line read (a deal has at most some 20 screened decisions).
@@ -109,10 +110,23 @@ class ScreenedDecision:
     """In how many of the drawn deals it is among the best."""
     samples: int
     """How many deals were drawn."""
+    legal: int = 0
+    """How many cards were legal."""
+    best_in_truth_count: int = 0
+    """How many legal cards are best in the true deal."""
+    best_in_samples_count: int = 0
+    """How many legal cards are best, summed over the drawn deals."""
+    hits_mask: int = 0
+    """Bit k set: the card played is among the best in drawn deal k."""
 
     @property
     def excess(self) -> float:
-        """x: best in truth (1 or 0) minus the share of drawn deals where it is best."""
+        """x: best in truth (1 or 0) minus the share of drawn deals where it is best.
+
+        The counts of best legal cards are kept beside it because a variant that subtracts what
+        a card taken at random gains (best in truth / legal minus the same in the drawn deals)
+        was measured and lost power: honest bots' spread grew more than a clairvoyant's mean
+        (``docs/fairplay.md``)."""
         return float(self.best_in_truth) - self.best_in_samples / self.samples
 
 
@@ -227,15 +241,22 @@ def _screen_move(
         return None
     telling = False
     hits = 0
+    mask = 0
+    sizes = 0
     for k, sample in enumerate(states):
         best = _best(sample, solver, f"{context}.{k}", seat, legal)
-        hits += card in best
+        if card in best:
+            hits += 1
+            mask |= 1 << k
+        sizes += len(best)
         telling = telling or len(best) < len(legal)
     truth = _best(state, solver, f"{context}.t", seat, legal)
     telling = telling or len(truth) < len(legal)
     if not telling:
         return None
-    return ScreenedDecision(index, seat, card in truth, hits, samples)
+    return ScreenedDecision(
+        index, seat, card in truth, hits, samples, len(legal), len(truth), sizes, mask
+    )
 
 
 # -- the cache --------------------------------------------------------------------------------
@@ -252,7 +273,17 @@ def _to_line(deal: DealScreen, params: str, key: bytes) -> str:
         "params": params,
         "deal_sha256": deal.deal_sha256,
         "decisions": [
-            [d.move, d.seat, int(d.best_in_truth), d.best_in_samples, d.samples]
+            [
+                d.move,
+                d.seat,
+                int(d.best_in_truth),
+                d.best_in_samples,
+                d.samples,
+                d.legal,
+                d.best_in_truth_count,
+                d.best_in_samples_count,
+                d.hits_mask,
+            ]
             for d in deal.decisions
         ],
     }
@@ -262,14 +293,22 @@ def _to_line(deal: DealScreen, params: str, key: bytes) -> str:
 
 
 def _decision_of(item: Any, record: DealRecord) -> ScreenedDecision:
-    if not isinstance(item, list) or len(item) != 5 or not all(type(v) is int for v in item):
+    if not isinstance(item, list) or len(item) != 9 or not all(type(v) is int for v in item):
         raise ValueError("not a decision")
-    move, seat, truth, hits, samples = item
+    move, seat, truth, hits, samples, legal, truth_count, sample_count, mask = item
     if not 0 <= move < len(record.moves) or record.moves[move].seat != seat:
         raise ValueError("not a move of that seat")
     if truth not in (0, 1) or not 1 <= samples <= 1000 or not 0 <= hits <= samples:
         raise ValueError("counts out of range")
-    return ScreenedDecision(move, seat, bool(truth), hits, samples)
+    if not 2 <= legal <= 8 or not max(1, truth) <= truth_count <= legal:
+        raise ValueError("counts out of range")
+    if not 0 <= mask < 1 << samples or mask.bit_count() != hits:
+        raise ValueError("counts out of range")
+    if not max(samples, hits) <= sample_count <= legal * samples:
+        raise ValueError("counts out of range")
+    return ScreenedDecision(
+        move, seat, bool(truth), hits, samples, legal, truth_count, sample_count, mask
+    )
 
 
 def _read_cache(
@@ -338,6 +377,8 @@ class ScreenRun:
     """Deals screened now (the others came from the cache files)."""
     skipped_lines: int
     """Log lines that were no usable record."""
+    unscreened: int = 0
+    """Deals of the logs neither in a cache file nor screened now (a run that did not solve)."""
 
 
 _worker_solver: Solver | None = None
@@ -393,9 +434,13 @@ def screen_logs(
     screening: Screening = Screening(),
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    solve: bool = True,
 ) -> ScreenRun:
     """Screen every deal of ``paths`` (each log's screen cached beside it; each log's bids
-    modelled from its own deals), in the logs' order.
+    modelled from its own deals), in the logs' order. With ``solve`` false only the cache
+    files are read (no solver is started, nothing is written): the run holds the deals that
+    a ``fairplay`` command screened before, as the report shows them.
 
     :raises RecordError: a log cannot be read.
     :raises FairplayError: too many deals.
@@ -443,7 +488,7 @@ def screen_logs(
     if progress is not None:
         progress(done, total)
     solved = 0
-    todo_all = [item for _, todo, _, _ in todo_by_log for item in todo]
+    todo_all = [item for _, todo, _, _ in todo_by_log for item in todo] if solve else []
     if todo_all:
         program = str(solver_program())
         cpus = len(os.sched_getaffinity(0))
@@ -467,7 +512,7 @@ def screen_logs(
         for record, sha in deals
         if sha in results
     ]
-    return ScreenRun(ordered, solved, skipped)
+    return ScreenRun(ordered, solved, skipped, total - len(ordered))
 
 
 #: Errors a caller handles, named here so that the CLI need not know the layers below.
