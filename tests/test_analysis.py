@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+from clihelp import ok, one_line_error, zole
 
-from tests.clihelp import ok, one_line_error, zole
 from zole_arena.analysis.deal import analyse_deal, analysis_fits
 from zole_arena.analysis.model import DealAnalysis, Phase, Role, Severity
 from zole_arena.analysis.outcomes import band_scores, table_score

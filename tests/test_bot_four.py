@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clihelp import PY, ok, one_line_error, zole
 
-from tests.clihelp import PY, ok, one_line_error, zole
 from zole_arena.arena.match import Match
 from zole_arena.arena.settings import MatchError, MatchSettings
 from zole_arena.game.actions import Action

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clihelp import PLAYS_FIRST_LEGAL, PY, THREE_ONLY, ok, one_line_error, rechained, zole
 
-from tests.clihelp import PLAYS_FIRST_LEGAL, PY, THREE_ONLY, ok, one_line_error, rechained, zole
 from zole_arena.protocol import plays_at, tables_said
 from zole_arena.stats.ratings import read_logs
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clihelp import PY, THREE_ONLY, ok, one_line_error, rechained, zole
 
-from tests.clihelp import PY, THREE_ONLY, ok, one_line_error, rechained, zole
 from zole_arena.report.collect import collect
 from zole_arena.stats.bigpoints import big_points
 from zole_arena.stats.rounds import (
