@@ -51,10 +51,25 @@ def whole_page_screenshot(chrome: Any, path: os.PathLike[str] | str) -> None:
 
 
 def open_page(chrome: Any, page: Path, anchor: str = "") -> None:
-    """Open a report page (a path) at ``anchor`` and wait until its script has drawn the deal
-    list."""
+    """Open a report page (a path) at ``anchor``, afresh even when only the anchor differs
+    from the page open, and wait until its script has drawn the deal list."""
+    chrome.get("about:blank")
     chrome.get(page.as_uri() + anchor)
     chrome.find_element("css selector", "#dealist table")  # the script has drawn the list
+
+
+def wait_up_to(chrome: Any, seconds: float) -> Any:
+    """Selenium's wait: polls a condition until it holds (or fails the test after ``seconds``);
+    an element the page redraws between finding and reading it is polled again."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(chrome, seconds, ignored_exceptions=(StaleElementReferenceException,))
+
+
+def text_of(chrome: Any, element_id: str) -> str:
+    """The text of the element of that id, its white space made single spaces."""
+    return " ".join(chrome.find_element("id", element_id).text.split())
 
 
 def cards_in(chrome: Any, selector: str) -> list[str]:

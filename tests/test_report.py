@@ -22,13 +22,14 @@ from browserhelp import (
     open_page,
     requested_urls,
     start_browser,
+    wait_up_to,
     whole_page_screenshot,
 )
 from clihelp import PY, ok, one_line_error, zole, zoles
 
 from zole_arena.records.model import DealRecord
 from zole_arena.records.reader import read_log
-from zole_arena.report.collect import ThinkTime
+from zole_arena.report.model import ThinkTime
 
 GOLDEN = Path(__file__).parent / "golden"
 INJECTOR = Path(__file__).parent / "hostile_bots" / "html_injector.py"
@@ -62,15 +63,6 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def deals_of(log: Path) -> list[DealRecord]:
     records, _ = read_log(log)
     return [record for record in records if isinstance(record, DealRecord)]
-
-
-def wait_up_to(chrome: Any, seconds: float) -> Any:
-    """Selenium's wait: polls a condition until it holds (or fails the test after ``seconds``);
-    an element the page redraws between finding and reading it is polled again."""
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(chrome, seconds, ignored_exceptions=(StaleElementReferenceException,))
 
 
 def press(chrome: Any, key: str) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
-from browserhelp import start_browser
+from browserhelp import open_page, start_browser, text_of, wait_up_to
 from clihelp import ok, zole
 
 from zole_arena.analysis.deal import analysis_fits
@@ -154,21 +154,6 @@ def biggest(
 # -- the browser ---------------------------------------------------------------------------
 
 
-def open_page(chrome: Any, page: Path, anchor: str = "") -> None:
-    chrome.get("about:blank")  # a fresh page even when only the anchor differs
-    chrome.get(page.as_uri() + anchor)
-    chrome.find_element("css selector", "#dealist table")  # the script has drawn the list
-
-
-def wait_up_to(chrome: Any, seconds: float) -> Any:
-    """Selenium's wait: polls a condition until it holds (or fails the test after ``seconds``);
-    an element the page redraws between finding and reading it is polled again."""
-    from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(chrome, seconds, ignored_exceptions=(StaleElementReferenceException,))
-
-
 def headings(chrome: Any) -> list[str]:
     return [
         th.text.replace("\n", " ")
@@ -180,10 +165,6 @@ def standings(chrome: Any) -> dict[str, list[str]]:
     rows = chrome.find_elements("css selector", "table.standings tbody tr")
     cells = [[cell.text for cell in row.find_elements("tag name", "td")] for row in rows]
     return {row[1]: row for row in cells}
-
-
-def text_of(chrome: Any, element_id: str) -> str:
-    return " ".join(chrome.find_element("id", element_id).text.split())
 
 
 def ids(chrome: Any, element_id: str) -> list[Any]:

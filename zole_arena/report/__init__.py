@@ -1,6 +1,7 @@
 """Reports people open: one self-contained HTML page per set of logs, with the standings, the
 head-to-head table, the ratings over time, each bot's figures and a viewer of every deal;
-with the open-card analysis of ``zole-arena analyze`` when its file is beside a log.
+with the open-card analysis of ``zole-arena analyze`` and the fair-play screen of
+``zole-arena fairplay`` when their files are beside a log.
 
 >>> from zole_arena.report import write_report
 >>> write_report(["tournament.jsonl"], "report.html")  # doctest: +SKIP
@@ -16,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from zole_arena.records.reader import RecordError
-from zole_arena.report.collect import ReportData, collect
+from zole_arena.report.collect import collect
+from zole_arena.report.model import ReportData
 from zole_arena.report.page import render
 
 __all__ = ["ReportData", "collect", "render", "write_report"]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Final
 
-from zole_arena.report.payload import visible
+from zole_arena.report.words import visible
 from zole_arena.stats.ratings import NOT_ESTIMATED, PlayerRating, RatingList
 
 __all__ = ["COLOURS", "elo_text", "interval_text", "ratings_chart"]

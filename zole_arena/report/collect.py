@@ -10,7 +10,9 @@ A log analysed by ``zole-arena analyze`` has its analysis file beside it
 (``LOG.analysis.jsonl``): each deal the report counts gets the analysis of its log line
 (keyed by the line's SHA-256) when the file holds one that fits it, and each bot the summary
 of its analysed decisions. The file is read as untrusted, like the log: what cannot be used is
-left out and listed among the log's problems.
+left out and listed among the log's problems. So is a log's fair-play screen
+(``LOG.fairplay.jsonl``, made by ``zole-arena fairplay``): :mod:`~zole_arena.report.
+fairplay_section`.
 """
 
 from __future__ import annotations
@@ -18,21 +20,17 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import statistics
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from pathlib import Path
 
-from zole_arena.analysis.deal import analysis_fits
 from zole_arena.analysis.model import DealAnalysis
-from zole_arena.analysis.store import AnalysisFileError, analysis_path, read_analysis
-from zole_arena.analysis.summary import BotAnalysis, summarise
+from zole_arena.analysis.summary import summarise
 from zole_arena.arena.summary import PlayerStats
 from zole_arena.arena.verify import Finding, Kind, verify_log
 from zole_arena.errors import ZoleError
-from zole_arena.events.sprt import SprtResult, result_from_log
+from zole_arena.events.sprt import result_from_log
 from zole_arena.game.actions import Contract
-from zole_arena.game.scoring import Pules
 from zole_arena.records.model import (
     DealRecord,
     Fault,
@@ -47,6 +45,21 @@ from zole_arena.records.reader import (
     check_log_path,
     log_type,
 )
+from zole_arena.report.analysis_file import read_analyses
+from zole_arena.report.fairplay_section import read_fairplay
+from zole_arena.report.model import (
+    SOLO_CONTRACTS,
+    BotFigures,
+    BotIdentity,
+    LogSummary,
+    PairResult,
+    ReportData,
+    Settlement,
+    TableInfo,
+    ThinkTime,
+    paid,
+    table_names,
+)
 from zole_arena.stats.bigpoints import PLACE_POINTS, big_points
 from zole_arena.stats.ratings import (
     DEFAULT_BOOTSTRAP,
@@ -60,211 +73,7 @@ from zole_arena.stats.reseating import table_sizes
 from zole_arena.stats.rounds import disqualified_seats, places_points
 from zole_arena.stats.units import seed_deal_key, units_from_records
 
-__all__ = [
-    "SOLO_CONTRACTS",
-    "BotFigures",
-    "LogSummary",
-    "PairResult",
-    "ReportData",
-    "Settlement",
-    "TableInfo",
-    "ThinkTime",
-    "collect",
-    "paid",
-    "table_names",
-]
-
-#: The contracts played one against two, in the order the report lists them.
-SOLO_CONTRACTS: tuple[Contract, ...] = (Contract.TAKE, Contract.ZOLE, Contract.SMALL_ZOLE)
-
-
-@dataclasses.dataclass(frozen=True)
-class ThinkTime:
-    """How long a bot took over its decisions, as the arena timed them (milliseconds)."""
-
-    moves: int
-    median: float | None
-    p95: float | None
-    """The 95th percentile (nearest rank)."""
-    max: float | None
-
-    @classmethod
-    def of(cls, times: Sequence[float]) -> ThinkTime:
-        """The figures of a list of decision times (empty: no figures)."""
-        if not times:
-            return cls(0, None, None, None)
-        ordered = sorted(times)
-        count = len(ordered)
-        p95 = ordered[max(0, math.ceil(0.95 * count) - 1)]
-        return cls(count, statistics.median(ordered), p95, ordered[-1])
-
-
-@dataclasses.dataclass(frozen=True)
-class BotIdentity:
-    """One way a bot was seen: what a header or its handshake said about it."""
-
-    id_name: str
-    author: str
-    version: str
-    command: tuple[str, ...]
-
-
-@dataclasses.dataclass
-class BotFigures:
-    """One bot's figures over every deal of the report."""
-
-    name: str
-    stats: PlayerStats
-    solo: dict[Contract, tuple[int, int]]
-    """For each solo contract: (deals played as soloist, deals won)."""
-    table_lost: int
-    """Table games (galdiņš) in which the bot was a loser."""
-    think: ThinkTime
-    identities: list[BotIdentity]
-    faults: list[tuple[int, Fault]]
-    """The bot's faults, each with the index (in :attr:`ReportData.deals`) of its deal."""
-    big_points: Fraction | None = None
-    """In the ``lzf`` format's rounds, the big points of its places at its tables (by each
-    table's points in the report, settles included); None: it sat at no such table."""
-
-
-@dataclasses.dataclass(frozen=True)
-class PairResult:
-    """Two bots' head-to-head: the first one's score over their pairwise games."""
-
-    score: float
-    games: int
-
-    @property
-    def fraction(self) -> float:
-        """The score as a fraction of the games."""
-        return self.score / self.games if self.games else 0.5
-
-    @property
-    def elo(self) -> float | None:
-        """The Elo difference this score means (None when all were won or all lost)."""
-        fraction = self.fraction
-        if fraction <= 0.0 or fraction >= 1.0:
-            return None
-        return -400.0 * math.log10(1.0 / fraction - 1.0)
-
-
-@dataclasses.dataclass(frozen=True)
-class TableInfo:
-    """A match whose deals the report lists: a tournament's table, a test's, or a match."""
-
-    log: int
-    """Index of its log in :attr:`ReportData.logs`."""
-    match_id: str
-    label: str
-    """How the deal list names it: ``table 3``, ``test match 1``, or its log's file name."""
-    players: tuple[str, ...] = ()
-    """Its players, as its header lists them (none: a match whose header is not in the logs)."""
-    planned: int | None = None
-    """The deals its header plans (None: no header)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Settlement:
-    """The end of a table of four's match (a ``settle`` record): each personal pule still
-    standing cost its owner the payment to each other player. Counted in the standings and
-    in its match's results, as ``standings`` counts it."""
-
-    table: int
-    """Index of its match in :attr:`ReportData.tables`."""
-    names: tuple[str, ...]
-    """The players by table seat (the match header's order)."""
-    pules: Pules
-    """The pules that stood, owners by table seat."""
-    payment: int
-    """What each personal pule cost its owner, to each other player."""
-    scores: tuple[int, ...]
-    """Each player's change, by table seat."""
-
-
-def paid(record: DealRecord) -> list[tuple[str, int]]:
-    """What each player at a deal's table was paid, by name: the three who played (by deal
-    seat; at a table of four the table's scores, not the engine's three-player figure), then
-    at a table of four the one who sat the deal out (he pays or collects as an opponent;
-    left out of a forged deal in which he also plays, as the standings leave him out)."""
-    scores = list(zip(record.names, record.seat_scores, strict=True))
-    sitter = record.sitter
-    return scores if sitter is None or sitter[0] in record.names else [*scores, sitter]
-
-
-def table_names(record: DealRecord) -> tuple[str, ...] | None:
-    """At a table of four, the players by table seat as the deal names them (the three who
-    played and the one who sat out); None at three."""
-    table = record.table
-    if table is None:
-        return None
-    seats = (*record.seating, table.dealer)
-    if sorted(seats) != list(range(table.size)):  # the readers' checks see to it
-        return None
-    names = [""] * table.size
-    for seat, player in enumerate(record.seating):
-        names[player] = record.names[seat]
-    names[table.dealer] = table.sitter.name
-    return tuple(names)
-
-
-@dataclasses.dataclass(frozen=True)
-class LogSummary:
-    """One log of the report."""
-
-    path: str
-    kind: str
-    """``match``, ``tournament`` or ``sprt``."""
-    deals: int
-    digest: str | None
-    problems: tuple[str, ...]
-    """Lines that could not be used, one message each."""
-    rules: str
-    hash_chain: bool
-    """Whether the log has a hash chain (format 2; a format-1 log's edits cannot be found)."""
-    chain_break: int | None
-    """The first line whose ``prev`` is not the hash of the line before (an edited log: its
-    digest vouches for nothing), or None."""
-    sprt: SprtResult | None = None
-    """A head-to-head test's result, computed again from its log."""
-    left_out: int = 0
-    """Deals that ``verify`` finds wrong (an edited or forged log): not counted anywhere."""
-    analysis: str | None = None
-    """The analysis file read beside the log (``LOG.analysis.jsonl``), or None: none there."""
-    analysed: int = 0
-    """The log's deals (of those the report counts) whose analysis the file holds and fits."""
-
-
-@dataclasses.dataclass
-class ReportData:
-    """Everything a report shows."""
-
-    logs: list[LogSummary]
-    deals: list[DealRecord]
-    """Every deal, in the order of the logs and of each log's records."""
-    deal_tables: list[int]
-    """For each deal, the index of its match in :attr:`tables`."""
-    tables: list[TableInfo]
-    bots: list[BotFigures]
-    """Strongest first: by rating when there is one, else by points per deal."""
-    pairs: dict[tuple[str, str], PairResult]
-    """Every pair of bots that met, both ways round."""
-    ratings: RatingList | None
-    history: list[RatingList]
-    """The rating list at checkpoints through the deals (for the chart)."""
-    warnings: list[str]
-    analyses: list[DealAnalysis | None] = dataclasses.field(default_factory=list)
-    """For each deal, its open-card analysis (``zole-arena analyze``) from the analysis file
-    beside its log, when that file holds one that fits it; else None."""
-    analysis: dict[str, BotAnalysis] = dataclasses.field(default_factory=dict)
-    """Each bot's summary of the analysed deals (bots with no analysed decision left out)."""
-    settlements: list[Settlement] = dataclasses.field(default_factory=list)
-    """The pules settled at the end of tables of four's matches (counted in the points)."""
-
-    @property
-    def analysed(self) -> int:
-        """How many of the deals have an analysis."""
-        return sum(analysis is not None for analysis in self.analyses)
+__all__ = ["collect"]
 
 
 def _rules_name(record: MatchHeader | TournamentHeader) -> str:
@@ -584,54 +393,6 @@ class _LogReading:
         return problems
 
 
-def _plural(count: int, word: str, words: str = "") -> str:
-    return f"{count:,} {word if count == 1 else words or word + 's'}"
-
-
-def _analyses(
-    collector: _Collector, first: int, log: str | os.PathLike[str]
-) -> tuple[str | None, list[str]]:
-    """Read the analysis file beside ``log`` (if there is one) for the deals the report counts
-    from it (``collector.deals[first:]``): each deal's analysis goes to ``collector.analyses``
-    when the file holds one that fits it. The file may be crafted: an analysis that does not
-    fit its deal is left out, and what could not be used becomes the log's problems."""
-    count = len(collector.deals) - first
-    collector.analyses.extend([None] * count)
-    file = analysis_path(Path(log))
-    try:
-        if not file.exists():
-            return None, []
-        if not file.is_file():
-            return str(file), [f"{file}: not a regular file, so not read as the log's analysis"]
-        held = read_analysis(file)
-    except AnalysisFileError as exc:
-        return str(file), [f"{exc} (the analysis is left out of the report)"]
-    except OSError as exc:  # a name too long, a loop of links: no file to read
-        return str(file), [f"{file}: {exc.strerror or exc} (the analysis is left out)"]
-    problems = []
-    if held.skipped:
-        problems.append(
-            f"{file}: {_plural(held.skipped, 'line')} that {'is' if held.skipped == 1 else 'are'}"
-            " no analysis record (of this version) skipped"
-        )
-    unfit = 0
-    for index in range(first, len(collector.deals)):
-        analysis = held.deals.get(collector.shas[index])
-        if analysis is None:
-            continue
-        if analysis_fits(analysis, collector.deals[index]):
-            collector.analyses[index] = analysis
-        else:
-            unfit += 1
-    if unfit:
-        problems.append(
-            f"{file}: {_plural(unfit, 'analysis', 'analyses')} that "
-            + ("does not fit the deal of its" if unfit == 1 else "do not fit the deal of their")
-            + " line (a crafted or foreign file?): left out of the report"
-        )
-    return str(file), problems
-
-
 def _read(collector: _Collector, number: int, path: str | os.PathLike[str]) -> LogSummary:
     """Read one log into the collector, as ``verify`` checks it (one pass over the file)."""
     check_log_path(path)
@@ -643,9 +404,12 @@ def _read(collector: _Collector, number: int, path: str | os.PathLike[str]) -> L
     before = len(collector.deals)
     report = verify_log(name, reading.findings.append, on_entry=reading.entry)
     problems = reading.problems()
-    analysis_file, analysis_problems = _analyses(collector, before, path)
+    analysis_file, analyses, analysis_problems = read_analyses(
+        Path(path), collector.deals[before:], collector.shas[before:]
+    )
+    collector.analyses += analyses
     problems += analysis_problems
-    analysed = sum(a is not None for a in collector.analyses[before:])
+    analysed = sum(a is not None for a in analyses)
     breaks = [finding.line for finding in reading.findings if finding.kind is Kind.CHAIN]
     test = None
     if reading.sprt:
@@ -688,6 +452,9 @@ def collect(
     collector.records.clear()
     warnings = [problem for log in logs for problem in log.problems] + collector.warnings
     warnings += data.warnings
+    shares = [(log.path, log.deals) for log in logs]
+    fairplay, fairplay_problems = read_fairplay(shares, collector.deals, collector.shas)
+    warnings += fairplay_problems
     ratings: RatingList | None = None
     history: list[RatingList] = []
     if data.units:
@@ -726,5 +493,5 @@ def collect(
     return ReportData(
         logs, collector.deals, collector.deal_tables, collector.tables, bots, pairs,
         ratings, history, warnings, collector.analyses,
-        {bot.name: bot for bot in summarise(analysed)}, settlements,
+        {bot.name: bot for bot in summarise(analysed)}, settlements, fairplay,
     )  # fmt: skip

@@ -13,9 +13,7 @@ import datetime
 import hashlib
 import importlib.resources
 import math
-from collections.abc import Iterable, Sequence
-from html import escape
-from urllib.parse import quote
+from collections.abc import Sequence
 
 from zole_arena import __version__
 from zole_arena.analysis.model import Severity
@@ -24,7 +22,13 @@ from zole_arena.events.sprt import SprtResult
 from zole_arena.game.actions import Contract
 from zole_arena.records.model import Fault
 from zole_arena.report.chart import elo_text, interval_text, ratings_chart
-from zole_arena.report.collect import (
+from zole_arena.report.fairplay_section import fairplay_html
+from zole_arena.report.html import cell as _cell
+from zole_arena.report.html import deal_href
+from zole_arena.report.html import table as _table
+from zole_arena.report.html import text as _text
+from zole_arena.report.html import wide as _wide
+from zole_arena.report.model import (
     SOLO_CONTRACTS,
     BotFigures,
     LogSummary,
@@ -32,16 +36,8 @@ from zole_arena.report.collect import (
     Settlement,
     paid,
 )
-from zole_arena.report.payload import (
-    MARKS,
-    action_text,
-    best_text,
-    move_places,
-    payload,
-    place_step,
-    script_json,
-    visible,
-)
+from zole_arena.report.payload import MARKS, payload, script_json
+from zole_arena.report.words import action_text, best_text, move_places, place_step
 from zole_arena.stats.ratings import NOT_ESTIMATED, PlayerRating
 
 __all__ = ["render"]
@@ -63,25 +59,9 @@ def _policy(script: str) -> str:
     )
 
 
-def _text(value: str) -> str:
-    """Text from a log (or ours) for the page: invisible characters made visible, markup
-    escaped."""
-    return escape(visible(value))
-
-
 def _asset(name: str) -> str:
     """The page's script or styles, kept beside this module as package data."""
     return importlib.resources.files("zole_arena.report").joinpath(name).read_text("utf-8")
-
-
-def _cell(text: str, sort: float | str | None = None, cls: str = "") -> str:
-    """A table cell; ``sort`` is what the column sorts by (numbers as numbers)."""
-    attributes = ""
-    if sort is not None:
-        attributes += f' data-sort="{_text(str(sort))}"'
-    if cls:
-        attributes += f' class="{cls}"'
-    return f"<td{attributes}>{text}</td>"
 
 
 def _signed(value: float | None) -> str:
@@ -91,22 +71,6 @@ def _signed(value: float | None) -> str:
 
 def _interval(rating: PlayerRating | None) -> str:
     return NOT_ESTIMATED if rating is None else interval_text(rating)
-
-
-def _heading(text: str, tip: str, cls: str = "") -> str:
-    attributes = (f' title="{_text(tip)}"' if tip else "") + (f' class="{cls}"' if cls else "")
-    return f"<th{attributes}>{_text(text)}</th>"
-
-
-def _table(
-    cls: str, headings: Iterable[tuple[str, str] | tuple[str, str, str]], rows: Iterable[str]
-) -> str:
-    """A table with ``(heading, tooltip)`` column headings (or ``(heading, tooltip, class)``)
-    and ready-made rows."""
-    head = "".join(_heading(*heading) for heading in headings)
-    return (
-        f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-    )
 
 
 #: Shown for a bot with no analysed decision.
@@ -217,27 +181,6 @@ def _standings(data: ReportData, contracts: Sequence[Contract], tables: bool) ->
             cells += _loss_cells(data.analysis.get(bot.name))
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return _wide(_table("sortable standings", headings, rows))
-
-
-def _wide(table: str) -> str:
-    """A table that may scroll sideways on a narrow screen, not the whole page."""
-    return f'<div class="wide">{table}</div>'
-
-
-def deal_key(match_id: str, deal: int) -> str:
-    """A deal's name in the page's address (``#deal=…``): its match and number, so that a link
-    names the same deal in any report of its log. The match as the page's script knows it
-    (:func:`~zole_arena.report.payload.visible`, the payload's ``match``)."""
-    return f"{visible(match_id)}-{deal}"
-
-
-def deal_href(match_id: str, deal: int, step: int | None = None) -> str:
-    """A link to a deal (at ``step`` of the viewer, when given), ready for an ``href="…"``:
-    the key percent-encoded as a URL's fragment (the script decodes it), then escaped for the
-    attribute — whatever a forged log calls its match, it stays inside the link's value and
-    names a deal."""
-    at = "" if step is None else f"&step={step:d}"
-    return escape(f"#deal={quote(deal_key(match_id, deal), safe='')}{at}", quote=True)
 
 
 #: The head-to-head table is drawn for at most this many bots: it has a cell for every two of
@@ -625,6 +568,7 @@ def render(data: ReportData, *, title: str | None = None) -> str:
         )
     generated = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     bots = "".join(_bot_card(data, place, bot) for place, bot in enumerate(data.bots, 1))
+    fairplay_link = '<a href="#fairplay">fair play</a>' if data.fairplay else ""
     problems_link = '<a href="#warnings" class="bad">problems</a>' if warnings else ""
     script = _asset("report.js")
     return f"""<!DOCTYPE html>
@@ -639,8 +583,8 @@ def render(data: ReportData, *, title: str | None = None) -> str:
 <p class="sub">{len(data.deals):,} deals · {len(data.bots)} bots ·
 made {generated} by zole-arena {_text(__version__)}</p>
 <nav><a href="#standings">standings</a><a href="#crosstable">crosstable</a>
-<a href="#chart">ratings over time</a><a href="#bots">bots</a><a href="#deals">deals</a>
-{problems_link}</nav>
+<a href="#chart">ratings over time</a><a href="#bots">bots</a>{fairplay_link}
+<a href="#deals">deals</a>{problems_link}</nav>
 </header>
 <main>
 <section id="logs">{_logs(data)}</section>
@@ -657,6 +601,7 @@ and the Elo difference that score means.</p>{_crosstable(data)}</section>
 <section id="chart"><h2>Ratings over time</h2>{chart_text}</section>
 {_matches(data)}
 <section id="bots"><h2>Bots</h2>{bots}</section>
+{fairplay_html(data)}
 <section id="deals"><h2>Deals</h2>
 <div id="filters"></div><p id="deal-notice" class="bad" hidden></p><div id="dealist"></div>
 <div id="viewer" hidden></div>

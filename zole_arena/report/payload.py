@@ -11,31 +11,27 @@ trick and what the deal scored come from the log.
 from __future__ import annotations
 
 import json
-import unicodedata
 from typing import Any, Final, NamedTuple
 
 from zole_arena.analysis.model import DealAnalysis, Severity
-from zole_arena.errors import ZoleError
 from zole_arena.game.actions import Bid, Contract
 from zole_arena.game.cards import CARDS, Card
 from zole_arena.game.scoring import WINNING_BANDS, Band, Pules
 from zole_arena.records.model import DealRecord, Move
-from zole_arena.report.collect import ReportData, table_names
+from zole_arena.report.model import ReportData, table_names
+from zole_arena.report.words import BIDS, best_text, move_places, visible
 
 __all__ = [
     "DEAL_FIELDS",
     "MARKS",
-    "MAX_TEXT",
-    "action_text",
-    "best_text",
     "card_letters",
     "cards_table",
-    "move_places",
     "payload",
-    "place_step",
     "script_json",
-    "visible",
 ]
+
+#: How a decision's loss is marked, as chess marks a move (and ``replay --analysis``).
+MARKS: Final = {Severity.INACCURACY: "?!", Severity.MISTAKE: "?", Severity.BLUNDER: "??"}
 
 #: What each position of a deal's list holds.
 DEAL_FIELDS: Final = (
@@ -78,28 +74,6 @@ DEAL_FIELDS: Final = (
     #           seat's change and total}
 )
 
-_BIDS: Final = frozenset(bid.value for bid in Bid)
-
-
-#: The longest text from a log the page shows whole (a name, a message, a command).
-MAX_TEXT: Final = 500
-
-
-def visible(text: str, limit: int = MAX_TEXT) -> str:
-    """Text from a log as the page may show it: every invisible or layout-changing character
-    (controls, direction overrides, zero widths, line separators) written out as ``⟨U+202E⟩``,
-    so that no name can pass for another; cut at ``limit`` characters."""
-    if len(text) > limit:
-        text = f"{text[:limit]}… ({len(text) - limit:,} more characters)"
-    if text.isprintable():
-        return text
-    return "".join(
-        f"⟨U+{ord(char):04X}⟩" if unicodedata.category(char) in _HIDDEN else char for char in text
-    )
-
-
-_HIDDEN: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
-
 
 def card_letters(cards: tuple[Card, ...] | list[Card]) -> str:
     """Cards as the payload writes them: one letter each."""
@@ -131,56 +105,13 @@ class _Moves(NamedTuple):
     def of(cls, record: DealRecord) -> _Moves:
         moves = cls([], [], [])
         for move in record.moves:
-            if move.action in _BIDS:
+            if move.action in BIDS:
                 moves.bids.append(move)
             elif len(move.action) == 2:  # a card: ``TD``
                 moves.plays.append(move)
             else:  # two cards: ``QC 9H``
                 moves.buries.append(move)
         return moves
-
-
-#: How a decision's loss is marked, as chess marks a move (and ``replay --analysis``).
-MARKS: Final = {Severity.INACCURACY: "?!", Severity.MISTAKE: "?", Severity.BLUNDER: "??"}
-#: A decision's best actions are named up to this many (a bury may have dozens of equal ones).
-MAX_BEST: Final = 3
-_BID_WORDS: Final = {"pass": "pass", "take": "take", "zole": "zole", "smallzole": "small zole"}
-
-
-def action_text(action: str) -> str:
-    """An action as the protocol writes it (``pass``, ``QC 9H``, ``TD``) as people read it:
-    cards by their symbols (``Q♣ 9♥``), bids by their words."""
-    words = []
-    for token in action.split():
-        try:
-            words.append(Card.parse(token).symbol())
-        except ZoleError:
-            words.append(_BID_WORDS.get(token.lower(), token))
-    return visible(" ".join(words), 40)
-
-
-def best_text(actions: tuple[str, ...]) -> str:
-    """The best actions of a decision, the first :data:`MAX_BEST` of them."""
-    shown = " / ".join(action_text(action) for action in actions[:MAX_BEST])
-    return shown + (f" / … ({len(actions)} in all)" if len(actions) > MAX_BEST else "")
-
-
-def move_places(record: DealRecord) -> list[tuple[str, int]]:
-    """Where each of a deal's moves is in the page's lists: ``("bid", k)`` the k-th bid,
-    ``("bury", 0)``, ``("play", k)`` the k-th card played."""
-    places: list[tuple[str, int]] = []
-    counts = {"bid": 0, "bury": 0, "play": 0}
-    for move in record.moves:
-        kind = "bid" if move.action in _BIDS else "play" if len(move.action) == 2 else "bury"
-        places.append((kind, counts[kind]))
-        counts[kind] += 1
-    return places
-
-
-def place_step(kind: str, k: int) -> int:
-    """The deal viewer's step that shows a move: 1 for the bids and the bury (the bidding
-    done), ``k + 2`` for the k-th card played (step 1 + the cards played so far)."""
-    return k + 2 if kind == "play" else 1
 
 
 def _analysis(record: DealRecord, analysis: DealAnalysis | None) -> list[Any] | None:
