@@ -15,6 +15,11 @@ entries) in Elo (``zole-arena ratings``) and in points per deal, and over the se
 ``deals × (1.96 · sd / gap)²`` (the gap taken from all runs of all three ways): smaller is
 better, and the ratio of two ways' figures is how many more deals the worse one needs.
 
+A movement's logs are also scored **on equal cards**, as bridge scores a board against the
+other tables that played it (a datum per hand): each hand's score minus that of the other bot
+that held it at another table, fitted by least squares to each bot's strength with its
+opponents' allowed for (a bot's score there: its strength minus half of each opponent's).
+
 Usage::
 
     python scripts/movement_gain.py                 # 24 seeds, 12 deals a table, ~4 min
@@ -27,6 +32,7 @@ Runs on the installed zole-arena (``python -m zole_arena``) of the interpreter r
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import subprocess
@@ -36,6 +42,7 @@ import time
 from pathlib import Path
 
 FIELD = ("rulebot", "cbot", "random", "rulebot", "cbot", "random")
+ENTRIES = ("rulebot", "cbot", "random", "rulebot#2", "cbot#2", "random#2")
 WAYS = {
     "movement": ("--movement",),
     "duplicate": ("--duplicate",),
@@ -43,8 +50,46 @@ WAYS = {
 }
 
 
-def run(way: str, seed: int, deals: int, folder: Path) -> tuple[float, float]:
-    """(Elo gap, points-per-deal gap) of rulebot over cbot in one tournament."""
+def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """x with matrix · x = vector (Gaussian elimination with partial pivoting)."""
+    n = len(vector)
+    rows = [[*matrix[i], vector[i]] for i in range(n)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        for r in range(n):
+            if r != col and rows[col][col]:
+                factor = rows[r][col] / rows[col][col]
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col], strict=True)]
+    return [rows[i][n] / rows[i][i] for i in range(n)]
+
+
+def equal_cards_gap(holdings: list[tuple[tuple[int, ...], list[float], int]]) -> float:
+    """rulebot's strength over cbot's in points a deal, from the differences between the two
+    holders of each hand (see the module): least squares, the strengths summing to zero."""
+    names = len(holdings[0][1])
+    by_hand: dict[tuple[int, ...], list[tuple[list[float], int]]] = {}
+    for hand, design, score in holdings:
+        by_hand.setdefault(hand, []).append((design, score))
+    normal = [[0.0] * names for _ in range(names)]
+    right = [0.0] * names
+    for held in by_hand.values():
+        for (x1, s1), (x2, s2) in itertools.pairwise(held):
+            x = [a - b for a, b in zip(x1, x2, strict=True)]
+            for i in range(names):
+                right[i] += x[i] * (s1 - s2)
+                for j in range(names):
+                    normal[i][j] += x[i] * x[j]
+    for i in range(names):  # the constraint: strengths sum to zero
+        for j in range(names):
+            normal[i][j] += 1.0
+    strength = dict(zip(ENTRIES, solve(normal, right), strict=True))
+    return (strength["rulebot"] + strength["rulebot#2"] - strength["cbot"] - strength["cbot#2"]) / 2
+
+
+def run(way: str, seed: int, deals: int, folder: Path) -> tuple[float, ...]:
+    """(Elo gap, points-per-deal gap) of rulebot over cbot in one tournament, and for a
+    movement the points gap on equal cards."""
     log = folder / f"{way}-{seed}.jsonl"
     count = ("--blocks", str(deals // 6)) if way == "duplicate" else ("--deals", str(deals))
     subprocess.run(
@@ -60,22 +105,30 @@ def run(way: str, seed: int, deals: int, folder: Path) -> tuple[float, float]:
     elo = {r["name"]: r["elo"] for r in json.loads(rated.stdout)["ratings"]}
     points: dict[str, list[int]] = {}
     names: dict[str, list[str]] = {}
+    holdings: list[tuple[tuple[int, ...], list[float], int]] = []
     for line in log.read_text().splitlines():
         record = json.loads(line)
         if record["type"] == "match":
             names[record["match_id"]] = [p["name"] for p in record["players"]]
         elif record["type"] == "deal":
-            for seat, player in enumerate(record["seating"]):
-                name = names[record["match_id"]][player]
-                points.setdefault(name, []).append(record["result"]["scores"][seat])
+            seated = [names[record["match_id"]][player] for player in record["seating"]]
+            for seat, name in enumerate(seated):
+                score = record["result"]["scores"][seat]
+                points.setdefault(name, []).append(score)
+                design = [0.0] * len(ENTRIES)
+                for other, who in enumerate(seated):
+                    design[ENTRIES.index(who)] += 1.0 if other == seat else -0.5
+                holdings.append((tuple(sorted(record["hands"][seat])), design, score))
 
     def both(bot: str, of: dict[str, float]) -> float:
         return (of[bot] + of[f"{bot}#2"]) / 2
 
     per_deal = {name: statistics.fmean(p) for name, p in points.items()}
-    return both("rulebot", elo) - both("cbot", elo), both("rulebot", per_deal) - both(
-        "cbot", per_deal
+    gaps = (
+        both("rulebot", elo) - both("cbot", elo),
+        both("rulebot", per_deal) - both("cbot", per_deal),
     )
+    return (*gaps, equal_cards_gap(holdings)) if way == "movement" else gaps
 
 
 def main() -> None:
@@ -86,7 +139,7 @@ def main() -> None:
     if args.deals % 6:
         parser.error("--deals must be a multiple of 6 (duplicate blocks)")
     started = time.monotonic()
-    gaps: dict[str, list[tuple[float, float]]] = {way: [] for way in WAYS}
+    gaps: dict[str, list[tuple[float, ...]]] = {way: [] for way in WAYS}
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(1, args.seeds + 1):
             for way in WAYS:
@@ -106,6 +159,11 @@ def main() -> None:
         need_elo = deals * (1.96 * elo_sd / elo_gap) ** 2
         need_points = deals * (1.96 * point_sd / point_gap) ** 2
         print(f"{way:<10} {elo_sd:7.1f} {need_elo:18,.0f} {point_sd:10.3f} {need_points:18,.0f}")
+    equal = [g[2] for g in gaps["movement"]]
+    equal_gap, equal_sd = statistics.fmean(equal), statistics.stdev(equal)
+    need_equal = deals * (1.96 * equal_sd / equal_gap) ** 2
+    print(f"a movement scored on equal cards: {equal_gap:+.3f} points a deal, sd "
+          f"{equal_sd:.3f}, {need_equal:,.0f} deals to separate")  # fmt: skip
     print(f"({time.monotonic() - started:.0f} s)")
 
 

@@ -1,7 +1,7 @@
 """A movement of boards: the default sandboxed tournament deals every bot each cards once.
 
 Tables with no bot in common play the same deals (a board group), each table every deal once,
-so that every hand is held by several bots and the ratings compare them on equal cards, while
+so that every hand is held by several bots, while
 no bot — no process of it, in no seating, at no table — meets the same cards twice
 (:mod:`zole_arena.stats.boards`, ``docs/competitions.md``). The attack tests use a bot whose
 processes pass every deal they saw to each other through the dentry cache, the channel no
