@@ -43,8 +43,8 @@ except ImportError:
 from zole_arena.errors import NotationError
 from zole_arena.game.cards import mask_of, names_of
 from zole_arena.game.state import DealState
-from zole_arena.players.bot_io import parse_newdeal
 from zole_arena.players.bundled import build_c_program
+from zole_arena.sdk.notation import parse_newdeal
 
 #: Deal numbers of the seed tried when the newdeal's own number is not the seed's (a duplicate
 #: match numbers every seating's deal).

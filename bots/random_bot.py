@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A Zole bot that plays a random legal action: the smallest complete bot on the library's
-:class:`~zole_arena.players.bot.Bot` class.
+:class:`~zole_arena.sdk.bot.Bot` class.
 
 It keeps no state: every request's view holds the legal actions. Run it as
 ``python3 random_bot.py [--seed N]``; the bot class itself speaks the protocol. With a seed,
@@ -21,7 +21,7 @@ except ImportError:
 
 from zole_arena.game.actions import Action, Bury
 from zole_arena.game.state import Phase
-from zole_arena.players.bot import Bot, BotView
+from zole_arena.sdk import Bot, BotView
 
 
 class RandomBot(Bot):

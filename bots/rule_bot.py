@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A rule-based Zole bot: a readable example of a bot that plays sensibly, written on the
-library's :class:`~zole_arena.players.bot.Bot` class.
+library's :class:`~zole_arena.sdk.bot.Bot` class.
 
 Every request carries the whole view of the deal, so the bot keeps no state between requests:
 from the view's tricks it works out who is void in what and which cards are still out, and
@@ -41,7 +41,7 @@ except ImportError:
 from zole_arena.game.actions import Action, Bid, Bury, Contract
 from zole_arena.game.cards import CARDS, CATEGORY, Card, Category
 from zole_arena.game.state import Phase
-from zole_arena.players.bot import Bot, BotView, Option, OptionValue
+from zole_arena.sdk import Bot, BotView, Option, OptionValue
 
 # -- cards ---------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The Python bot class (:mod:`zole_arena.players.bot`): one Bot subclass played as a protocol
+"""The Python bot class (:mod:`zole_arena.sdk`): one Bot subclass played as a protocol
 program and seated in the arena's process.
 
 A bot on the class must pass ``zole-arena check`` as a program (plain and sandboxed); seated
@@ -18,6 +18,7 @@ import json
 import random
 import re
 import shlex
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,8 +40,13 @@ from zole_arena.game.cards import Card
 from zole_arena.game.rules import AllPass, Rules, SmallZoleScores, load_rules
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealState, Phase
-from zole_arena.players.bot import (
-    Bot,
+from zole_arena.players.bundled import bundled_command
+from zole_arena.players.inproc import DealContext, InProcessSession
+from zole_arena.players.session import BotConfig
+from zole_arena.protocol import DealWriter
+from zole_arena.sdk.bot import Bot, handshake_lines
+from zole_arena.sdk.notation import parse_go, parse_newdeal
+from zole_arena.sdk.values import (
     BotView,
     CardEvent,
     DealEnd,
@@ -49,11 +55,6 @@ from zole_arena.players.bot import (
     Option,
     TrickEvent,
 )
-from zole_arena.players.bot_io import handshake_lines, parse_go, parse_newdeal
-from zole_arena.players.bundled import bundled_command
-from zole_arena.players.inproc import DealContext, InProcessSession
-from zole_arena.players.session import BotConfig
-from zole_arena.protocol import DealWriter
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -442,6 +443,32 @@ def test_option_values_are_typed() -> None:
     with pytest.raises(ValueError, match="Depth takes 1 to 5, not 9"):
         Option("Depth", 2, 1, 5).value("9")
     assert Option("Book", "none", choices=("none", "wide")).value("wide") == "wide"
+
+
+def test_the_kit_s_first_paths_name_the_same_objects() -> None:
+    """Bots written on ``zole_arena.players.bot`` and ``players.bot_io`` keep working."""
+    from zole_arena.players import bot as old_bot
+    from zole_arena.players import bot_io as old_io
+    from zole_arena.sdk import bot, notation, values
+
+    kit = {**vars(values), **vars(notation), **vars(bot)}
+    for old in (old_bot, old_io):
+        assert old.__all__
+        for name in old.__all__:
+            assert getattr(old, name) is kit[name], name
+
+
+def test_the_kit_loads_nothing_of_the_arena_s_process_stack() -> None:
+    """A bot on the kit starts quickly: importing it starts no part of the arena."""
+    probe = (
+        "import sys, zole_arena.sdk; "
+        "print(sorted(m for m in sys.modules if m.startswith('zole_arena.') and "
+        "m.split('.')[1] not in ('sdk', 'game', 'errors', 'protocol')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "[]", loaded
 
 
 # -- the guide and the benchmark ----------------------------------------------------------------

@@ -28,32 +28,26 @@ from zole_arena.arena.settings import MatchError, MatchSettings
 from zole_arena.game.actions import Action
 from zole_arena.game.rules import load_rules
 from zole_arena.game.table import TableSheet
-from zole_arena.players.bot import (
-    Bot,
-    BotView,
-    DealEnd,
-    DealStart,
-    SitOut,
-    TableInfo,
-)
-from zole_arena.players.bot_io import (
-    handshake_lines,
+from zole_arena.players.inproc import DealContext, InProcessSession
+from zole_arena.players.session import BotConfig
+from zole_arena.protocol import DealWriter
+from zole_arena.protocol.encode import result_event, sitout_event
+from zole_arena.sdk.bot import Bot, handshake_lines
+from zole_arena.sdk.notation import (
     parse_go,
     parse_newdeal,
     parse_result,
     parse_sitout,
 )
-from zole_arena.players.inproc import DealContext, InProcessSession
-from zole_arena.players.session import BotConfig
-from zole_arena.protocol import DealWriter
-from zole_arena.protocol.encode import result_event, sitout_event
+from zole_arena.sdk.values import BotView, DealEnd, DealStart, SitOut, TableInfo
 
 ROOT = Path(__file__).resolve().parents[1]
 Record = dict[str, Any]
 
 #: A bot on the class that writes down, as JSON lines, what each hook receives (and plays a
 #: random legal action from its seed, passing half the time: pules are written). ``three`` as
-#: its first argument: the same bot with ``tables = (3,)``.
+#: its first argument: the same bot with ``tables = (3,)``. It imports the class by its first
+#: path (``zole_arena.players.bot``), which bots written on it still use.
 WATCHER = '''
 import dataclasses
 import json

@@ -32,7 +32,7 @@ SPY = """
 import os, random, sys
 from zole_arena.game.actions import Bury
 from zole_arena.game.state import Phase
-from zole_arena.players.bot import Bot
+from zole_arena.sdk import Bot
 
 def spy(targets):
     for line in open(targets).read().splitlines():

@@ -72,9 +72,6 @@ if TYPE_CHECKING:
     from zole_arena.game.table import TableSheet as TableSheet
     from zole_arena.game.table import score_at_table as score_at_table
     from zole_arena.isolation.sandbox import Sandbox as Sandbox
-    from zole_arena.players.bot import Bot as Bot
-    from zole_arena.players.bot import BotView as BotView
-    from zole_arena.players.bot_io import run_bot as run_bot
     from zole_arena.players.bundled import bundled_command as bundled_command
     from zole_arena.players.limits import Limits as Limits
     from zole_arena.players.session import BotConfig as BotConfig
@@ -86,6 +83,9 @@ if TYPE_CHECKING:
     from zole_arena.records.reader import LogReader as LogReader
     from zole_arena.records.reader import read_log as read_log
     from zole_arena.records.writer import LogWriter as LogWriter
+    from zole_arena.sdk.bot import Bot as Bot
+    from zole_arena.sdk.bot import run_bot as run_bot
+    from zole_arena.sdk.values import BotView as BotView
     from zole_arena.stats.bigpoints import big_points as big_points
     from zole_arena.stats.ratings import RatingList as RatingList
     from zole_arena.stats.ratings import rate as rate
@@ -110,13 +110,13 @@ _NAMES: dict[str, str] = {
     "TableSheet": "zole_arena.game.table",
     "score_at_table": "zole_arena.game.table",
     # Bots: how to start one, its limits and sandbox; bots written in Python.
-    "Bot": "zole_arena.players.bot",
+    "Bot": "zole_arena.sdk.bot",
     "BotConfig": "zole_arena.players.session",
-    "BotView": "zole_arena.players.bot",
+    "BotView": "zole_arena.sdk.values",
     "Limits": "zole_arena.players.limits",
     "Sandbox": "zole_arena.isolation.sandbox",
     "bundled_command": "zole_arena.players.bundled",
-    "run_bot": "zole_arena.players.bot_io",
+    "run_bot": "zole_arena.sdk.bot",
     # A match and what it reports.
     "DealReport": "zole_arena.arena.summary",
     "FaultPolicy": "zole_arena.arena.referee",

@@ -14,7 +14,7 @@ import sys
 from typing import TextIO
 
 from zole_arena.game.actions import Action
-from zole_arena.players.bot import (
+from zole_arena.sdk import (
     Bot,
     BotView,
     DealEnd,

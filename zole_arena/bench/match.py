@@ -21,7 +21,7 @@ processes run. The benchmark therefore measures two *placements* side by side:
 
 The bots are started before the clock runs: the figures are of deals, not of start-up.
 
-Beside the lanes, three Python bot objects (:class:`~zole_arena.players.bot.Bot`, random legal
+Beside the lanes, three Python bot objects (:class:`~zole_arena.sdk.bot.Bot`, random legal
 actions) play the same deals seated in the arena's process, with the game log: no pipe and no
 text, what a bot author's self-play gets.
 """
@@ -49,12 +49,12 @@ from zole_arena.game.rules import Rules, load_rules
 from zole_arena.game.state import DealState
 from zole_arena.isolation.affinity import current_cpus, placed
 from zole_arena.isolation.sandbox import Sandbox
-from zole_arena.players.bot import Bot, BotView
 from zole_arena.players.bundled import bundled_command
 from zole_arena.players.session import BotConfig
 from zole_arena.protocol import DealWriter, events_after, parse_answer, result_event
 from zole_arena.records.model import DealRecord
 from zole_arena.records.reader import read_log
+from zole_arena.sdk import Bot, BotView
 
 __all__ = [
     "MATCH_TARGET_SHARE",

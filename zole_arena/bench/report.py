@@ -29,9 +29,9 @@ from zole_arena.arena.match import Match
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.bench.match import _RandomBot
 from zole_arena.game.rules import load_rules
-from zole_arena.players.bot import Bot
 from zole_arena.players.session import BotConfig
 from zole_arena.report import collect, render
+from zole_arena.sdk.bot import Bot
 
 __all__ = ["ReportBenchResult", "headless_chromium", "play_bench_log", "run_report_bench"]
 

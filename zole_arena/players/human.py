@@ -1,6 +1,6 @@
 """A person at the keyboard as a player: ``zole-arena play``.
 
-:class:`HumanPlayer` is a :class:`~zole_arena.players.bot.Bot` that a match seats in the
+:class:`HumanPlayer` is a :class:`~zole_arena.sdk.bot.Bot` that a match seats in the
 arena's process (:meth:`BotConfig.in_process
 <zole_arena.players.session.BotConfig.in_process>`): its hooks show a deal as a person wants
 to follow it (the hand sorted with suit symbols, each card as it is played, who won each trick,
@@ -21,8 +21,9 @@ from zole_arena.errors import NotationError
 from zole_arena.game.actions import Action, Bid, Bury, Contract
 from zole_arena.game.cards import Card
 from zole_arena.game.state import Phase
-from zole_arena.players.bot import BidEvent, Bot, BotView, CardEvent, DealEnd, DealStart, Event
 from zole_arena.players.render import card_text, cards_text
+from zole_arena.sdk.bot import Bot
+from zole_arena.sdk.values import BidEvent, BotView, CardEvent, DealEnd, DealStart, Event
 
 __all__ = ["HUMAN_COMMAND", "HumanPlayer"]
 

@@ -1,4 +1,4 @@
-"""A :class:`~zole_arena.players.bot.Bot` seated in the arena's own process: no process, no
+"""A :class:`~zole_arena.sdk.bot.Bot` seated in the arena's own process: no process, no
 pipe, and no text.
 
 The referee asks an :class:`InProcessSession` with values (:meth:`~InProcessSession.decide`,
@@ -16,13 +16,13 @@ after a fault is replaced by a new one around the same object.
 
 At a table of four, given the table in the deal's context (:attr:`DealContext.table`), the
 session tells the three who play what a program reads from ``newdeal`` and ``result`` — the
-table as :class:`~zole_arena.players.bot.TableInfo` and :class:`~zole_arena.players.bot.TableEnd`,
+table as :class:`~zole_arena.sdk.values.TableInfo` and :class:`~zole_arena.sdk.values.TableEnd`,
 the table's pules and scores — and :meth:`~InProcessSession.sat_out` tells the one who sits
 out what a program reads from ``sitout``. Without it a deal is told as at three.
 
 The session also speaks the text protocol (:meth:`~InProcessSession.request`,
 :meth:`~InProcessSession.send_lines`), reading the lines as a bot program would
-(:mod:`zole_arena.players.bot_io`), for any caller that has only text.
+(:mod:`zole_arena.sdk.notation`), for any caller that has only text.
 """
 
 from __future__ import annotations
@@ -39,9 +39,11 @@ from zole_arena.game.rules import Rules
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealResult, DealState
 from zole_arena.game.table import TableContext, TableScore
-from zole_arena.players.bot import (
+from zole_arena.players.session import BotConfig, Reply
+from zole_arena.sdk.bot import Bot, set_option, tables_announced, tell
+from zole_arena.sdk.notation import format_action, parse_go
+from zole_arena.sdk.values import (
     BidEvent,
-    Bot,
     CardEvent,
     DealEnd,
     DealStart,
@@ -52,8 +54,6 @@ from zole_arena.players.bot import (
     TrickEvent,
     make_view,
 )
-from zole_arena.players.bot_io import format_action, parse_go, set_option, tables_announced, tell
-from zole_arena.players.session import BotConfig, Reply
 
 __all__ = ["DealContext", "Decision", "InProcessSession"]
 
@@ -82,7 +82,7 @@ _NO_HOOK: Final = Bot.on_event
 
 
 class InProcessSession:
-    """The referee's side of a :class:`~zole_arena.players.bot.Bot` object in its process."""
+    """The referee's side of a :class:`~zole_arena.sdk.bot.Bot` object in its process."""
 
     def __init__(self, config: BotConfig) -> None:
         """Take the configuration's bot and set its options.

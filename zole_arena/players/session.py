@@ -29,7 +29,6 @@ from zole_arena.errors import (
     printable,
 )
 from zole_arena.isolation.sandbox import Sandbox
-from zole_arena.players.bot import Bot
 from zole_arena.players.botgroup import SlotGroup
 from zole_arena.players.botproc import BotProcess
 from zole_arena.players.command import program_name
@@ -51,6 +50,7 @@ from zole_arena.protocol import (
     parse_bot_line,
     setoption_line,
 )
+from zole_arena.sdk.bot import Bot
 
 __all__ = ["IN_PROCESS", "BotConfig", "BotSession", "PlayerSession", "Reply"]
 
@@ -99,7 +99,7 @@ class BotConfig:
     one process per seating: :class:`~zole_arena.players.botgroup.BotGroup`); None: a
     sandboxed process gets a group of its own. The referee sets it."""
     bot: Bot | None = None
-    """A Python :class:`~zole_arena.players.bot.Bot` seated in the arena's own process
+    """A Python :class:`~zole_arena.sdk.bot.Bot` seated in the arena's own process
     (:mod:`zole_arena.players.inproc`): no process, no pipe, no text. ``command`` is then only
     what the records name it by; of the process settings only ``stderr_path`` applies (an
     exception's traceback goes there)."""
