@@ -13,7 +13,7 @@ from zole_arena.bench.match import MATCH_TARGET_SHARE, run_match_bench
 from zole_arena.bench.sandbox import run_sandbox_bench
 from zole_arena.bench.tournament import run_tournament_bench
 from zole_arena.cli.console import fail, out, print_json
-from zole_arena.cli.rules_cmd import RulesOption
+from zole_arena.cli.options import RulesOption
 from zole_arena.game.rules import PRESETS, load_rules
 
 

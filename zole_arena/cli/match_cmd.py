@@ -4,18 +4,15 @@ dealer sitting each deal out), with a live view and a log."""
 from __future__ import annotations
 
 import dataclasses
-import math
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich import box
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from zole_arena.arena.match import Match, resume_match, stderr_path
 from zole_arena.arena.settings import MatchError, MatchSettings, unique_names
@@ -25,15 +22,14 @@ from zole_arena.cli.console import (
     check_new_log,
     err,
     fail,
-    fit_names,
     out,
     print_json,
     print_stray_notes,
     show_logged_bots,
     stop_on_signals,
-    time_caption,
 )
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
+from zole_arena.cli.tables import results_table
 from zole_arena.errors import ZoleError
 from zole_arena.events.options import (
     CPU,
@@ -65,44 +61,6 @@ DEMO_BOTS = ("random", "rulebot", "cbot")
 _RESUME_OPTIONS = (
     CPU, SANDBOX, SANDBOX_READ, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB, TRANSCRIPT,
 )  # fmt: skip
-
-
-def _results_table(summary: Summary) -> Table:
-    """The players' results, most points first; long names are shortened to fit the width,
-    never so that two look the same."""
-    names = [p.name for p in summary.players]
-    table = fit_names(names, lambda shown: _results(summary, shown))
-    assert isinstance(table, Table)
-    return table
-
-
-def _results(summary: Summary, shown: Mapping[str, str]) -> Table:
-    ranked = sorted(summary.players, key=lambda s: -s.points)
-    table = Table(
-        title=f"Results after {summary.deals} of {summary.planned} deals",
-        caption="per deal: points per deal ±95%; solo: deals as soloist/won; pts: points as "
-        "soloist, as partner, and (with their number) in table games" + time_caption(ranked, shown),
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    for column in ("player", "points", "per deal", "solo", "solo pts", "partner pts",
-                   "table (pts)", "faults"):  # fmt: skip
-        table.add_column(column, justify="left" if column == "player" else "right")
-    for p in ranked:
-        interval = "" if math.isinf(p.interval) else f"±{p.interval:.2f}"
-        won = f"{p.soloist_won}" if p.soloist else "–"
-        table.add_row(
-            escape(shown[p.name]),  # names may come from a log (--resume): never markup
-            f"{p.points:+d}",
-            f"{p.mean:+.2f}{interval}",
-            f"{p.soloist}/{won}",
-            f"{p.soloist_points:+d}",
-            f"{p.partner_points:+d}",
-            f"{p.table} ({p.table_points:+d})",
-            str(p.faults),
-        )
-    return table
 
 
 def _scores_text(summary: Summary) -> str:
@@ -324,7 +282,7 @@ def _run(match: Match, json_output: bool) -> None:
         }
         print_json(data)
     else:
-        out.print(_results_table(summary))
+        out.print(results_table(summary))
         for fault in summary.fault_lines:
             out.print(f"[red]fault[/] {escape(fault)}", highlight=False)
         print_stray_notes(summary.players)

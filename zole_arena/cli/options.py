@@ -20,10 +20,12 @@ import typer
 from zole_arena.cli.console import fail
 from zole_arena.events.options import LOG, Command, Option, options_of
 from zole_arena.events.optionvalues import OptionValues
+from zole_arena.game.rules import PRESETS
 from zole_arena.isolation.sandbox import Sandbox, SandboxUnavailable, check_available
 from zole_arena.players.transcript import start_transcript
 
 __all__ = [
+    "RulesOption",
     "help_text",
     "sandbox_setting",
     "takes_options",
@@ -31,6 +33,18 @@ __all__ = [
 ]
 
 CommandFunction = Callable[..., None]
+
+#: ``--rules`` of the commands that take a rule set and nothing else of the declared options
+#: (``rules``, ``bench``).
+RulesOption = Annotated[
+    str,
+    typer.Option(
+        "--rules",
+        "-r",
+        help="Rules: a preset or a TOML rules file naming a preset.",
+        metavar="|".join((*PRESETS, "FILE")),
+    ),
+]
 _CONTEXT = "_typer_context"
 
 

@@ -14,13 +14,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from zole_arena.cli.console import err, fail, fit_names, out, print_json
+from zole_arena.cli.tables import interval_text, los_text, not_estimated_note
 from zole_arena.stats.ratings import (
     DEFAULT_BOOTSTRAP,
     DEFAULT_POINTS,
     MIN_BOOTSTRAP,
-    MIN_UNITS,
-    NOT_ESTIMATED,
-    PlayerRating,
     RatingList,
     rate,
     ratings_over_time,
@@ -44,31 +42,6 @@ def parse_anchor(text: str) -> tuple[str, float]:
     if not sep or not name or not math.isfinite(elo):
         fail(f"bad --anchor {text!r}: write NAME=ELO, e.g. rulebot=1500")
     return name, elo
-
-
-def interval_text(rating: PlayerRating, between: str = " … ") -> str:
-    """A rating's 95 % interval as a table shows it, or :data:`NOT_ESTIMATED`."""
-    if rating.low is None or rating.high is None:
-        return NOT_ESTIMATED
-    return f"{rating.low:+.0f}{between}{rating.high:+.0f}"
-
-
-def los_text(ratings: RatingList, rating: PlayerRating, digits: int = 1) -> str:
-    """The LOS of ``rating`` (one of ``ratings``) over the next player as a table shows it: a
-    percentage, nothing for the last player, or :data:`NOT_ESTIMATED`."""
-    if rating.los_next is not None:
-        return f"{100 * rating.los_next:.{digits}f}%"
-    return "" if rating is ratings.ratings[-1] else NOT_ESTIMATED
-
-
-def not_estimated_note(ratings: RatingList) -> str | None:
-    """What :data:`NOT_ESTIMATED` means, when a list shows it."""
-    if all(rating.estimated for rating in ratings.ratings):
-        return None
-    return (
-        f"{NOT_ESTIMATED}: not estimable from fewer than {MIN_UNITS} clusters (duplicate blocks, "
-        "or deals, with the same cards at other tables) of the player"
-    )
 
 
 def _table(ratings: RatingList) -> Table:

@@ -8,14 +8,10 @@ import typer
 from rich.table import Table
 
 from zole_arena.cli.console import out, print_json
+from zole_arena.cli.options import RulesOption
 from zole_arena.game.actions import Contract
 from zole_arena.game.rules import PRESETS, AllPass, Rules, TableLoser, load_rules
 from zole_arena.game.scoring import Band
-
-RULES_HELP = "Rules: a preset or a TOML rules file naming a preset."
-RulesOption = Annotated[
-    str, typer.Option("--rules", "-r", help=RULES_HELP, metavar="|".join((*PRESETS, "FILE")))
-]
 
 
 def _signed(value: int) -> str:

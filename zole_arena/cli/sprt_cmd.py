@@ -25,13 +25,13 @@ from zole_arena.cli.console import (
     stop_on_signals,
 )
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
+from zole_arena.cli.tables import sprt_report, sprt_status
 from zole_arena.events.options import CPU, LOG, OPTION, SANDBOX, SANDBOX_READ, SPRT
 from zole_arena.events.optionvalues import OptionValues, assign_bot_options
 from zole_arena.events.sprt import HeadToHead, SprtResult
 from zole_arena.isolation.affinity import pin
 from zole_arena.players.bundled import parse_bot_arg
 from zole_arena.records.reader import last_line_digest
-from zole_arena.stats.ratings import MIN_UNITS, NOT_ESTIMATED
 from zole_arena.stats.sprt import (
     DEFAULT_ALPHA,
     DEFAULT_BETA,
@@ -58,72 +58,6 @@ def _names(given: list[str | None]) -> list[str]:
         f"{name}.{role}" if names.count(name) > 1 else name
         for name, role in zip(names, ROLES, strict=False)
     ]
-
-
-def _status(result: SprtResult) -> str:
-    return (
-        f"LLR {result.llr:+.2f} [{result.settings.lower:+.2f}, {result.settings.upper:+.2f}]  "
-        f"block {result.blocks}, {result.deals} deals  score {100 * result.score:.1f}% "
-        f"(Elo {result.elo:+.0f})"
-    )
-
-
-def _verdict(result: SprtResult) -> str:
-    s = result.settings
-    if result.decision == "H1":
-        return (
-            f"H1 accepted: {result.new} is better than {result.old} "
-            f"(Elo {s.elo1:+g} rather than {s.elo0:+g})"
-        )
-    if result.decision == "H0":
-        return (
-            f"H0 accepted: {result.new} is not {s.elo1:g} Elo better than {result.old} "
-            f"(Elo {s.elo0:+g} rather than {s.elo1:+g})"
-        )
-    reason = None if result.stopped is None else result.stopped.reason
-    if reason is StopReason.MAX_BLOCKS:
-        why = f"no decision within --max-blocks {result.blocks}"
-    elif reason is StopReason.INTERRUPTED:
-        why = "interrupted before a decision"
-    else:
-        why = f"stopped before a decision ({result.stopped})"
-    return f"{why}: {result.new} against {result.old}"
-
-
-def sprt_report(result: SprtResult, digest: str | None, elapsed: float | None = None) -> None:
-    """The test's end as the command prints it (``elapsed``: this run's wall time, if any)."""
-    s = result.settings
-    colour = {"H1": "green", "H0": "red"}.get(result.decision or "", "yellow")
-    out.print(f"[bold {colour}]{escape(_verdict(result))}[/]", highlight=False)
-    out.print(
-        f"LLR {result.llr:+.3f} (H0 at {s.lower:+.3f}, H1 at {s.upper:+.3f}; "
-        f"elo0 {s.elo0:g}, elo1 {s.elo1:g}, alpha {s.alpha:g}, beta {s.beta:g})",
-        highlight=False,
-    )
-    # One block has no spread to estimate an interval from: say so, not "+186 … +186".
-    interval, los = NOT_ESTIMATED, NOT_ESTIMATED
-    if result.blocks >= MIN_UNITS:
-        interval = f"{result.elo_low:+.0f} … {result.elo_high:+.0f}"
-        los = f"{result.los:.1f}%"
-    out.print(
-        f"{result.blocks} blocks = {result.deals} deals ({result.games} games against "
-        f"{escape(result.old)}); score {100 * result.score:.1f}%, Elo {result.elo:+.0f} "
-        f"(95%: {interval}), LOS {los}",
-        highlight=False,
-    )
-    for fault in result.faults:
-        out.print(f"[red]fault[/] {escape(fault)}", highlight=False)
-    timing = ""
-    if elapsed is not None:
-        rate = result.deals_played / elapsed if elapsed > 0 else 0.0
-        timing = f" in {elapsed:.1f} s ({rate:.1f} deals/s)"
-    out.print(
-        f"played {result.deals_played} deals{timing}"
-        + (f"; log: {escape(result.log)}" if result.log else ""),
-        highlight=False,
-    )
-    if result.log and digest:  # what 'verify --digest' checks the log against
-        out.print(f"log {result.log}  digest {digest}", highlight=False, markup=False)
 
 
 @takes_options(SPRT)
@@ -300,6 +234,6 @@ def _run(test: HeadToHead, json_output: bool) -> SprtResult:
     def line(result: SprtResult) -> None:
         step = 10 ** (len(str(result.blocks)) - 1)
         if not json_output and result.blocks % step == 0:
-            out.print(_status(result), highlight=False)
+            out.print(sprt_status(result), highlight=False)
 
     return test.run(line)

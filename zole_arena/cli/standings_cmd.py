@@ -17,9 +17,7 @@ from rich.table import Table
 
 from zole_arena.arena.match import resume_match
 from zole_arena.cli.console import err, fail, out, print_json
-from zole_arena.cli.match_cmd import _results_table
-from zole_arena.cli.sprt_cmd import sprt_report
-from zole_arena.cli.tournament_cmd import print_final, summary_json
+from zole_arena.cli.tables import print_final, results_table, sprt_report, summary_json
 from zole_arena.errors import ZoleError
 from zole_arena.events.resume import resume_tournament
 from zole_arena.events.sprt import result_from_log
@@ -301,4 +299,4 @@ def _match(log: Path, bootstrap: int, form: str) -> None:
         }
         print_json(data)
         return
-    out.print(_results_table(summary))
+    out.print(results_table(summary))

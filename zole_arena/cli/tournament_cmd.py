@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 import shlex
 import shutil
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich import box
 from rich.console import Group
 from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from zole_arena.arena.settings import SEATINGS, unique_names
 from zole_arena.arena.stop import StopReason
@@ -27,16 +24,13 @@ from zole_arena.cli.console import (
     check_new_log,
     err,
     fail,
-    fit_names,
     out,
     print_json,
-    print_stray_notes,
     show_logged_bots,
     stop_on_signals,
-    time_caption,
 )
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
-from zole_arena.cli.ratings_cmd import interval_text, los_text, not_estimated_note
+from zole_arena.cli.tables import print_final, standings_table, summary_json
 from zole_arena.errors import ZoleError, printable
 from zole_arena.events.config import ConfigBot, TournamentConfig, read_config
 from zole_arena.events.designs import balance
@@ -185,104 +179,6 @@ def _balance_text(settings: TournamentSettings) -> str:
         f"meets {'once' if meets == '1' else meets + ' times'}"
         + (" (an exact design)" if got.exact else "")
     )
-
-
-def _standings_table(summary: TournamentSummary, title: str, final: bool) -> Table:
-    """The standings, strongest first; narrow enough for an 80-column terminal (long names
-    are shortened, never so that two look the same)."""
-    table = fit_names(summary.ranking(), lambda shown: _standings(summary, title, final, shown))
-    assert isinstance(table, Table)
-    return table
-
-
-def _standings(
-    summary: TournamentSummary, title: str, final: bool, shown: Mapping[str, str]
-) -> Table:
-    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    rounds = summary.rounds
-    big = {} if rounds is None else {e["name"]: e["big_points"] for e in rounds.to_dict(
-        summary.standings.names)}  # fmt: skip
-    los = final and rounds is None  # over the next bot: of a ranking by Elo only
-    table.add_column("#", justify="right")
-    table.add_column("bot", no_wrap=True)
-    if rounds is not None:
-        table.add_column("big", justify="right")
-    table.add_column("elo", justify="right")
-    if final:
-        table.add_column("95%", justify="right", no_wrap=True)
-    if los:
-        table.add_column("LOS", justify="right")
-    table.add_column("deals", justify="right")
-    table.add_column("points", justify="right")
-    table.add_column("per deal", justify="right", no_wrap=True)
-    table.add_column("solo", justify="right")
-    table.add_column("faults", justify="right")
-    rating = {r.name: r for r in summary.ratings.ratings} if summary.ratings else {}
-    elo = {} if rating else summary.standings.quick_elo()
-    for rank, name in enumerate(summary.ranking(), start=1):
-        p = summary.standings.players[name]
-        interval = "" if math.isinf(p.interval) else f"±{p.interval:.1f}"
-        row = [str(rank), escape(shown[name])]  # names may come from a log: never markup
-        if rounds is not None:
-            row.append(f"{big.get(name, 0):g}")
-        if name in rating and summary.ratings:
-            r = rating[name]
-            row += [f"{r.elo:+.0f}", interval_text(r, "…")]
-            row += [los_text(summary.ratings, r, 0)] if los else []
-        else:
-            row.append(f"{elo[name]:+.0f}" if name in elo else "–")
-            row += [""] * (final + los)
-        row += [
-            str(p.deals),
-            f"{p.points:+d}",
-            f"{p.mean:+.2f}{interval}" if p.deals else "–",
-            f"{p.soloist}/{p.soloist_won}",
-            str(p.faults),
-        ]
-        table.add_row(*row)
-    if final:
-        note = not_estimated_note(summary.ratings) if summary.ratings else None
-        ranked = (
-            "ranked by big points, then points; big: big points (6/4/2/0 per table of four, "
-            "6/3/0 of three); "
-            if rounds is not None
-            else ""
-        )
-        table.caption = (
-            f"{ranked}95%: the Elo interval"
-            + ("; LOS: likelihood of superiority over the next bot" if los else "")
-            + "; per deal: points per deal ±95%; solo: deals as soloist/won"
-            + time_caption([summary.standings.players[n] for n in summary.ranking()], shown)
-            + (f"; {note}" if note else "")
-        )
-    return table
-
-
-def _head_to_head_table(summary: TournamentSummary) -> Table | None:
-    names = summary.ranking()
-    h2h = summary.standings.head_to_head()
-    if not h2h or len(names) > 12:
-        return None
-    table = fit_names(names, lambda shown: _head_to_head(summary, shown))
-    assert isinstance(table, Table)
-    return table
-
-
-def _head_to_head(summary: TournamentSummary, shown: Mapping[str, str]) -> Table:
-    names = summary.ranking()
-    h2h = summary.standings.head_to_head()
-    table = Table(title="Head to head: the row bot's score against the column bot, in % "
-                  "(pairwise games as the ratings count them)", box=box.SIMPLE_HEAD)  # fmt: skip
-    table.add_column("")
-    for name in names:
-        table.add_column(escape(shown[name]), justify="right", no_wrap=True)
-    for a in names:
-        cells = []
-        for b in names:
-            won, games = h2h.get(a, {}).get(b, (0.0, 0))
-            cells.append("" if a == b or not games else f"{100 * won / games:.0f} ({games})")
-        table.add_row(escape(shown[a]), *cells)
-    return table
 
 
 def _config_bot(bot: ConfigBot, folder: Path) -> tuple[str | None, tuple[str, ...]]:
@@ -634,26 +530,6 @@ def _pinning(cpus: Sequence[int] | None, concurrency: int) -> str:
     return f", each pinned to a CPU: {', '.join(used)}{shared}"
 
 
-def summary_json(tournament: Tournament, summary: TournamentSummary) -> dict[str, Any]:
-    """What ``--json`` prints at the end: the summary with the tournament's id and format."""
-    data = summary.to_dict()
-    data["tournament_id"] = tournament.tournament_id
-    data["format"] = tournament.settings.format
-    return data
-
-
-def print_final(summary: TournamentSummary) -> None:
-    """The tables printed at the end: the standings, head to head, how Elo was computed."""
-    out.print(_standings_table(summary, f"Standings after {summary.deals} of "
-                               f"{summary.planned} deals", final=True))  # fmt: skip
-    h2h = _head_to_head_table(summary)
-    if h2h is not None:
-        out.print(h2h)
-    if summary.ratings is not None:
-        out.print(f"Elo: {summary.ratings.method}.", markup=False)
-    print_stray_notes(summary.standings.players.values())
-
-
 def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
     total = tournament.settings.total_deals
     started = time.monotonic()
@@ -675,7 +551,7 @@ def _run(tournament: Tournament, bootstrap: int, json_output: bool) -> None:
 
         def view() -> Group:
             began = time.monotonic()
-            table = _standings_table(tournament.summary(), "Standings so far", final=False)
+            table = standings_table(tournament.summary(), "Standings so far", final=False)
             shown["gap"] = max(0.5, 10 * (time.monotonic() - began))
             return Group(progress, table)
 
