@@ -18,7 +18,7 @@ from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from zole_arena.arena.settings import SEATINGS, unique_names
+from zole_arena.arena.settings import unique_names
 from zole_arena.arena.stop import StopReason
 from zole_arena.cli.console import (
     check_new_log,
@@ -35,6 +35,7 @@ from zole_arena.errors import ZoleError, printable
 from zole_arena.events.config import ConfigBot, TournamentConfig, read_config
 from zole_arena.events.designs import balance
 from zole_arena.events.entrants import check_entrants
+from zole_arena.events.formats import FormatRequest, plan_event
 from zole_arena.events.options import (
     AFFINITY,
     BACKEND,
@@ -64,7 +65,7 @@ from zole_arena.events.options import (
 from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
 from zole_arena.events.ray_backend import RAY_MISSING, cluster_problem, ray_available
 from zole_arena.events.resume import Grant, resume_tournament
-from zole_arena.events.schedule import FORMATS, Entrant
+from zole_arena.events.schedule import Entrant, TournamentError
 from zole_arena.events.settings import TournamentSettings
 from zole_arena.events.standings import TournamentSummary
 from zole_arena.events.tournament import Event, Tournament
@@ -76,7 +77,6 @@ from zole_arena.isolation.sandbox import (
 )
 from zole_arena.players.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.players.command import program_name, split_command
-from zole_arena.records.model import Boards
 from zole_arena.stats.boards import board_groups
 from zole_arena.stats.reseating import table_sizes
 
@@ -89,12 +89,6 @@ _RESUME_OPTIONS = (
     CONCURRENCY, AFFINITY, KEEP_BOTS, BACKEND, RAY_ADDRESS,
     SANDBOX, SANDBOX_READ, MAX_MEMORY_MB, MAX_CPU_S, MAX_PROCESSES, MAX_STDERR_MB, TRANSCRIPT,
 )  # fmt: skip
-
-
-#: The ``lzf`` format's rounds and deals per round unless told (zole-research §2.15: rating
-#: tournaments play at least 7 rounds, usually of 24 or 28 deals).
-LZF_ROUNDS = 7
-LZF_ROUND_DEALS = 24
 
 
 def _ray_address(values: OptionValues) -> str | None:
@@ -119,38 +113,6 @@ def _check_cluster(address: str | None, quiet: bool) -> None:
         fail(problem)
     if not quiet:
         out.print(f"{_cluster_name(address)}: {cluster}", highlight=False, markup=False)
-
-
-def _boards(values: OptionValues, chosen_format: str) -> tuple[bool, Boards | None]:
-    """Whether the tables play duplicate blocks, and how they share deals
-    (:mod:`zole_arena.stats.boards`): sandboxed bots, whom the arena does not trust, play a
-    movement unless --duplicate is given (and are told once what that allows), or
-    --no-movement (every table its own deals); trusted bots play duplicate blocks at every table
-    unless --movement or --no-duplicate is given."""
-    asked = values.source(DUPLICATE) is not Source.DEFAULT
-    movement = values[MOVEMENT]
-    if chosen_format == "lzf":
-        if values.source(MOVEMENT) is not Source.DEFAULT and movement:
-            fail("--format lzf: every table of a round plays the round's deals (no --movement)")
-        return values[DUPLICATE] if asked else False, None  # (its own checks follow)
-    if movement and asked and values[DUPLICATE]:
-        fail("give --movement or --duplicate, not both")
-    refused = values.source(MOVEMENT) is not Source.DEFAULT and not movement
-    if movement or (values[SANDBOX] and not asked and not refused):
-        return False, "movement"
-    if (asked and not values[DUPLICATE]) or (refused and not asked and values[SANDBOX]):
-        return False, "own"
-    if values[SANDBOX]:
-        err.print(
-            "note: --duplicate with sandboxed bots: every bot meets each deal in six seatings, "
-            "and what one seating's process saw can reach the next through the kernel (the "
-            "dentry cache, docs/competitions.md): a bot written to cheat knows the hands of 5 "
-            "of every 6 deals. For entrants you do not trust, leave out --duplicate (a "
-            "movement: no bot meets the same cards twice).",
-            highlight=False,
-            markup=False,
-        )
-    return True, None
 
 
 def _boards_text(settings: TournamentSettings) -> str:
@@ -296,41 +258,31 @@ def tournament_command(
     ]
 
     address = _ray_address(values)  # its mistakes before any bot starts
-    chosen_gauntlet = values[GAUNTLET]
-    chosen_format = values[FORMAT]
-    if values.source(FORMAT) is Source.DEFAULT and chosen_gauntlet is not None:
-        chosen_format = "gauntlet"  # --gauntlet NAME alone implies it
-    if chosen_format == "gauntlet" and chosen_gauntlet is None:
-        chosen_gauntlet = entrants[0].name
-    if chosen_format != "gauntlet" and chosen_gauntlet is not None:
-        fail(f"--gauntlet is for --format gauntlet, not {chosen_format}")
-    is_duplicate, boards = _boards(values, chosen_format)
-    chosen_deals = values[DEALS]
-    rounds = values[ROUNDS]
-    if chosen_format == "lzf":
-        if values.source(BLOCKS) is not Source.DEFAULT:
-            fail("--format lzf plays --deals per round (default 24), not duplicate --blocks")
-        if values.source(DUPLICATE) is not Source.DEFAULT and is_duplicate:
-            fail(
-                "--format lzf plays no duplicate blocks: every table of a round plays the "
-                "round's deals instead (leave out --duplicate)"
+
+    def asked(option: Any) -> Any:
+        return None if values.source(option) is Source.DEFAULT else values[option]
+
+    try:
+        plan = plan_event(
+            FormatRequest(
+                format=asked(FORMAT),
+                first_entrant=entrants[0].name,
+                sandboxed=values[SANDBOX],
+                gauntlet=values[GAUNTLET],
+                duplicate=asked(DUPLICATE),
+                movement=asked(MOVEMENT),
+                deals=values[DEALS],
+                blocks=asked(BLOCKS),
+                default_blocks=values[BLOCKS],
+                rounds=values[ROUNDS],
             )
-        is_duplicate = False
-        chosen_deals = chosen_deals if chosen_deals is not None else LZF_ROUND_DEALS
-        rounds = rounds if rounds is not None else LZF_ROUNDS
-    elif rounds is not None:
-        fail(f"--rounds is for --format lzf, not {chosen_format}")
-    if values.source(BLOCKS) is not Source.DEFAULT:
-        if chosen_deals is not None:
-            fail("give --blocks or --deals, not both")
-        if boards == "own":
-            fail("--blocks is for duplicate tables: give --deals with --no-duplicate")
-    # As in 'match': --deals counts the seed's deals, each played in 6 seatings when duplicate;
-    # a movement's tables play each deal once, and --blocks N (or its default) as many deals
-    # as N blocks have, so that the event is as long as it was.
-    per_table = chosen_deals if chosen_deals is not None else values[BLOCKS]
-    if boards == "movement" and chosen_deals is None:
-        per_table *= len(SEATINGS)
+        )
+    except TournamentError as exc:
+        fail(str(exc))
+    if plan.note is not None:
+        err.print(plan.note, highlight=False, markup=False)
+    chosen_format, chosen_gauntlet, rounds = plan.format, plan.gauntlet, plan.rounds
+    is_duplicate, boards, per_table = plan.duplicate, plan.boards, plan.deals_per_table
     tournament_id = uuid.uuid4().hex[:12]
     chosen_log = values[LOG]
     log_path = chosen_log if chosen_log is not None else Path(f"tournament-{tournament_id}.jsonl")
@@ -342,7 +294,7 @@ def tournament_command(
     settings = TournamentSettings(
         entrants=tuple(entrants),
         match=match_settings,
-        format=next(f for f in FORMATS if f == chosen_format),
+        format=chosen_format,
         gauntlet=chosen_gauntlet,
         concurrency=values[CONCURRENCY],
         tables_wanted=values[TABLES],
@@ -373,7 +325,7 @@ def tournament_command(
         )
         if boards is not None:
             kind += f" ({_boards_text(settings)})"
-        what = chosen_format
+        what: str = chosen_format
         if chosen_format == "gauntlet":
             what = f"gauntlet of {chosen_gauntlet}"
         elif chosen_format == "balanced":
