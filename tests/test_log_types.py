@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import copy
 import json
+import math
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -106,3 +108,25 @@ def test_every_number_of_the_wrong_type_gets_a_message(
                         broken.append(f"line {line} {path} = {wrong!r}: {reader[0]}: {what}")
     assert tried > 300
     assert not broken, "\n".join(broken[:20])
+
+
+@pytest.mark.parametrize("constant", [math.nan, math.inf, -math.inf])
+def test_nan_and_infinity_are_not_json_and_no_reader_takes_them(
+    logs: dict[str, list[dict[str, Any]]], constant: float, tmp_path: Path
+) -> None:
+    """Python's json writes and reads ``NaN`` and ``Infinity``, which JSON has not: a think
+    time written so must be a damaged line to every reader, not a figure (``nan`` ms)."""
+    records = copy.deepcopy(logs["four"])
+    deal = next(r for r in records if r["type"] == "deal")
+    deal["moves"][0]["think_ms"] = constant
+    crafted = tmp_path / "x.jsonl"
+    crafted.write_text(rechained(records))
+    assert ("NaN" if math.isnan(constant) else "Infinity") in crafted.read_text()
+    verified = zole("verify", str(crafted), cwd=tmp_path)
+    assert verified.returncode == 1 and "1 unreadable line" in verified.stdout
+    runner = CliRunner()
+    for reader in READERS[1:]:
+        args = [reader[0], str(crafted), *(a.format(dir=tmp_path) for a in reader[1:])]
+        result = runner.invoke(app, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), reader
+        assert not re.search(r"\b(nan|inf)\b", result.output.lower()), (reader, result.output)

@@ -176,12 +176,21 @@ class _Cut:
 _CUT: Final = _Cut()
 
 
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+#: NaN and Infinity are not JSON (Python's json reads them unless told): a line that holds
+#: one is not JSON, as the arena never writes one.
+_DECODER: Final = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def _decode(raw: bytes) -> Any:
-    """A line's JSON value; None when it is not JSON, :data:`_CUT` when it is JSON cut off
-    (what an arena stopped while writing leaves), :data:`_TOO_DEEP` when it is nested too
-    deep for the reader."""
+    """A line's JSON value; None when it is not JSON (``NaN`` and ``Infinity`` are not),
+    :data:`_CUT` when it is JSON cut off (what an arena stopped while writing leaves),
+    :data:`_TOO_DEEP` when it is nested too deep for the reader."""
     try:
-        return json.loads(raw)
+        return _DECODER.decode(raw.decode())
     except json.JSONDecodeError as exc:
         return _CUT if _cut_off(exc) else None
     except ValueError:  # UnicodeDecodeError; an integer too long to read
