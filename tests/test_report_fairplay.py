@@ -241,7 +241,16 @@ def test_deals_not_screened_are_counted_and_the_command_named(chrome: Any, match
     note = text_of(chrome, "fairplay-note")
     assert f"{DEALS} of the report's {DEALS + 10} deals screened" in note
     assert "zole-arena fairplay other.jsonl screens them" in note
-    assert set(fairplay_rows(chrome)) == {"ceiling", "rulebot", "random"}
+    rows = fairplay_rows(chrome)
+    assert set(rows) == {"ceiling", "rulebot", "random"}
+    # The figures are those of the screened deals; a bot that also played an unscreened deal
+    # (rulebot and random played other.jsonl) is not cleared of it; the ceiling bot did not.
+    expected = expected_players(match)
+    assert rows["ceiling"][1] == verdict(expected["ceiling"])
+    for name in ("rulebot", "random"):
+        shown = verdict(expected[name]).replace("not flagged", "incomplete")
+        assert rows[name][1] == shown, name
+        assert rows[name][2] == signed(expected[name]["excess"])
 
 
 def test_a_crafted_fairplay_file_is_a_problem_and_the_rest_is_shown(
@@ -259,7 +268,11 @@ def test_a_crafted_fairplay_file_is_a_problem_and_the_rest_is_shown(
     note = text_of(chrome, "fairplay-note")
     assert f"{DEALS - 2} of the report's {DEALS} deals screened" in note
     assert "zole-arena fairplay c.jsonl screens them" in note
-    assert set(fairplay_rows(chrome)) == {"ceiling", "rulebot", "random"}
+    rows = fairplay_rows(chrome)
+    assert set(rows) == {"ceiling", "rulebot", "random"}
+    # Lines removed from a screen clear no one: a bot with a deal left unscreened is never
+    # shown "not flagged" (a forger who deletes the lines where a cheater shows would be).
+    assert all(row[1] in ("flagged", "incomplete", "too few") for row in rows.values()), rows
     assert chrome.find_elements("css selector", "table.standings tbody tr")
 
 

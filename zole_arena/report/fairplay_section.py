@@ -147,6 +147,7 @@ def read_fairplay(
         len(deals),
         tuple(files),
         tuple(unscreened),
+        frozenset(name for n, deal in enumerate(deals) if n not in screens for name in deal.names),
         _weighty(deals, screens),
     )
     return section, problems
@@ -165,12 +166,15 @@ def _signed(value: float) -> str:
     return f"{value:+.3f}".replace("-", "\u2212")
 
 
-def verdict(player: PlayerScreen) -> str:
-    """A bot's verdict in words: ``flagged``, ``not flagged``, or ``too few`` (too few deals
-    or decisions to judge)."""
+def verdict(player: PlayerScreen, complete: bool = True) -> str:
+    """A bot's verdict in words: ``flagged``; ``too few`` (too few deals or decisions to
+    judge); ``not flagged``, or ``incomplete`` when some of its deals have no screen (not
+    ``complete``): not flagged on the others is no clearance of those."""
     if player.flagged:
         return "flagged"
-    return "not flagged" if player.estimate.usable else "too few"
+    if not player.estimate.usable:
+        return "too few"
+    return "not flagged" if complete else "incomplete"
 
 
 def _bot_link(name: str, places: Mapping[str, int]) -> str:
@@ -179,12 +183,14 @@ def _bot_link(name: str, places: Mapping[str, int]) -> str:
     return shown if place is None else f'<a href="#bot-{place}">{shown}</a>'
 
 
-def _players(findings: FairplayReport, places: Mapping[str, int]) -> str:
+def _players(section: FairplaySection, places: Mapping[str, int]) -> str:
+    findings = section.findings
     t = findings.thresholds
     headings = [
         ("bot", ""),
         ("verdict", f"flagged: mean excess above {t.allowance:g} at p < {t.alpha:g}; too few: "
-         "too few deals or decisions to judge"),
+         "too few deals or decisions to judge; incomplete: not flagged on its screened deals, "
+         "but some of its deals have no screen"),
         ("excess", "mean excess: how much more often its cards are best in the true deal than "
          "in deals drawn from what it saw (about 0 for a bot that knows only what it may)"),
         ("SE", "standard error of the mean excess, clustered by deal"),
@@ -198,7 +204,7 @@ def _players(findings: FairplayReport, places: Mapping[str, int]) -> str:
     rows = []
     for p in findings.players:
         e = p.estimate
-        word = verdict(p)
+        word = verdict(p, p.name not in section.unscreened_bots)
         cells = [
             cell(_bot_link(p.name, places), p.name, "name"),
             cell(f"<b>{word}</b>" if p.flagged else word, word, "bad verdict" if p.flagged
@@ -305,7 +311,8 @@ def _coverage(section: FairplaySection) -> str:
         more = f" … ({len(logs):,} logs)" if len(logs) > _NAMED_LOGS else ""
         shown += (
             f"; the others have no screen: <code>zole-arena fairplay {named}{more}</code> "
-            "screens them, and a report made again shows them"
+            "screens them, and a report made again shows them; until then a bot that played "
+            "one of them is not judged on it, and not cleared (<b>incomplete</b>)"
         )
     return shown
 
@@ -330,5 +337,5 @@ def fairplay_html(data: ReportData) -> str:
     elif not findings.players:
         body = "<p>No card of the screened deals was a decision to screen.</p>"
     else:
-        body = _players(findings, places) + _tests(findings) + _weighty_lists(data, section, places)
+        body = _players(section, places) + _tests(findings) + _weighty_lists(data, section, places)
     return f'<section id="fairplay"><h2>Fair play</h2>{intro}{body}</section>'

@@ -231,6 +231,9 @@ class FairplaySection:
     unscreened_logs: tuple[str, ...]
     """The logs some of whose deals in the report have no screen (``zole-arena fairplay``
     screens them)."""
+    unscreened_bots: frozenset[str]
+    """The bots that played a deal of the report that has no screen: a bot not flagged on its
+    screened deals is not cleared of the others (a screen's lines can be lost or removed)."""
     weighty: Mapping[str, tuple[WeightyDecision, ...]]
     """Each bot's screened decisions of the largest excess, up to
     :data:`~zole_arena.report.fairplay_section.WEIGHTY` (among equals the earlier in the logs
