@@ -33,6 +33,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -46,8 +47,10 @@ HONEST: tuple[tuple[str, tuple[str, ...], int], ...] = (
     ("starter", (STARTER, "cbot", "rulebot"), 20),
 )
 TOLD = (100, 30, 10)
-#: z of the one-sided test at the default alpha (0.005), and of 50% and 95% power.
-Z_ALPHA, Z_95 = 2.5758, 1.6449
+#: z of each one-sided test at the default alpha (0.005, halved: a bot is flagged by its cards'
+#: test or its bids'), and of 95% power; the default allowances of cards and bids.
+Z_ALPHA, Z_95 = 2.8070, 1.6449
+ALLOWANCE, BID_ALLOWANCE = 0.005, 0.03
 
 
 def zole(*args: str) -> subprocess.CompletedProcess[str]:
@@ -66,7 +69,7 @@ def make(log: Path, bots: tuple[str, ...], movetime: int, seed: int, deals: int)
     part.rename(log)
 
 
-def screen(*logs: Path) -> dict[str, dict[str, float]]:
+def screen(*logs: Path) -> dict[str, dict[str, Any]]:
     data = json.loads(zole("fairplay", *map(str, logs), "--json", "--workers", "2").stdout)
     return {p["name"]: p for p in data["players"]}
 
@@ -88,16 +91,17 @@ def main() -> None:
             jobs.append((f"told{told}", args.out / f"told{told}-{seed}.jsonl", bots, 20, seed))
     with ThreadPoolExecutor(2) as pool:  # two matches at a time: one per core
         list(pool.map(lambda j: make(j[1], j[2], j[3], j[4], args.deals), jobs))
-    verdicts: dict[tuple[str, str], list[dict[str, float]]] = {}
+    verdicts: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for field, log, *_ in jobs:
         for bot, row in screen(log).items():
             verdicts.setdefault((field, bot), []).append(row)
-    allowance = 0.005
     print(f"False positives: {args.seeds} logs of {args.deals} deals per field, alpha 0.005")
     print(f"{'field':10} {'bot':10} {'logs':>4} {'flagged':>7} {'mean z':>7} {'sd z':>5} "
-          f"{'pooled excess':>15} {'pooled z':>8}")  # fmt: skip
+          f"{'pooled excess':>15} {'pooled z':>8} {'bid z':>6} {'sd':>5} "
+          f"{'pooled bid excess':>17}")  # fmt: skip
     honest_logs = honest_flagged = 0
     zs: list[float] = []
+    bid_zs: list[float] = []
     for name, *_ in HONEST:
         logs = [log for field, log, *_ in jobs if field == name]
         pooled = screen(*logs)
@@ -107,36 +111,46 @@ def main() -> None:
             honest_logs += len(rows)
             honest_flagged += flagged
             z = [r["z"] for r in rows]
+            bz = [r["bids"]["z"] for r in rows]
             zs += z
+            bid_zs += bz
             p = pooled[bot]
+            b = p["bids"]
             print(f"{name:10} {bot:10} {len(rows):4} {flagged:7} {statistics.mean(z):+7.2f} "
                   f"{statistics.pstdev(z):5.2f} {p['excess']:+8.4f}±{1.96 * p['se']:.4f} "
-                  f"{p['z']:+8.2f}")  # fmt: skip
+                  f"{p['z']:+8.2f} {statistics.mean(bz):+6.2f} {statistics.pstdev(bz):5.2f} "
+                  f"{b['excess']:+8.4f}±{1.96 * b['se']:.4f}")  # fmt: skip
     tail = 0.5 * math.erfc(Z_ALPHA / math.sqrt(2))
-    mean_z, sd_z = statistics.mean(zs), statistics.pstdev(zs)
-    fitted = 0.5 * math.erfc((Z_ALPHA - mean_z) / (sd_z * math.sqrt(2)))
-    print(
-        f"honest bot-logs flagged: {honest_flagged} of {honest_logs}; their z: mean "
-        f"{mean_z:+.2f}, sd {sd_z:.2f}; a normal of that mean and sd puts {100 * fitted:.2f}% "
-        f"above the threshold (a true null: {100 * tail:.2f}%)"
-    )
+    for what, found in (("cards", zs), ("bids", bid_zs)):
+        mean_z, sd_z = statistics.mean(found), statistics.pstdev(found)
+        fitted = 0.5 * math.erfc((Z_ALPHA - mean_z) / (sd_z * math.sqrt(2)))
+        print(
+            f"{what}: z of the honest bot-logs: mean {mean_z:+.2f}, sd {sd_z:.2f}; a normal of "
+            f"that mean and sd puts {100 * fitted:.2f}% above the threshold (a true null: "
+            f"{100 * tail:.2f}%)"
+        )
+    print(f"honest bot-logs flagged (by either test): {honest_flagged} of {honest_logs}")
     print()
     print(
         f"Power: the ceiling bot told every hand in a share of its deals; {args.seeds} logs "
         f"of {args.deals} deals each"
     )
-    print(f"{'told':>5} {'flagged':>9} {'excess':>15} {'deals, 50%':>11} {'deals, 95%':>11}")
+    print(f"{'told':>5} {'flagged':>9} {'excess':>15} {'deals, 95%':>11} {'bid excess':>15} "
+          f"{'deals, 95%':>11}")  # fmt: skip
     for told in TOLD:
         logs = [log for field, log, *_ in jobs if field == f"told{told}"]
         rows = verdicts[(f"told{told}", "ceiling")]
         flagged = sum(bool(r["flagged"]) for r in rows)
         p = screen(*logs)["ceiling"]
-        sigma = p["se"] * math.sqrt(p["deals"])  # per deal
-        gain = p["excess"] - allowance
-        n50 = (Z_ALPHA * sigma / gain) ** 2 if gain > 0 else math.inf
-        n95 = ((Z_ALPHA + Z_95) * sigma / gain) ** 2 if gain > 0 else math.inf
+        needed = []
+        for e, allowance in ((p, ALLOWANCE), (p["bids"], BID_ALLOWANCE)):
+            sigma = e["se"] * math.sqrt(e["deals"])  # per deal
+            gain = e["excess"] - allowance
+            needed.append(((Z_ALPHA + Z_95) * sigma / gain) ** 2 if gain > 0 else math.inf)
+        b = p["bids"]
         print(f"{told:4}% {flagged:4} of {len(rows):<2} {p['excess']:+8.4f}±{1.96 * p['se']:.4f} "
-              f"{n50:11.0f} {n95:11.0f}")  # fmt: skip
+              f"{needed[0]:11.0f} {b['excess']:+8.4f}±{1.96 * b['se']:.4f} "
+              f"{needed[1]:11.0f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ Real matches and real ``fairplay`` processes: the ceiling bot told every hand (i
 told them in 30% of its deals it needs some 1,700 deals to be flagged, docs/fairplay.md, too
 many for a test), an honest field, and a pair of colluders (``hostile_bots/colluder.py``:
 ``spyA`` writes each deal it saw to a shared file, ``spyB``, at another table of the same
-cards, reads it and plays knowing every hand).
+cards, reads it and plays knowing every hand), and a bot that knows the hands for its bids
+only (``helper_bots/bid_cheat_bot.py``: rulebot's cards, and a take exactly when it wins).
 The logs are made once for the module (short move times), and screened once each.
 """
 
@@ -20,6 +21,7 @@ from clihelp import PY, ok, one_line_error, zole, zoles
 ROOT = Path(__file__).resolve().parent.parent
 CEILING = ROOT / "bots" / "ceiling_bot.py"
 COLLUDER = ROOT / "tests" / "hostile_bots" / "colluder.py"
+BID_CHEAT = ROOT / "tests" / "helper_bots" / "bid_cheat_bot.py"
 
 
 def _players(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -28,17 +30,21 @@ def _players(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The module's logs: ``told`` (the ceiling bot, told every hand), ``honest``, and the
-    colluders' two matches of the same seed (``spy_a`` first, 250 deals; ``spy_b``, 350: 150
-    deals shared were measured z 3.1, just short of the 3.2 that six pair tests need)."""
+    """The module's logs: ``told`` (the ceiling bot, told every hand), ``honest``, ``bids``
+    (the bid cheater), and the colluders' two matches of the same seed (``spy_a`` first, 250
+    deals; ``spy_b``, 350: 150 deals shared were measured z 3.1, just short of the 3.2 that
+    six pair tests need)."""
     folder = tmp_path_factory.mktemp("fairplay")
     shared = folder / "shared.jsonl"
-    found = {name: folder / f"{name}.jsonl" for name in ("told", "honest", "spy_a", "spy_b")}
+    names = ("told", "honest", "bids", "spy_a", "spy_b")
+    found = {name: folder / f"{name}.jsonl" for name in names}
     fast = ("--movetime", "20")
     ceiling = f"ceiling={PY} {CEILING} --seed 41 --told 100"
     for proc in zoles(
         ("match", ceiling, "searchbot", "rulebot", "--deals", "240", "--seed", "41",
          "--no-sandbox", "--log", str(found["told"]), *fast),
+        ("match", f"cheat={PY} {BID_CHEAT} 44", "rulebot", "cbot", "--deals", "120", "--seed",
+         "44", "--no-sandbox", "--log", str(found["bids"]), "--movetime", "2000"),  # it solves
         ("match", "searchbot", "cbot", "rulebot", "--deals", "240", "--seed", "42",
          "--option", "searchbot:Samples=30", "--option", "searchbot:Seed=7",  # reproducible
          "--log", str(found["honest"]), *fast),
@@ -78,6 +84,9 @@ def test_json_shape_and_a_second_run_screens_nothing(
         assert {"name", "flagged", "excess", "se", "p_value", "decisions", "deals"} <= set(p)
         assert isinstance(p["flagged"], bool) and 0 <= p["p_value"] <= 1
         assert p["decisions"] > 300  # tricks 1-7 of some 240 deals
+        bids = p["bids"]
+        assert {"excess", "se", "z", "p_value", "decisions", "deals", "judged"} <= set(bids)
+        assert 30 < bids["decisions"] <= 240 and 0 <= bids["p_value"] <= 1
     assert isinstance(told["pairs"], list) and isinstance(told["repeats"], list)
     assert told["deals"] == 240 and told["screened_now"] == 240
     again = json.loads(ok(zole("fairplay", str(logs["told"]), "--json", cwd=logs["told"].parent))
@@ -86,6 +95,19 @@ def test_json_shape_and_a_second_run_screens_nothing(
     assert again["players"] == told["players"]
     text = ok(zole("fairplay", str(logs["told"]), cwd=logs["told"].parent)).stdout
     assert "FLAGGED" in text and "ceiling" in text and "no pair flagged" in text
+
+
+def test_a_bot_that_knows_the_hands_only_for_its_bids_is_flagged_by_its_bids(
+    logs: dict[str, Path],
+) -> None:
+    data = json.loads(ok(zole("fairplay", str(logs["bids"]), "--json",
+                              cwd=logs["bids"].parent, timeout=300)).stdout)  # fmt: skip
+    players = _players(data)
+    cheat = players["cheat"]
+    assert cheat["flagged"], players
+    assert cheat["bids"]["p_value"] < data["alpha"] / 2 and cheat["bids"]["excess"] > 0.1
+    assert cheat["p_value"] > data["alpha"] / 2  # its cards are rulebot's: they tell nothing
+    assert not players["rulebot"]["flagged"] and not players["cbot"]["flagged"], players
 
 
 def test_an_honest_field_is_not_flagged(logs: dict[str, Path]) -> None:
@@ -101,7 +123,7 @@ def test_two_entries_of_one_author_at_tables_of_the_same_cards_are_flagged_as_a_
     logs: dict[str, Path],
 ) -> None:
     data = json.loads(ok(zole("fairplay", str(logs["spy_a"]), str(logs["spy_b"]), "--json",
-                              cwd=logs["spy_a"].parent, timeout=300)).stdout)  # fmt: skip
+                              cwd=logs["spy_a"].parent, timeout=900)).stdout)  # fmt: skip
     flagged = [(p["seen_by"], p["name"]) for p in data["pairs"] if p["flagged"]]
     assert ("spyA", "spyB") in flagged, data["pairs"][:3]
     # the honest bots met the same cards again in the second match: no repeat is flagged
@@ -124,7 +146,7 @@ def test_bad_inputs_get_one_line(logs: dict[str, Path], tmp_path: Path) -> None:
     forged = tmp_path / "forged.jsonl"  # every deal's moves cut off: nothing left to screen
     records = [json.loads(line) for line in lines[:6]]
     for record in records[1:]:
-        record["moves"] = record["moves"][:1]  # a bid: no card left
+        record["moves"] = []
     forged.write_text("".join(json.dumps(r) + "\n" for r in records))
     one_line_error(zole("fairplay", str(forged), cwd=tmp_path), "no decisions to screen")
     proc = zole("fairplay", str(logs["honest"]), "--samples", "0", cwd=tmp_path)

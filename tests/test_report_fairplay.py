@@ -123,6 +123,8 @@ def weighty(log: Path) -> dict[str, list[tuple[float, int, int, DealRecord]]]:
     found: dict[str, list[tuple[float, int, int, DealRecord]]] = {}
     for n, deal in enumerate(run.deals):
         for decision in deal.screen.decisions:
+            if decision.bid:  # the lists are of cards, each linked to the viewer at it
+                continue
             found.setdefault(deal.record.names[decision.seat], []).append(
                 (decision.excess, n, decision.move, deal.record)
             )

@@ -20,7 +20,7 @@ from zole_arena.game.cards import cards_of
 from zole_arena.game.rules import AllPass
 from zole_arena.game.state import DealState
 
-__all__ = ["BidValues"]
+__all__ = ["BidValues", "own_contract_values"]
 
 Scores = tuple[int, int, int]
 
@@ -146,3 +146,31 @@ class BidValues:
                 outcome = self.solver.values(context, state, seat=seat)[0]
             self._all_pass[seat] = table_score(rules, outcome)
         return self._all_pass[seat]
+
+
+def own_contract_values(state: DealState, solver: Solver, context: str) -> dict[Bid, int]:
+    """What each bid the rules allow would score for the seat to bid in ``state`` (in bidding,
+    after the earlier bidders' passes) if it ended the bidding: each contract solved with open
+    cards (a take with the best bury), ``pass`` 0.
+
+    The fair-play screen's question of a bid: whether its bidder's contract would have won.
+    Unlike :meth:`BidValues.values` it leaves out what a pass leads to (the later bidders'
+    contracts, the table game), which costs more searches than the contract itself and says
+    less of what the bidder knew of its own game.
+    """
+    bidder: int = state.turn  # type: ignore[assignment]
+    values: dict[Bid, int] = {}
+    for bid in state.rules.bids:
+        if bid is Bid.PASS:
+            values[bid] = 0
+            continue
+        after = state.copy()
+        after.apply(bid)
+        contract = CONTRACT_OF_BID[bid]
+        where = f"{context}:{bid}"
+        if contract is Contract.TAKE:
+            band = solver.best_bury(where, after)
+        else:
+            band = solver.values(where, after)[0]
+        values[bid] = band_scores(state.rules, contract, bidder, state.pules, band)[bidder]
+    return values

@@ -56,8 +56,12 @@ class Thresholds:
     """The mean excess honest bots may reach (reading the bids and the play better than the
     drawn deals): a bot is flagged only when significantly above it."""
     alpha: float = 0.005
-    """The one-sided p-value below which a bot is flagged (repeats and pairs: divided by the
-    number of tests)."""
+    """The one-sided p-value below which a bot is flagged (its two tests, cards and bids, each
+    at half of it; repeats and pairs: divided by the number of tests)."""
+    bid_allowance: float = 0.03
+    """The mean excess of bids honest bots may reach: the drawn deals weigh the earlier
+    bidders' passes by a model of the log's own bids, which an honest bot that reads them
+    beats a little."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -107,6 +111,13 @@ class PlayerScreen:
     z: float
     p_value: float
     flagged: bool
+    """Either test below half of alpha: its cards' (``estimate``, ``z``, ``p_value``) or its
+    bids' (``bids``, ``bids_z``, ``bids_p_value``)."""
+    bids: Estimate = Estimate(0, 0, 0.0, 0.0)
+    """Its screened bids: is each best for its own contract in the true deal more often than
+    in the drawn deals?"""
+    bids_z: float = 0.0
+    bids_p_value: float = 1.0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -164,13 +175,15 @@ def cards_key(deal: LoggedDeal) -> tuple[int, ...]:
 Cluster = tuple[float, int]
 
 
-def _clusters(deals: Sequence[LoggedDeal]) -> list[dict[str, Cluster]]:
-    """Per deal: each bot's (sum of excess, decisions) there."""
+def _clusters(deals: Sequence[LoggedDeal], bids: bool | None = None) -> list[dict[str, Cluster]]:
+    """Per deal: each bot's (sum of excess, decisions) there; of its bids only, its cards
+    only, or (None) both."""
     result = []
     for deal in deals:
         found: dict[str, list[float]] = {}
         for decision in deal.screen.decisions:
-            found.setdefault(deal.record.names[decision.seat], []).append(decision.excess)
+            if bids is None or decision.bid is bids:
+                found.setdefault(deal.record.names[decision.seat], []).append(decision.excess)
         result.append({name: (sum(xs), len(xs)) for name, xs in found.items()})
     return result
 
@@ -182,31 +195,49 @@ def _one_sided(diff: float, se: float) -> tuple[float, float]:
     return z, _normal_sf(z)
 
 
-def _players(
-    deals: Sequence[LoggedDeal], clusters: list[dict[str, Cluster]], thresholds: Thresholds
-) -> list[PlayerScreen]:
+def _by_name(clusters: list[dict[str, Cluster]]) -> dict[str, list[Cluster]]:
     by_name: dict[str, list[Cluster]] = {}
-    truth: dict[str, list[float]] = {}
-    for deal, found in zip(deals, clusters, strict=True):
+    for found in clusters:
         for name, cluster in found.items():
             by_name.setdefault(name, []).append(cluster)
+    return by_name
+
+
+def _players(deals: Sequence[LoggedDeal], thresholds: Thresholds) -> list[PlayerScreen]:
+    cards = _by_name(_clusters(deals, bids=False))
+    bids = _by_name(_clusters(deals, bids=True))
+    truth: dict[str, list[float]] = {}
+    for deal in deals:
         for d in deal.screen.decisions:
-            truth.setdefault(deal.record.names[d.seat], []).extend(
-                (float(d.best_in_truth), d.best_in_samples / d.samples)
-            )
+            if not d.bid:
+                truth.setdefault(deal.record.names[d.seat], []).extend(
+                    (float(d.best_in_truth), d.best_in_samples / d.samples)
+                )
     players = []
-    for name, found_clusters in by_name.items():
-        estimate = _estimate(found_clusters)
+    half = thresholds.alpha / 2
+    for name in sorted(set(cards) | set(bids)):
+        estimate = _estimate(cards.get(name, []))
         z, p = _one_sided(estimate.mean - thresholds.allowance, estimate.se)
-        pairs = truth[name]
+        bid = _estimate(bids.get(name, []))
+        bid_z, bid_p = _one_sided(bid.mean - thresholds.bid_allowance, bid.se)
+        pairs = truth.get(name, [])
         truths, drawn = pairs[0::2], pairs[1::2]
-        flagged = estimate.usable and p < thresholds.alpha
+        flagged = (estimate.usable and p < half) or (bid.usable and bid_p < half)
         players.append(
             PlayerScreen(
-                name, estimate, sum(truths) / len(truths), sum(drawn) / len(drawn), z, p, flagged
+                name,
+                estimate,
+                sum(truths) / max(1, len(truths)),
+                sum(drawn) / max(1, len(drawn)),
+                z,
+                p,
+                flagged,
+                bid,
+                bid_z,
+                bid_p,
             )
         )
-    players.sort(key=lambda p: (-p.z, p.name))
+    players.sort(key=lambda p: (-max(p.z, p.bids_z), p.name))
     return players
 
 
@@ -279,8 +310,10 @@ def fairplay_report(
     deals: Sequence[LoggedDeal], thresholds: Thresholds = Thresholds()
 ) -> FairplayReport:
     """The screen's findings over ``deals`` (in the logs' order)."""
-    clusters = _clusters(deals)
-    players = _players(deals, clusters, thresholds)
+    # Repeats and pairs compare cards: a bid's excess spreads eight times a card's, and
+    # mixed in it drowned a pair of colluders the cards alone show (measured).
+    clusters = _clusters(deals, bids=False)
+    players = _players(deals, thresholds)
     repeat_rows = []
     for name, first, later in _repeats(deals, clusters):
         a, b, diff, z, p, tested = _compare(later, first, thresholds.allowance)

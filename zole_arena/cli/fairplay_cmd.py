@@ -49,26 +49,30 @@ def _players_table(report: FairplayReport, shown: Mapping[str, str]) -> Table:
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
-        title="Fair play: are its cards best in the true deal more often than in deals it "
-        "could not tell from it?",
-        caption=f"cards: its decisions screened; truth, drawn: the share of them best in the "
-        f"true deal, in the drawn deals; excess: their difference, 95% interval; flagged: "
-        f"excess above {t.allowance} at p < {t.alpha}; too few: under {MIN_JUDGED_DEALS} deals or "
-        f"{MIN_DECISIONS} decisions",
+        title="Fair play: are its cards and bids best in the true deal more often than in "
+        "deals it could not tell from it?",
+        caption=f"cards: its card decisions screened; excess: how much more often they are "
+        f"best in the true deal than in the drawn deals, 95% interval; bids: its bids screened "
+        f"(best for its own contract), their excess and z; flagged: cards' excess above "
+        f"{t.allowance} or bids' above {t.bid_allowance}, at p < {t.alpha / 2:g} each; too few: "
+        f"under {MIN_JUDGED_DEALS} deals or {MIN_DECISIONS} decisions (p-values, and the shares "
+        "best in the true and the drawn deals: --json)",
     )
-    for column in ("bot", "deals", "cards", "truth", "drawn", "excess", "z", "p", "flagged"):
+    columns = ("bot", "deals", "cards", "excess", "z", "bids", "bid excess", "bid z", "flagged")
+    for column in columns:
         table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=True)
     for p in report.players:
+        judged = p.estimate.usable or p.bids.usable
         table.add_row(
             printable(shown[p.name]),
-            str(p.estimate.deals),
+            str(max(p.estimate.deals, p.bids.deals)),
             str(p.estimate.decisions),
-            f"{p.best_in_truth:.3f}",
-            f"{p.best_in_samples:.3f}",
             _excess(p.estimate),
             f"{p.z:+.2f}",
-            _p(p.p_value),
-            "[bold red]FLAGGED[/]" if p.flagged else "no" if p.estimate.usable else "too few",
+            str(p.bids.decisions),
+            _excess(p.bids),
+            f"{p.bids_z:+.2f}",
+            "[bold red]FLAGGED[/]" if p.flagged else "no" if judged else "too few",
         )
     return table
 
@@ -139,6 +143,7 @@ def report_json(report: FairplayReport, run: ScreenRun) -> dict[str, Any]:
         "screened_now": run.solved,
         "skipped_lines": run.skipped_lines,
         "allowance": report.thresholds.allowance,
+        "bid_allowance": report.thresholds.bid_allowance,
         "alpha": report.thresholds.alpha,
         "players": [
             {
@@ -153,6 +158,12 @@ def report_json(report: FairplayReport, run: ScreenRun) -> dict[str, Any]:
                 "deals": p.estimate.deals,
                 "best_in_truth": p.best_in_truth,
                 "best_in_samples": p.best_in_samples,
+                "bids": {
+                    **_estimate_json(p.bids),
+                    "judged": p.bids.usable,
+                    "z": p.bids_z,
+                    "p_value": p.bids_p_value,
+                },
             }
             for p in report.players
         ],
@@ -203,15 +214,25 @@ def fairplay_command(
     allowance: Annotated[
         float, typer.Option(help="Mean excess allowed honest bots.", min=0.0, max=1.0)
     ] = Thresholds().allowance,
+    bid_allowance: Annotated[
+        float, typer.Option(help="Mean excess of bids allowed honest bots.", min=0.0, max=1.0)
+    ] = Thresholds().bid_allowance,
     alpha: Annotated[
-        float, typer.Option(help="One-sided p-value that flags a bot.", min=1e-12, max=0.5)
+        float,
+        typer.Option(
+            help="One-sided p-value that flags a bot (its cards' and its bids' tests each at "
+            "half of it).",
+            min=1e-12,
+            max=0.5,
+        ),
     ] = Thresholds().alpha,
 ) -> None:
-    """Screen every bot of the logs for card choices that depend on cards it could not see:
-    at each of its cards in tricks 1-7 with a choice (leads: tricks 1-2), is the card best
-    (open-card solver) in the true deal more often than in deals drawn from what it saw? Per
-    bot, per repeat of the same cards, and per pair of bots (the cards one plays played by the
-    other at another table). Cached in LOG.fairplay.jsonl beside each log."""
+    """Screen every bot of the logs for choices that depend on cards it could not see: at
+    each of its cards in tricks 1-7 with a choice (leads: tricks 1-2), is the card best
+    (open-card solver) in the true deal more often than in deals drawn from what it saw? And
+    at each bid, is it best for its own contract? Per bot, per repeat of the same cards, and
+    per pair of bots (the cards one plays played by the other at another table). Cached in
+    LOG.fairplay.jsonl beside each log."""
     for log in logs:
         try:
             check_log_path(log)
@@ -226,11 +247,11 @@ def fairplay_command(
         raise typer.Exit(130) from None
     except FAIRPLAY_ERRORS as exc:
         fail(str(exc))
-    report = fairplay_report(run.deals, Thresholds(allowance, alpha))
+    report = fairplay_report(run.deals, Thresholds(allowance, alpha, bid_allowance))
     if report.screened_decisions == 0:
         fail(
             f"no decisions to screen in {len(run.deals)} deals of these logs (cards in "
-            f"tricks {screening.first_trick}-{screening.last_trick} with a choice)"
+            f"tricks {screening.first_trick}-{screening.last_trick} with a choice, or bids)"
         )
     if json_output:
         print_json(report_json(report, run))

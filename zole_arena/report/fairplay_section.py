@@ -99,7 +99,7 @@ def _weighty(
     for n in sorted(screens):
         names = deals[n].names
         for decision in screens[n].decisions:
-            if 0 <= decision.seat < len(names):
+            if not decision.bid and 0 <= decision.seat < len(names):
                 found.setdefault(names[decision.seat], []).append(
                     WeightyDecision(n, decision.move, decision.seat, decision.excess)
                 )
@@ -188,7 +188,8 @@ def _players(section: FairplaySection, places: Mapping[str, int]) -> str:
     t = findings.thresholds
     headings = [
         ("bot", ""),
-        ("verdict", f"flagged: mean excess above {t.allowance:g} at p < {t.alpha:g}; too few: "
+        ("verdict", f"flagged: the cards' mean excess above {t.allowance:g}, or the bids' above "
+         f"{t.bid_allowance:g}, at p < {t.alpha / 2:g} each; too few: "
          "too few deals or decisions to judge; incomplete: not flagged on its screened deals, "
          "but some of its deals have no screen"),
         ("excess", "mean excess: how much more often its cards are best in the true deal than "
@@ -200,6 +201,10 @@ def _players(section: FairplaySection, places: Mapping[str, int]) -> str:
         ("deals", "deals with a card of it screened"),
         ("true deal", "the share of its screened cards best in the true deal"),
         ("drawn deals", "the mean share of drawn deals in which they were best"),
+        ("bids", "its bids screened: is each best for its own contract in the true deal more "
+         "often than in the drawn deals?"),
+        ("bid excess", "the mean excess of its bids"),
+        ("bid z", f"(bid excess − {t.bid_allowance:g}) / SE"),
     ]  # fmt: skip
     rows = []
     for p in findings.players:
@@ -214,6 +219,9 @@ def _players(section: FairplaySection, places: Mapping[str, int]) -> str:
             cell(f"{e.decisions:,}", e.decisions), cell(f"{e.deals:,}", e.deals),
             cell(f"{p.best_in_truth:.3f}", p.best_in_truth),
             cell(f"{p.best_in_samples:.3f}", p.best_in_samples),
+            cell(f"{p.bids.decisions:,}", p.bids.decisions),
+            cell(_signed(p.bids.mean), p.bids.mean),
+            cell(f"{p.bids_z:+.2f}".replace("-", "\u2212"), p.bids_z),
         ]  # fmt: skip
         rows.append(f"<tr>{''.join(cells)}</tr>")
     return wide(table("sortable fairplay", headings, rows))
@@ -328,8 +336,9 @@ def fairplay_html(data: ReportData) -> str:
     intro = (
         '<p class="note" id="fairplay-note">Is a bot\'s card best in the true deal more often '
         "than in deals drawn from what it saw? (<code>zole-arena fairplay</code>, see "
-        f"docs/fairplay.md) {_coverage(section)}. Flagged: a mean excess above {t.allowance:g} "
-        f"at p &lt; {t.alpha:g} (the command's defaults); too few: too few deals or decisions "
+        f"docs/fairplay.md) {_coverage(section)}. Flagged: a mean excess of its cards above "
+        f"{t.allowance:g}, or of its bids above {t.bid_allowance:g}, at p &lt; {t.alpha / 2:g} "
+        "each (the command's defaults); too few: too few deals or decisions "
         "to judge. A flag is evidence, not a verdict: look at the deals.</p>"
     )
     if not section.screened:
