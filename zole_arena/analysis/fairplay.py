@@ -33,7 +33,7 @@ import multiprocessing
 import os
 import random
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -261,29 +261,11 @@ def _screen_move(
     every deal valuing every legal card alike, or no deal consistent with what it saw)."""
     seat: int = state.turn  # type: ignore[assignment]
     legal = [int(c) for c in cards_of(state.legal_cards_mask())]
-    view = view_of(state, seat)
-    drawn = draw_deals(state, view, model, samples, rng)
-    states = [s for s in (sampled_state(state, view, d) for d in drawn) if s is not None]
-    if len(states) < samples:
-        return None
-    telling = False
-    hits = 0
-    mask = 0
-    sizes = 0
-    for k, sample in enumerate(states):
-        best = _best(sample, solver, f"{context}.{k}", seat, legal)
-        if card in best:
-            hits += 1
-            mask |= 1 << k
-        sizes += len(best)
-        telling = telling or len(best) < len(legal)
-    truth = _best(state, solver, f"{context}.t", seat, legal)
-    telling = telling or len(truth) < len(legal)
-    if not telling:
-        return None
-    return ScreenedDecision(
-        index, seat, card in truth, hits, samples, len(legal), len(truth), sizes, mask
-    )
+
+    def best(position: DealState, where: str) -> Collection[object]:
+        return _best(position, solver, where, seat, legal)
+
+    return _judge(state, context, index, card, len(legal), best, model, rng, samples)
 
 
 def _screen_bid(
@@ -298,36 +280,56 @@ def _screen_bid(
 ) -> ScreenedDecision | None:
     """The decision of the seat to bid in ``state`` to say ``bid``, by the values of its own
     contracts (None: every deal values every bid alike, or no deal is consistent)."""
+    legal = state.rules.bids
+
+    def best(position: DealState, where: str) -> Collection[object]:
+        values = own_contract_values(position, solver, where)
+        top = max(values.values())
+        return [b for b in legal if values[b] == top]
+
+    return _judge(state, context, index, bid, len(legal), best, model, rng, samples, bid=True)
+
+
+def _judge(
+    state: DealState,
+    context: str,
+    index: int,
+    chosen: object,
+    legal: int,
+    best: Callable[[DealState, str], Collection[object]],
+    model: BidModel,
+    rng: random.Random,
+    samples: int,
+    *,
+    bid: bool = False,
+) -> ScreenedDecision | None:
+    """The decision to say ``chosen`` (a card or a bid, one of ``legal`` choices) judged by
+    ``best`` (the choices best in a position, all cards seen) in the true deal and in
+    ``samples`` deals drawn from what the mover saw. None: every deal values every choice
+    alike, or fewer deals than ``samples`` are consistent with what it saw."""
     seat: int = state.turn  # type: ignore[assignment]
-    legal = list(state.rules.bids)
     view = view_of(state, seat)
     drawn = draw_deals(state, view, model, samples, rng)
     states = [s for s in (sampled_state(state, view, d) for d in drawn) if s is not None]
     if len(states) < samples:
         return None
-
-    def best(position: DealState, where: str) -> list[Bid]:
-        values = own_contract_values(position, solver, where)
-        top = max(values.values())
-        return [b for b in legal if values[b] == top]
-
     telling = False
     hits = 0
     mask = 0
     sizes = 0
     for k, sample in enumerate(states):
-        chosen = best(sample, f"{context}.{k}")
-        if bid in chosen:
+        top = best(sample, f"{context}.{k}")
+        if chosen in top:
             hits += 1
             mask |= 1 << k
-        sizes += len(chosen)
-        telling = telling or len(chosen) < len(legal)
+        sizes += len(top)
+        telling = telling or len(top) < legal
     truth = best(state, f"{context}.t")
-    telling = telling or len(truth) < len(legal)
+    telling = telling or len(truth) < legal
     if not telling:
         return None
     return ScreenedDecision(
-        index, seat, bid in truth, hits, samples, len(legal), len(truth), sizes, mask, bid=True
+        index, seat, chosen in truth, hits, samples, legal, len(truth), sizes, mask, bid=bid
     )
 
 
