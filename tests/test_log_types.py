@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.main
+import typer.testing
 from clihelp import ok, rechained, zole
 from typer.testing import CliRunner
 
@@ -27,7 +29,7 @@ from zole_arena.cli.main import app
 #: The readers, with the arguments that keep them fast.
 READERS = (
     ("verify",),
-    ("standings",),
+    ("standings", "--bootstrap", "10"),
     ("ratings", "--bootstrap", "10"),
     ("report", "-o", "{dir}/page.html", "--bootstrap", "10"),
     ("replay",),
@@ -76,10 +78,13 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, A
 
 @pytest.mark.parametrize("log", ["four", "t"])
 def test_every_number_of_the_wrong_type_gets_a_message(
-    logs: dict[str, list[dict[str, Any]]], log: str, tmp_path: Path
+    logs: dict[str, list[dict[str, Any]]], log: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     records = logs[log]
     runner = CliRunner()
+    # the command is built once, not again at each of the thousand-odd invocations (0.1 s each)
+    command = typer.main.get_command(app)
+    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: command)
     crafted = tmp_path / "x.jsonl"
     tried = 0
     broken = []

@@ -59,17 +59,19 @@ def test_it_never_plays_an_illegal_action(tmp_path: Path, rules: str) -> None:
 
 
 def test_a_fixed_seed_and_sample_count_give_the_same_moves(tmp_path: Path) -> None:
+    """A fixed sample count is reproducible while the move time is only an emergency stop:
+    a long one, so that a loaded machine never cuts a decision's samples short."""
     moves = []
     for run in (1, 2):
         log = tmp_path / f"m{run}.jsonl"
         ok(zole("match", "s=searchbot", "rulebot", "cbot", "--deals", "12", "--seed", "5",
-                "--rules", "lzf", *_fixed("s", 40, 9), "--log", str(log), cwd=tmp_path,
+                "--rules", "lzf", "--movetime", "30000", *_fixed("s", 40, 9), "--log", str(log), cwd=tmp_path,
                 timeout=300))  # fmt: skip
         moves.append([[m["action"] for m in d["moves"]] for d in deals_of(log)])
     assert moves[0] == moves[1]
     other = tmp_path / "other.jsonl"
     ok(zole("match", "s=searchbot", "rulebot", "cbot", "--deals", "12", "--seed", "5",
-            "--rules", "lzf", *_fixed("s", 40, 10), "--log", str(other), cwd=tmp_path,
+            "--rules", "lzf", "--movetime", "30000", *_fixed("s", 40, 10), "--log", str(other), cwd=tmp_path,
             timeout=300))  # fmt: skip
     assert [[m["action"] for m in d["moves"]] for d in deals_of(other)] != moves[0]
 
