@@ -21,6 +21,7 @@ from zole_arena.analysis.fairplay_stats import (
     RepeatTest,
     Thresholds,
     fairplay_report,
+    set_aside,
 )
 from zole_arena.cli.console import (
     err,
@@ -158,6 +159,7 @@ def report_json(report: FairplayReport, run: ScreenRun) -> dict[str, Any]:
                 "deals": p.estimate.deals,
                 "best_in_truth": p.best_in_truth,
                 "best_in_samples": p.best_in_samples,
+                "set_aside": list(p.set_aside),
                 "bids": {
                     **_estimate_json(p.bids),
                     "judged": p.bids.usable,
@@ -264,6 +266,14 @@ def fairplay_command(
     )
     names = [p.name for p in report.players]
     out.print(fit_names(names, lambda shown: _players_table(report, shown)))
+    for flagged, names in set_aside(report):
+        out.print(
+            f"{', '.join(map(printable, names))}: screened without the deals of "
+            f"{', '.join(map(printable, flagged))} (flagged): a cheater's play shows its "
+            "tablemates what the drawn deals do not (docs/fairplay.md)",
+            highlight=False,
+            markup=False,
+        )
     pairs = [r for r in report.pairs if r.flagged]
     if pairs:
         out.print(_pairs_table(pairs))

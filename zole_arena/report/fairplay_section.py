@@ -33,6 +33,7 @@ from zole_arena.analysis.fairplay_stats import (
     PlayerScreen,
     Thresholds,
     fairplay_report,
+    set_aside,
 )
 from zole_arena.errors import ZoleError
 from zole_arena.records.model import DealRecord
@@ -224,7 +225,13 @@ def _players(section: FairplaySection, places: Mapping[str, int]) -> str:
             cell(f"{p.bids_z:+.2f}".replace("-", "\u2212"), p.bids_z),
         ]  # fmt: skip
         rows.append(f"<tr>{''.join(cells)}</tr>")
-    return wide(table("sortable fairplay", headings, rows))
+    notes = "".join(
+        f"<p class='note fairplay-aside'>{text(', '.join(names))}: screened without the deals "
+        f"of {text(', '.join(flagged))} (flagged): a cheater's play shows its tablemates what "
+        "the drawn deals do not.</p>"
+        for flagged, names in set_aside(findings)
+    )
+    return wide(table("sortable fairplay", headings, rows)) + notes
 
 
 def _tests(findings: FairplayReport) -> str:
