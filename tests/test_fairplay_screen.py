@@ -1,12 +1,12 @@
 """``zole-arena fairplay``: bots that see hidden cards are flagged, honest ones are not.
 
 Real matches and real ``fairplay`` processes: the ceiling bot told every hand (in every deal:
-told them in 30% of its deals it needs some 1,700 deals to be flagged, docs/fairplay.md, too
+told them in 30% of its deals it needs some 2,300 deals to be flagged, docs/fairplay.md, too
 many for a test), an honest field, and a pair of colluders (``hostile_bots/colluder.py``:
 ``spyA`` writes each deal it saw to a shared file, ``spyB``, at another table of the same
 cards, reads it and plays knowing every hand), and a bot that knows the hands for its bids
 only (``helper_bots/bid_cheat_bot.py``: rulebot's cards, and a take exactly when it wins).
-The logs are made once for the module (short move times), and screened once each.
+The logs are made once for the module, and screened once each.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 from clihelp import PY, ok, one_line_error, zole, zoles
+
+pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)
 
 ROOT = Path(__file__).resolve().parent.parent
 CEILING = ROOT / "bots" / "ceiling_bot.py"
@@ -30,32 +32,33 @@ def _players(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The module's logs: ``told`` (the ceiling bot, told every hand), ``honest``, ``bids``
-    (the bid cheater), and the colluders' two matches of the same seed (``spy_a`` first, 250
-    deals; ``spy_b``, 350: 150 deals shared were measured z 3.1, just short of the 3.2 that
-    six pair tests need)."""
+    """The module's logs: ``told`` (the ceiling bot, told every hand, 120 deals), ``honest``
+    (150), ``bids`` (the bid cheater, 120), and the colluders' two matches of the same 150
+    deals (``spy_a`` first). The cheaters' matches give a long move time with bots that do not
+    search by time (cbot, rulebot), so that they cost only what the cheater solves, and a
+    loaded machine never cuts its solving short (at 20 ms a colluder weakened so under a busy
+    CI run was not flagged)."""
     folder = tmp_path_factory.mktemp("fairplay")
     shared = folder / "shared.jsonl"
     names = ("told", "honest", "bids", "spy_a", "spy_b")
     found = {name: folder / f"{name}.jsonl" for name in names}
-    fast = ("--movetime", "20")
+    fast, solving = ("--movetime", "20"), ("--movetime", "2000")
     ceiling = f"ceiling={PY} {CEILING} --seed 41 --told 100"
     for proc in zoles(
-        ("match", ceiling, "searchbot", "rulebot", "--deals", "240", "--seed", "41",
-         "--no-sandbox", "--log", str(found["told"]), *fast),
+        ("match", ceiling, "cbot", "rulebot", "--deals", "120", "--seed", "41",
+         "--no-sandbox", "--log", str(found["told"]), *solving),
         ("match", f"cheat={PY} {BID_CHEAT} 44", "rulebot", "cbot", "--deals", "120", "--seed",
-         "44", "--no-sandbox", "--log", str(found["bids"]), "--movetime", "2000"),  # it solves
-        ("match", "searchbot", "cbot", "rulebot", "--deals", "240", "--seed", "42",
-         "--option", "searchbot:Samples=30", "--option", "searchbot:Seed=7",  # reproducible
+         "44", "--no-sandbox", "--log", str(found["bids"]), *solving),
+        ("match", "searchbot", "cbot", "rulebot", "--deals", "150", "--seed", "42",
          "--log", str(found["honest"]), *fast),
         ("match", f"spyA={PY} {COLLUDER} write {shared} {ROOT}", "searchbot", "rulebot", "--deals",
-         "250", "--seed", "43", "--no-sandbox", "--log", str(found["spy_a"]), *fast),
+         "150", "--seed", "43", "--no-sandbox", "--log", str(found["spy_a"]), *fast),
         cwd=folder,
         timeout=300,
     ):  # fmt: skip
         ok(proc)
     ok(zole("match", f"spyB={PY} {COLLUDER} read {shared} {ROOT}", "cbot", "rulebot", "--deals",
-            "350", "--seed", "43", "--no-sandbox", "--log", str(found["spy_b"]), *fast,
+            "150", "--seed", "43", "--no-sandbox", "--log", str(found["spy_b"]), *solving,
             cwd=folder, timeout=300))  # fmt: skip
     return found
 
@@ -74,7 +77,11 @@ def test_the_ceiling_bot_told_every_hand_is_flagged(told: dict[str, Any]) -> Non
     players = _players(told)
     assert players["ceiling"]["flagged"], players
     assert players["ceiling"]["p_value"] < told["alpha"]
-    assert not players["searchbot"]["flagged"] and not players["rulebot"]["flagged"], players
+    # its tablemates sat only with it: screened without its deals, nothing is left to judge
+    for name in ("cbot", "rulebot"):
+        assert not players[name]["flagged"] and not players[name]["judged"], players
+        assert players[name]["set_aside"] == ["ceiling"] and players[name]["decisions"] == 0
+    assert players["ceiling"]["set_aside"] == []
 
 
 def test_json_shape_and_a_second_run_screens_nothing(
@@ -83,18 +90,21 @@ def test_json_shape_and_a_second_run_screens_nothing(
     for p in told["players"]:
         assert {"name", "flagged", "excess", "se", "p_value", "decisions", "deals"} <= set(p)
         assert isinstance(p["flagged"], bool) and 0 <= p["p_value"] <= 1
-        assert p["decisions"] > 300  # tricks 1-7 of some 240 deals
         bids = p["bids"]
         assert {"excess", "se", "z", "p_value", "decisions", "deals", "judged"} <= set(bids)
-        assert 30 < bids["decisions"] <= 240 and 0 <= bids["p_value"] <= 1
+        assert 0 <= bids["p_value"] <= 1
+    ceiling = _players(told)["ceiling"]
+    assert ceiling["decisions"] > 250  # tricks 1-7 of some 120 deals
+    assert 30 < ceiling["bids"]["decisions"] <= 120
     assert isinstance(told["pairs"], list) and isinstance(told["repeats"], list)
-    assert told["deals"] == 240 and told["screened_now"] == 240
+    assert told["deals"] == 120 and told["screened_now"] == 120
     again = json.loads(ok(zole("fairplay", str(logs["told"]), "--json", cwd=logs["told"].parent))
                        .stdout)  # fmt: skip
     assert again["screened_now"] == 0
     assert again["players"] == told["players"]
     text = ok(zole("fairplay", str(logs["told"]), cwd=logs["told"].parent)).stdout
     assert "FLAGGED" in text and "ceiling" in text and "no pair flagged" in text
+    assert "cbot, rulebot: screened without the deals of ceiling (flagged)" in text
 
 
 def test_a_bot_that_knows_the_hands_only_for_its_bids_is_flagged_by_its_bids(
@@ -110,20 +120,40 @@ def test_a_bot_that_knows_the_hands_only_for_its_bids_is_flagged_by_its_bids(
     assert not players["rulebot"]["flagged"] and not players["cbot"]["flagged"], players
 
 
+def test_a_second_cheater_is_flagged_on_the_deals_without_the_first(
+    logs: dict[str, Path], told: dict[str, Any]
+) -> None:
+    """The step-down: the ceiling bot flagged, the others are screened again without its
+    deals, and the bid cheater (of another match) is flagged there too; its tablemates, who
+    sat with one of them in every deal, are judged on none. (Both logs were screened before:
+    nothing is screened again.)"""
+    data = json.loads(ok(zole("fairplay", str(logs["told"]), str(logs["bids"]), "--json",
+                              cwd=logs["told"].parent, timeout=300)).stdout)  # fmt: skip
+    assert data["screened_now"] == 0
+    players = _players(data)
+    assert players["ceiling"]["flagged"] and players["cheat"]["flagged"], players
+    first, second = sorted(("ceiling", "cheat"), key=lambda n: len(players[n]["set_aside"]))
+    assert players[first]["set_aside"] == [] and players[second]["set_aside"] == [first]
+    for name in ("cbot", "rulebot"):
+        assert not players[name]["flagged"] and players[name]["decisions"] == 0, players
+        assert players[name]["set_aside"] == [first, second]
+
+
 def test_an_honest_field_is_not_flagged(logs: dict[str, Path]) -> None:
     data = json.loads(ok(zole("fairplay", str(logs["honest"]), "--json",
                               cwd=logs["honest"].parent, timeout=300)).stdout)  # fmt: skip
     players = _players(data)
     assert set(players) == {"searchbot", "cbot", "rulebot"}
     assert not any(p["flagged"] for p in players.values()), players
-    assert all(p["decisions"] > 300 for p in players.values())
+    assert all(p["decisions"] > 300 for p in players.values())  # tricks 1-7 of 150 deals
 
 
 def test_two_entries_of_one_author_at_tables_of_the_same_cards_are_flagged_as_a_pair(
     logs: dict[str, Path],
 ) -> None:
     data = json.loads(ok(zole("fairplay", str(logs["spy_a"]), str(logs["spy_b"]), "--json",
-                              cwd=logs["spy_a"].parent, timeout=900)).stdout)  # fmt: skip
+                              cwd=logs["spy_a"].parent, timeout=600)).stdout)  # fmt: skip
+    # spyB played only deals spyA had written: its excess there is tested against the allowance
     flagged = [(p["seen_by"], p["name"]) for p in data["pairs"] if p["flagged"]]
     assert ("spyA", "spyB") in flagged, data["pairs"][:3]
     # the honest bots met the same cards again in the second match: no repeat is flagged

@@ -27,7 +27,10 @@ from zole_arena.analysis.fairplay import fairplay_path, screen_logs
 from zole_arena.game.cards import Card
 from zole_arena.records.model import DealRecord
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+pytestmark = [
+    pytest.mark.long,  # minutes long: run first (conftest.py)
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+]
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 CEILING: Final = ROOT / "bots" / "ceiling_bot.py"
@@ -50,7 +53,7 @@ def match(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The folder of: ``m.jsonl``, the ceiling bot's match, screened (``m.json``: what
     ``fairplay --json`` printed) and reported (``m.html``); ``plain``, the same log without a
     screen; ``other.jsonl``, a match never screened, reported with m (``mo.html``); ``c``, the
-    log with a crafted screen; ``h``, its first 20 deals with random named in markup, screened
+    log with a crafted screen; ``h``, its first 8 deals with random named in markup, screened
     and reported."""
     folder = tmp_path_factory.mktemp("fairplay-report")
     ceiling = f"ceiling={PY} {CEILING} --seed 7 --told 100"
@@ -67,7 +70,7 @@ def match(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for player in record["players"]:
             if player["name"] == "random":
                 player["name"] = MARKUP
-    (folder / "h.jsonl").write_text(rechained(records[:21]))
+    (folder / "h.jsonl").write_text(rechained(records[:9]))
     ok(zole("fairplay", "h.jsonl", cwd=folder, timeout=300))
     for log in ("plain", "c"):
         shutil.copy(folder / "m.jsonl", folder / f"{log}.jsonl")
@@ -188,6 +191,11 @@ def test_the_section_shows_each_bots_verdict_and_figures(chrome: Any, match: Pat
         ], name  # fmt: skip
     flagged = chrome.find_elements("css selector", "#fairplay td.verdict.bad")
     assert len(flagged) == sum(p["flagged"] for p in expected.values())
+    # the bots screened without a flagged bot's deals are named under the table, as fairplay
+    # names them
+    aside = sorted(n for n, p in expected.items() if p["set_aside"] and not p["flagged"])
+    notes = chrome.find_elements("css selector", "#fairplay p.fairplay-aside")
+    assert [sorted(e.text.split(":")[0].split(", ")) for e in notes] == ([aside] if aside else [])
     note = text_of(chrome, "fairplay-note")
     assert f"{DEALS} of the report's {DEALS} deals screened" in note
     assert "m.jsonl.fairplay.jsonl" in note and "the others have no screen" not in note
@@ -311,9 +319,9 @@ def test_a_bot_named_in_markup_stays_text(chrome: Any, match: Path) -> None:
     no_injection(chrome)
     rows = fairplay_rows(chrome)
     assert set(rows) == {"ceiling", "rulebot", MARKUP}
-    # 20 deals: too few to judge anyone.
+    # 8 deals: too few to judge anyone.
     assert {row[1] for row in rows.values()} == {"too few"}
-    assert "20 of the report's 20 deals screened" in text_of(chrome, "fairplay-note")
+    assert "8 of the report's 8 deals screened" in text_of(chrome, "fairplay-note")
     lists = bot_lists(chrome)
     assert MARKUP in lists
     heading = lists[MARKUP].find_element("css selector", "h4").get_attribute("textContent")
