@@ -13,7 +13,10 @@ import json
 import statistics
 from pathlib import Path
 
+import pytest
 from clihelp import PY, ok, one_line_error, zole
+
+pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)
 
 TEMPO = Path(__file__).parent / "helper_bots" / "tempo_bot.py"
 TRUMPS = frozenset(["QC", "QS", "QH", "QD", "JC", "JS", "JH", "JD", "AD", "TD", "KD", "9D", "8D",

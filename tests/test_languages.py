@@ -21,6 +21,8 @@ from clihelp import ok, together, zole
 
 from zole_arena.players.starters import Starter, find_starter, starters
 
+pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)
+
 STARTERS = {starter.key: starter for starter in starters()}
 #: What the issue asks for at least (C# too where a toolchain installs by package name).
 LANGUAGES = ("python", "c", "java", "javascript", "go", "rust", "csharp")

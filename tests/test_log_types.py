@@ -26,6 +26,8 @@ from typer.testing import CliRunner
 
 from zole_arena.cli.main import app
 
+pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)
+
 #: The readers, with the arguments that keep them fast.
 READERS = (
     ("verify",),

@@ -29,6 +29,8 @@ from zole_arena.game.rules import load_rules
 from zole_arena.players.bundled import bundled_command
 from zole_arena.stats.boards import board_groups, group_seed, table_seed
 
+pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)
+
 FAST = ("--movetime", "1000")
 
 

@@ -27,6 +27,8 @@ from clihelp import ok, one_line_error, together, zole, zoles
 from hostilehelp import wait_for
 from prochelp import marked_processes
 
+pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)
+
 TESTS = Path(__file__).resolve().parent
 CLOCK_BOT = TESTS / "helper_bots" / "clock_bot.py"
 PY = sys.executable

@@ -16,6 +16,8 @@ from clihelp import ok, together, zole
 
 from zole_arena.players.bundled import bundled_command
 
+pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)
+
 
 def deals_of(log: Path) -> list[dict[str, Any]]:
     return [r for r in map(json.loads, log.read_text().splitlines()) if r["type"] == "deal"]
@@ -65,14 +67,14 @@ def test_a_fixed_seed_and_sample_count_give_the_same_moves(tmp_path: Path) -> No
     for run in (1, 2):
         log = tmp_path / f"m{run}.jsonl"
         ok(zole("match", "s=searchbot", "rulebot", "cbot", "--deals", "12", "--seed", "5",
-                "--rules", "lzf", "--movetime", "30000", *_fixed("s", 40, 9), "--log", str(log), cwd=tmp_path,
-                timeout=300))  # fmt: skip
+                "--rules", "lzf", "--movetime", "30000", *_fixed("s", 40, 9), "--log", str(log),
+                cwd=tmp_path, timeout=300))  # fmt: skip
         moves.append([[m["action"] for m in d["moves"]] for d in deals_of(log)])
     assert moves[0] == moves[1]
     other = tmp_path / "other.jsonl"
     ok(zole("match", "s=searchbot", "rulebot", "cbot", "--deals", "12", "--seed", "5",
-            "--rules", "lzf", "--movetime", "30000", *_fixed("s", 40, 10), "--log", str(other), cwd=tmp_path,
-            timeout=300))  # fmt: skip
+            "--rules", "lzf", "--movetime", "30000", *_fixed("s", 40, 10), "--log", str(other),
+            cwd=tmp_path, timeout=300))  # fmt: skip
     assert [[m["action"] for m in d["moves"]] for d in deals_of(other)] != moves[0]
 
 
