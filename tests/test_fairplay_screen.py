@@ -1,7 +1,7 @@
 """``zole-arena fairplay``: bots that see hidden cards are flagged, honest ones are not.
 
 Real matches and real ``fairplay`` processes: the ceiling bot told every hand (in every deal:
-told them in 30% of its deals it needs some 2,300 deals to be flagged, docs/fairplay.md, too
+told them in 30% of its deals it needs thousands of deals to be flagged, docs/fairplay.md, too
 many for a test), an honest field, and a pair of colluders (``hostile_bots/colluder.py``:
 ``spyA`` writes each deal it saw to a shared file, ``spyB``, at another table of the same
 cards, reads it and plays knowing every hand), and a bot that knows the hands for its bids

@@ -218,17 +218,15 @@ def _players(deals: Sequence[LoggedDeal], thresholds: Thresholds) -> list[Player
     flagged. Without the cheater's deals that excess goes, and a second cheater's stays."""
     names = sorted({deal.record.names[d.seat] for deal in deals for d in deal.screen.decisions})
     flagged: list[PlayerScreen] = []
-    kept = deals
+    kept = list(deals)
     while True:
-        done = {p.name for p in flagged}
         aside = tuple(p.name for p in flagged)
-        screens = [s for s in _screens(kept, thresholds, names, aside) if s.name not in done]
+        screens = _screens(kept, thresholds, [n for n in names if n not in aside], aside)
         found = [s for s in screens if s.flagged]
         if not found:
             break
         flagged.append(max(found, key=lambda s: (max(s.z, s.bids_z), s.name)))
-        done.add(flagged[-1].name)
-        kept = [d for d in deals if not done.intersection(d.record.names)]
+        kept = [d for d in kept if flagged[-1].name not in d.record.names]
     players = flagged + screens
     players.sort(key=lambda p: (-max(p.z, p.bids_z), p.name))
     return players
@@ -394,14 +392,18 @@ def fairplay_report(
     )
 
 
-def set_aside(report: FairplayReport) -> list[tuple[tuple[str, ...], list[str]]]:
-    """The bots not flagged that were screened without flagged bots' deals: (the flagged bots,
-    the bots screened without them), in the players' order."""
+def set_aside(report: FairplayReport) -> list[str]:
+    """One sentence per group of bots not flagged that were screened without the same flagged
+    bots' deals, in the players' order (the text and the report print them as they are)."""
     groups: dict[tuple[str, ...], list[str]] = {}
     for p in report.players:
         if p.set_aside and not p.flagged:
             groups.setdefault(p.set_aside, []).append(p.name)
-    return list(groups.items())
+    return [
+        f"{', '.join(names)}: screened without the deals of {', '.join(flagged)} (flagged): a "
+        "cheater's play shows its tablemates what the drawn deals do not"
+        for flagged, names in groups.items()
+    ]
 
 
 def flagged_names(report: FairplayReport) -> Iterable[str]:

@@ -266,14 +266,8 @@ def fairplay_command(
     )
     names = [p.name for p in report.players]
     out.print(fit_names(names, lambda shown: _players_table(report, shown)))
-    for flagged, names in set_aside(report):
-        out.print(
-            f"{', '.join(map(printable, names))}: screened without the deals of "
-            f"{', '.join(map(printable, flagged))} (flagged): a cheater's play shows its "
-            "tablemates what the drawn deals do not (docs/fairplay.md)",
-            highlight=False,
-            markup=False,
-        )
+    for sentence in set_aside(report):
+        out.print(f"{printable(sentence)} (docs/fairplay.md)", highlight=False, markup=False)
     pairs = [r for r in report.pairs if r.flagged]
     if pairs:
         out.print(_pairs_table(pairs))

@@ -226,10 +226,7 @@ def _players(section: FairplaySection, places: Mapping[str, int]) -> str:
         ]  # fmt: skip
         rows.append(f"<tr>{''.join(cells)}</tr>")
     notes = "".join(
-        f"<p class='note fairplay-aside'>{text(', '.join(names))}: screened without the deals "
-        f"of {text(', '.join(flagged))} (flagged): a cheater's play shows its tablemates what "
-        "the drawn deals do not.</p>"
-        for flagged, names in set_aside(findings)
+        f"<p class='note fairplay-aside'>{text(sentence)}.</p>" for sentence in set_aside(findings)
     )
     return wide(table("sortable fairplay", headings, rows)) + notes
 
