@@ -1,40 +1,30 @@
-"""Checking whole logs, for ``verify``.
+"""The verifier: a log's records in order, each checked against the records before it.
 
 :func:`verify_log` streams a log (one record at a time, so memory does not grow with the file)
-and checks, besides each deal's replay (:func:`~zole_arena.arena.replay.replay_record`): the
-headers (:func:`~zole_arena.records.checks.
-check_header`); each deal against its match's header (rules, seed, players, and the deal the
-schedule puts at its number); the running totals and pules of each seating's score sheet; the
-forfeits and their faults; the order of the hands; and, in a format-2 log, the hash chain
-(each line's ``prev`` is the SHA-256 of the line before) and, when one is given, the digest.
+through :class:`_Verifier`, which keeps what later records are checked against: the hash
+chain, the headers of the matches and the tournament, each seating's score sheet (its running
+totals and pules), and an ``lzf`` tournament's rounds. The checks of one deal on its own are
+:mod:`~zole_arena.arena.verify.deals`'.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
-import re
 from collections.abc import Callable
 from typing import Any, Final
 
 from zole_arena.arena.replay import replay_record
-from zole_arena.arena.settings import scheduled
+from zole_arena.arena.verify.deals import against_header, forfeit_problems, order_problems
+from zole_arena.arena.verify.findings import Finding, Kind, VerifyReport
 from zole_arena.errors import ZoleError
-from zole_arena.game.clock import clock_after
 from zole_arena.game.rules import END_PULE_PAYMENT, Rules
 from zole_arena.game.scoring import Pules
-from zole_arena.game.state import DealState, dealer_of, max_penalty
-from zole_arena.game.table import (
-    Seating,
-    score_at_table,
-    seating_of,
-    settle_pules,
-)
+from zole_arena.game.state import DealState
+from zole_arena.game.table import Seating, score_at_table, settle_pules
 from zole_arena.records.checks import short
 from zole_arena.records.model import (
     ABSENT,
     DealRecord,
-    HeaderSettings,
     InvalidHeader,
     MatchHeader,
     Record,
@@ -42,100 +32,13 @@ from zole_arena.records.model import (
     TournamentHeader,
 )
 from zole_arena.records.reader import LogEntry, LogReader
-from zole_arena.records.writer import fault_json, to_json
+from zole_arena.records.writer import to_json
 from zole_arena.stats.boards import board_groups, table_seed
 from zole_arena.stats.rounds import RoundStandings, disqualified_seats, round_seed
 
-__all__ = [
-    "DIGEST_RE",
-    "Finding",
-    "Kind",
-    "VerifyReport",
-    "verify_log",
-]
+__all__ = ["verify_log"]
 
-#: How a log's digest is written: ``sha256:`` and 64 lowercase hex digits.
-DIGEST_RE: Final = re.compile(r"sha256:[0-9a-f]{64}")
 _HEADERS: Final = ("match", "tournament")
-
-
-# -- whole logs ---------------------------------------------------------------------------------
-
-
-class Kind(enum.Enum):
-    """What a finding is about."""
-
-    DEAL = "deal"
-    """A deal record that disagrees with the rules, its header or the deals before it."""
-    HEADER = "header"
-    """A header with impossible settings, or that disagrees with its tournament."""
-    CHAIN = "chain"
-    """The hash chain breaks (only the first break is reported)."""
-    LINE = "line"
-    """A line that could not be read as a record, and was skipped."""
-    DIGEST = "digest"
-    """The log's digest is not the one given."""
-    NOTE = "note"
-    """Something to know that is not wrong: a format-1 log has no hash chain."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Finding:
-    """One thing ``verify`` found in a log, as it found it."""
-
-    kind: Kind
-    line: int
-    """The log's line (from 1); 0 for the log as a whole (its digest)."""
-    message: str
-    deal: int | None = None
-    """The deal record's number, for a problem with a deal record."""
-    fails: bool = True
-    """Whether it makes the log fail; False for a note, or a line cut short by a crash."""
-
-    def describe(self, path: str) -> str:
-        """One line: ``LOG: deal N: …``, ``LOG: line N: …`` or ``LOG: …``."""
-        if self.deal is not None:
-            return f"{path}: deal {self.deal}: {self.message}"
-        if self.line:
-            return f"{path}: line {self.line}: {self.message}"
-        return f"{path}: {self.message}"
-
-
-@dataclasses.dataclass
-class VerifyReport:
-    """What ``verify`` found in one log (the findings themselves went to ``on_finding``)."""
-
-    path: str
-    deals: int = 0
-    """Deal records read."""
-    bad: int = 0
-    """Deal records that disagree with the rules, their header or the deals before them."""
-    bad_headers: int = 0
-    bad_settles: int = 0
-    """``settle`` records (pules paid at the end of a table of four) found wrong, or missing."""
-    """Headers with impossible or missing settings, or that disagree with their tournament."""
-    broken: int = 0
-    """Lines that cannot be read as records, not counting lines cut short by a crash."""
-    chain_breaks: int = 0
-    """Lines whose ``prev`` is not the hash of the line before (the first is reported)."""
-    format_version: int | None = None
-    """The format of the log (of its first record)."""
-    digest: str | None = None
-    """``sha256:<hex>`` of the log's last line."""
-    digest_differs: bool = False
-    """The digest asked for is not the log's."""
-
-    @property
-    def failed(self) -> bool:
-        """Whether anything found makes the log fail."""
-        return bool(
-            self.bad
-            or self.bad_headers
-            or self.bad_settles
-            or self.broken
-            or self.chain_breaks
-            or self.digest_differs
-        )
 
 
 @dataclasses.dataclass
@@ -390,14 +293,14 @@ class _Verifier:
         if match_id in self.headers:
             header = self.headers[match_id]
             if header is not None:
-                problems.extend(_against_header(record, header))
+                problems.extend(against_header(record, header))
         elif self.first_type in _HEADERS:
             problems.append(f"its match {short(match_id)} has no header before it")
-        problems.extend(_forfeit_problems(record))
+        problems.extend(forfeit_problems(record))
         faults = self.faults.setdefault(match_id, {})
         for fault in record.faults:
             faults[fault.player] = faults.get(fault.player, 0) + 1
-        problems.extend(_order_problems(record))
+        problems.extend(order_problems(record))
         number, previous = record.deal, self.last_deal.get(match_id)
         if previous is not None and number != previous + 1:
             problems.append(f"deal number {number} follows deal {previous} of its match")
@@ -608,195 +511,6 @@ def _without_hidden(data: dict[str, Any]) -> dict[str, Any]:
         return data
     settings = {**data["settings"], "sandbox": {**sandbox, "hidden": None}}
     return {**data, "settings": settings}
-
-
-def _against_header(record: DealRecord, header: MatchHeader) -> list[str]:
-    """What a deal record says that its match's header contradicts: the seed (which a resumed
-    match deals from), the rules, the players in their seats, the deal the schedule puts at
-    this number, and a forfeit's penalty."""
-    problems = []
-    if record.seed != header.seed:
-        problems.append(
-            f"seed: the record says {short(record.seed)}, its match header {header.seed}"
-        )
-    if record.rules != header.rules:
-        differ = sorted(
-            key
-            for key in {*record.rules, *header.rules}
-            if record.rules.get(key) != header.rules.get(key)
-        )
-        problems.append(f"rules: the record's differ from its match header's in {short(differ)}")
-    names = header.names
-    if max(record.seating) >= len(names):
-        return [*problems, f"seating: {list(record.seating)} names a player its header has not"]
-    expected = [names[player] for player in record.seating]
-    logged = list(record.names)
-    if logged != expected:
-        problems.append(
-            f"players: the record seats {short(logged)}, its header and seating give "
-            f"{short(expected)}"
-        )
-    number = record.deal
-    if number > header.total_deals:
-        problems.append(f"beyond the {header.total_deals} deals of its match")
-    elif header.table_size == 4 or record.table is not None:
-        problems += _table_schedule_problems(record, header)
-    else:
-        block, _sheet, seating = scheduled(number, header.duplicate)
-        if record.block != block or record.seating != seating:
-            problems.append(
-                f"deal {number} of the match is block {block} in seating {list(seating)}, "
-                f"not block {record.block} in seating {list(record.seating)}"
-            )
-    problems += _clock_problems(record, header.settings)
-    problems += _policy_problems(record, header.settings)
-    forfeit = record.result.forfeit
-    if forfeit is not None:
-        try:
-            penalty = header.settings.penalty
-            if penalty is None:
-                penalty = max_penalty(Rules.from_dict(header.rules))
-        except ZoleError:
-            penalty = None
-        paid = record.result.scores[(forfeit + 1) % 3]
-        if penalty is not None and paid != penalty:
-            problems.append(
-                f"forfeit: seat {forfeit} pays {paid} to each other seat, the match's "
-                f"penalty is {penalty}"
-            )
-    return problems
-
-
-def _table_schedule_problems(record: DealRecord, header: MatchHeader) -> list[str]:
-    """A deal of a table of four's match: deal ``n`` is the seed's deal ``n``, dealt by table
-    seat ``(n + 2) mod 4`` (:func:`~zole_arena.game.table.table_dealer_of`), who sits it out."""
-    table = record.table
-    if header.table_size != 4:
-        return ["a table of four's deal in a match of three"]
-    if table is None:
-        return ["a deal of a table of four without its table part"]
-    number = record.deal
-    dealer = seating_of(number, 4).dealer
-    problems = []
-    if record.block != number or table.dealer != dealer:
-        problems.append(
-            f"deal {number} of the match is block {number} dealt by table seat {dealer}, not "
-            f"block {record.block} dealt by {table.dealer}"
-        )
-    if table.sitter.name != header.names[table.dealer]:
-        problems.append(
-            f"table.sitter: {short(table.sitter.name)}, but table seat {table.dealer} is "
-            f"{header.names[table.dealer]}"
-        )
-    return problems
-
-
-def _clock_problems(record: DealRecord, settings: HeaderSettings) -> list[str]:
-    """Whether the moves' clocks are the match's: each seat's clock starts the deal at the
-    base, and after each decision is what its think time left (:func:`clock_after`); no
-    decision took longer than the clock and the margin allowed. A move the arena played for
-    a faulted bot may only have lost time."""
-    tc = settings.tc
-    if tc is None:
-        number = next((n for n, m in enumerate(record.moves, 1) if m.clock_ms is not None), 0)
-        return [f"clock: move {number} has a clock, its match none"] if number else []
-    clocks = [tc.base_ms] * 3
-    for number, move in enumerate(record.moves, start=1):
-        logged, before = move.clock_ms, clocks[move.seat]
-        if logged is None:
-            return [f"clock: move {number} has none, under its match's clock {tc}"]
-        if move.request_id is None:  # played for a faulted bot: what the arena left it
-            expected = logged if logged <= before + tc.inc_ms else before + tc.inc_ms
-        else:
-            think = move.think_ms or 0.0
-            if think > before + settings.margin_ms:
-                return [
-                    f"clock: move {number} took {think:g} ms, with {before} ms on its clock "
-                    f"(and a {settings.margin_ms} ms margin)"
-                ]
-            expected = clock_after(before, think, tc.inc_ms)
-        if logged != expected:
-            return [f"clock: move {number} leaves {logged} ms, its think time {expected} ms"]
-        clocks[move.seat] = logged
-    return []
-
-
-def _forfeit_problems(record: DealRecord) -> list[str]:
-    """A forfeit needs its fault: the culprit, of the forfeiting seat, one of the deal's
-    faults; and every fault names the deal and the player in its seat."""
-    problems = []
-    forfeit, culprit = record.result.forfeit, record.culprit
-    shown = short(None if culprit is None else fault_json(culprit))
-    if forfeit is not None and (culprit is None or culprit.seat != forfeit):
-        problems.append(f"forfeit: seat {forfeit} forfeits, but the culprit is {shown}")
-    elif forfeit is None and culprit is not None:
-        problems.append(f"culprit: {shown}, but no seat forfeits")
-    if culprit is not None and culprit not in record.faults:
-        problems.append("culprit: not one of the deal's faults")
-    unasked: set[int] = set()
-    for number, fault in enumerate(record.faults, start=1):
-        if fault.deal_no != record.deal:
-            problems.append(f"fault {number}: of deal {fault.deal_no}, not {record.deal}")
-        if record.seating[fault.seat] != fault.player:
-            problems.append(
-                f"fault {number}: player {fault.player} does not sit in seat {fault.seat}"
-            )
-        elif fault.bot != record.names[fault.seat]:
-            problems.append(
-                f"fault {number}: of {short(fault.bot)}, who is not in seat {fault.seat}"
-            )
-        if fault.request is None:  # at the deal's start or end: once a seat, at most
-            if fault.seat in unasked:
-                problems.append(f"fault {number}: a second fault of seat {fault.seat} unasked")
-            unasked.add(fault.seat)
-    return problems
-
-
-def _policy_problems(record: DealRecord, settings: HeaderSettings) -> list[str]:
-    """The faults a request answered badly must show in the deal as the match's policy
-    plays them: under ``forfeit`` the deal is forfeited by that seat (the culprit); under
-    ``random`` the arena played a move for the seat for each of them (the culprit aside)."""
-    problems = []
-    asked = [f for f in record.faults if f.request is not None and f != record.culprit]
-    if settings.on_fault == "forfeit":
-        if asked:
-            problems.append(
-                f"faults: seat {asked[0].seat} faulted answering a request, and under the "
-                "forfeit policy that forfeits the deal"
-            )
-        return problems
-    for seat in {f.seat for f in asked}:
-        played_for = sum(1 for m in record.moves if m.seat == seat and m.request_id is None)
-        if sum(1 for f in asked if f.seat == seat) > played_for:
-            problems.append(
-                f"faults: seat {seat} has more faults answering requests than moves the arena "
-                "played for it"
-            )
-    return problems
-
-
-def _order_problems(record: DealRecord) -> list[str]:
-    """The record's cards as records write them: each hand, the talon and the buried cards
-    strongest first (the canonical order of ``protocol/dealing.md``); the deal number of a
-    seed's deal is its block, and its dealer the one the deal number gives."""
-    problems = []
-    for what, cards in (
-        *((f"hand {seat}", hand) for seat, hand in enumerate(record.hands)),
-        ("talon", record.talon),
-        ("buried", record.buried),
-    ):
-        if list(cards) != sorted(cards) or len(set(cards)) != len(cards):
-            problems.append(f"{what}: {short([str(c) for c in cards])} is not strongest first")
-    if record.deal_no != record.block:
-        problems.append(f"deal_no {record.deal_no} is not its block {record.block}")
-    if record.table is not None:
-        pass  # the deal's dealer at a table of four is seat 2: its shape says so
-    elif record.dealer != dealer_of(record.deal_no):
-        problems.append(
-            f"dealer: seat {record.dealer}, but deal_no {record.deal_no} is dealt by "
-            f"seat {dealer_of(record.deal_no)}"
-        )
-    return problems
 
 
 def verify_log(
