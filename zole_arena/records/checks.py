@@ -12,26 +12,69 @@ the type they expect (whole numbers, seats, canonical card names, ...): the read
 resumes never meet a value of the wrong type. Whether a well-formed deal record is *true* —
 legal moves, the seed's hands, the right scores — is :mod:`zole_arena.arena.verify`'s job.
 
-Each check returns one-line reasons (or None), never raises, whatever the value.
+Each check returns one-line reasons (or None), never raises, whatever the value. The kinds of
+value and the bounds they are declared in are :mod:`~zole_arena.records.kinds`'.
 """
 
 from __future__ import annotations
 
 import math
-import re
-import reprlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Final
 
-from zole_arena.errors import FaultKind, RulesError
-from zole_arena.game.actions import Contract
-from zole_arena.game.cards import CARDS
+from zole_arena.errors import RulesError
 from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import Rules
-from zole_arena.game.scoring import Band
 from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.game.table import Seating
-from zole_arena.records.model import BOARDS, TOURNAMENT_FORMATS, InvalidHeader, Termination
+from zole_arena.records.kinds import (
+    BANDS,
+    CARD_NAMES,
+    CONTRACTS,
+    FAULT_KINDS,
+    INTS3,
+    MAX_ARGUMENT,
+    MAX_ARGUMENTS,
+    MAX_CONCURRENCY,
+    MAX_DERIVED_TABLES,
+    MAX_ENTRANTS,
+    MAX_MATCH_ID,
+    MAX_NAME,
+    MAX_OPTION_TEXT,
+    MAX_OPTIONS,
+    MAX_PATHS,
+    MAX_TABLES,
+    ON_FAULT,
+    SCORES3,
+    SCORES4,
+    TERMINATIONS,
+    Shape,
+    at_least,
+    each_problem,
+    is_card,
+    is_command,
+    is_contract,
+    is_folder,
+    is_name,
+    is_number,
+    is_player4,
+    is_pules,
+    is_pules4,
+    is_seat,
+    is_seating,
+    is_text,
+    is_text_map,
+    is_whole,
+    list_of,
+    listed,
+    match_id_problem,
+    name_problem,
+    one_of,
+    optional,
+    shape_problem,
+    short,
+)
+from zole_arena.records.model import BOARDS, TOURNAMENT_FORMATS, InvalidHeader
 
 __all__ = [
     "MAX_ARGUMENT",
@@ -56,286 +99,72 @@ __all__ = [
     "short",
 ]
 
-# -- bounds -----------------------------------------------------------------------------------
-#
-# A reader builds structures from a header's numbers: a round-robin's tables from its entrants
-# (C(n, 3) of them), a table's state from each table, the standings from each name. A forged
-# header may ask for any of them, so each is bounded before anything is built from it, far
-# above what a real event needs (protocol/records.md says what each bound is and why).
-
-#: Entrants of a tournament (a balanced field of a few hundred bots is the largest the
-#: 1 MiB header line holds with its tables).
-MAX_ENTRANTS: Final = 1_000
-#: Tables a balanced tournament's header lists.
-MAX_TABLES: Final = 100_000
-#: Tables of a round-robin or a gauntlet, which every reader computes again from the
-#: entrants in an order that costs the square of their number (5,000: a round-robin of 32
-#: bots, a gauntlet of 101; bigger fields play ``--format balanced``).
-MAX_DERIVED_TABLES: Final = 5_000
-#: Tables played at once.
-MAX_CONCURRENCY: Final = 4_096
-#: Characters of a bot's display name (a file name's 255 bytes, and a ``#2`` to tell it apart).
-MAX_NAME: Final = 300
-#: Characters of a match id (the arena writes 12 hex digits, and ``-t<table>`` for a table).
-MAX_MATCH_ID: Final = 128
-#: Arguments of a bot's command, and characters of each (Linux takes 128 KiB an argument).
-MAX_ARGUMENTS: Final = 1_000
-MAX_ARGUMENT: Final = 131_072
-#: Options of a bot, and characters of each option's name and value.
-MAX_OPTIONS: Final = 1_000
-MAX_OPTION_TEXT: Final = 4_096
-#: Paths in the sandbox's ``readable`` and ``hidden`` lists, each.
-MAX_PATHS: Final = 1_000
-
-#: What a match id is: what the arena writes (``3f2a9c1b7d4e``, ``3f2a9c1b7d4e-t12``), and what
-#: a library caller may choose, in letters, digits, ``-``, ``_`` and ``.``.
-_MATCH_ID: Final = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_MATCH_ID - 1}}}")
-
-#: The ``on_fault`` values of a header's settings.
-ON_FAULT: Final = ("forfeit", "random")
-
-_CARD_NAMES: Final = frozenset(str(card) for card in CARDS)
-_CONTRACTS: Final = frozenset(contract.value for contract in Contract)
-_BANDS: Final = frozenset(band.value for band in Band)
-_KINDS: Final = frozenset(kind.value for kind in FaultKind)
-_TERMINATIONS: Final = frozenset(end.value for end in Termination)
-_REPR: Final = reprlib.Repr()
-_REPR.maxstring = 40
-_REPR.maxother = 40
-_REPR.maxlist = _REPR.maxdict = 6
-_REPR.maxlevel = 3
-
-
-def short(value: object) -> str:
-    """A value as a problem line shows it: a repr cut short (a forged log's values may be
-    megabytes long, or nested thousands deep)."""
-    try:
-        return _REPR.repr(value)
-    except (RecursionError, ValueError):
-        return "(unprintable)"
-
-
-def name_problem(value: object) -> str | None:
-    """Why ``value`` is not a bot's display name, or None.
-
-    A name is 1 to :data:`MAX_NAME` characters, each one that shows as itself: no control
-    character, no direction override, no zero-width or other invisible mark (what
-    :meth:`str.isprintable` allows: every name the command line gives — ``NAME=`` takes
-    letters, digits and ``_ . # + -``, a program's file name anything printable — and a config
-    file's names). A name that would act on a terminal, or pass for another, is no name.
-    """
-    if not isinstance(value, str) or not value:
-        return f"{short(value)} is not a name"
-    if len(value) > MAX_NAME:
-        return f"a name of {len(value):,} characters is longer than {MAX_NAME}"
-    if not value.isprintable():
-        return f"{short(value)} is not a name: it holds control or invisible characters"
-    return None
-
-
-def match_id_problem(value: object) -> str | None:
-    """Why ``value`` is not a match id, or None: one is 1 to :data:`MAX_MATCH_ID` letters,
-    digits, ``-``, ``_`` and ``.``, the first a letter or digit (the arena writes 12 hex
-    digits, with ``-t<table>`` for a tournament's table)."""
-    if isinstance(value, str) and _MATCH_ID.fullmatch(value):
-        return None
-    return f"match_id {short(value)} is not a match id (letters, digits, - _ . only)"
-
-
-# -- value kinds ----------------------------------------------------------------------------------
-
-Check = Callable[[Any], bool]
-
-
-def _whole(value: Any) -> bool:
-    return type(value) is int  # not a bool, not a float
-
-
-def _at_least(least: int) -> Check:
-    return lambda value: _whole(value) and value >= least
-
-
-def _seat(value: Any) -> bool:
-    return _whole(value) and 0 <= value <= 2
-
-
-def _text(value: Any) -> bool:
-    return isinstance(value, str)
-
-
-def _name(value: Any) -> bool:
-    return name_problem(value) is None
-
-
-def _optional(check: Check) -> Check:
-    return lambda value: value is None or check(value)
-
-
-def _number(value: Any) -> bool:
-    return type(value) in (int, float)  # not a bool
-
-
-def _one_of(names: frozenset[str]) -> Check:
-    return lambda value: isinstance(value, str) and value in names
-
-
-def _listed(names: frozenset[str]) -> str:
-    return ", ".join(sorted(names))
-
-
-def _list_of(check: Check, size: int | None = None) -> Check:
-    return lambda value: (
-        isinstance(value, list)
-        and (size is None or len(value) == size)
-        and all(check(item) for item in value)
-    )
-
-
-def _card(value: Any) -> bool:
-    return isinstance(value, str) and value in _CARD_NAMES
-
-
-def _pules(value: Any) -> bool:
-    return (
-        isinstance(value, dict)
-        and _at_least(0)(value.get("common"))
-        and _list_of(_seat)(value.get("personal"))
-    )
-
-
-def _seating(value: Any) -> bool:
-    """Three players in the deal's seats: of three (0–2), or of a table of four (0–3; the
-    ``table`` part then says which three)."""
-    return _list_of(_player4, 3)(value) and len(set(value)) == 3
-
-
-def _player4(value: Any) -> bool:
-    return type(value) is int and 0 <= value <= 3
-
-
-def _pules4(value: Any) -> bool:
-    return (
-        isinstance(value, dict)
-        and _at_least(0)(value.get("common"))
-        and _list_of(_player4)(value.get("personal"))
-    )
-
-
-def _contract(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and value in _CONTRACTS)
-
-
-def _text_map(value: Any) -> bool:
-    """A bot's options: at most :data:`MAX_OPTIONS` names with their values, all text of at
-    most :data:`MAX_OPTION_TEXT` characters."""
-    return (
-        isinstance(value, dict)
-        and len(value) <= MAX_OPTIONS
-        and all(
-            isinstance(k, str)
-            and isinstance(v, str)
-            and len(k) <= MAX_OPTION_TEXT
-            and len(v) <= MAX_OPTION_TEXT
-            for k, v in value.items()
-        )
-    )
-
-
-def _argument(value: Any) -> bool:
-    return isinstance(value, str) and len(value) <= MAX_ARGUMENT and "\0" not in value
-
-
-def _command(value: Any) -> bool:
-    """An argument list a bot could be started with: 1 to :data:`MAX_ARGUMENTS` arguments."""
-    return (
-        isinstance(value, list) and 0 < len(value) <= MAX_ARGUMENTS and all(map(_argument, value))
-    )
-
-
-def _folder(value: Any) -> bool:
-    """A folder a bot could run in: an absolute path the system can take (what the arena
-    writes is ``os.getcwd()``)."""
-    if not isinstance(value, str) or not value.startswith("/") or "\0" in value:
-        return False
-    data = value.encode(errors="surrogateescape")
-    return len(data) < 4096 and all(len(part) <= 255 for part in data.split(b"/"))
-
-
-_INTS3: Final = _list_of(_whole, 3)
-#: No score or running total of a real match comes near this (a deal moves a few dozen points):
-#: a larger one is forged, and would overflow the floats that figures are computed in.
-MAX_SCORE: Final = 10**12
-_SCORES3: Final = _list_of(lambda value: _whole(value) and abs(value) <= MAX_SCORE, 3)
-_SCORES4: Final = _list_of(lambda value: _whole(value) and abs(value) <= MAX_SCORE, 4)
-
-
 # (key, check, what it must be) for each part of a deal record the readers use.
-Shape = Sequence[tuple[str, Check, str]]
 _FAULT: Final[Shape] = (
-    ("deal_no", _whole, "a whole number"),
-    ("seat", _seat, "a seat (0, 1 or 2)"),
-    ("player", _player4, "a player index (0 to 3)"),
-    ("bot", _name, "a name"),
-    ("kind", _one_of(_KINDS), f"one of {_listed(_KINDS)}"),
-    ("message", _text, "text"),
+    ("deal_no", is_whole, "a whole number"),
+    ("seat", is_seat, "a seat (0, 1 or 2)"),
+    ("player", is_player4, "a player index (0 to 3)"),
+    ("bot", is_name, "a name"),
+    ("kind", one_of(FAULT_KINDS), f"one of {listed(FAULT_KINDS)}"),
+    ("message", is_text, "text"),
 )
 #: Keys of a part that early logs may lack: checked when present.
 _FAULT_LATER: Final[Shape] = (
-    ("request", _optional(_text), "null or text"),
-    ("reply", _optional(_text), "null or text"),
+    ("request", optional(is_text), "null or text"),
+    ("reply", optional(is_text), "null or text"),
 )
 _MOVE: Final[Shape] = (
-    ("seat", _seat, "a seat (0, 1 or 2)"),
-    ("action", _text, "text"),
+    ("seat", is_seat, "a seat (0, 1 or 2)"),
+    ("action", is_text, "text"),
 )
 _MOVE_LATER: Final[Shape] = (
-    ("request_id", _optional(_whole), "null or a whole number"),
-    ("think_ms", _optional(_number), "null or a number"),
-    ("clock_ms", _at_least(0), "a whole number of milliseconds from 0"),
+    ("request_id", optional(is_whole), "null or a whole number"),
+    ("think_ms", optional(is_number), "null or a number"),
+    ("clock_ms", at_least(0), "a whole number of milliseconds from 0"),
 )
 _TRICK: Final[Shape] = (
-    ("leader", _seat, "a seat (0, 1 or 2)"),
-    ("cards", _list_of(_card, 3), "three card names"),
-    ("winner", _seat, "a seat (0, 1 or 2)"),
-    ("points", _whole, "a whole number"),
+    ("leader", is_seat, "a seat (0, 1 or 2)"),
+    ("cards", list_of(is_card, 3), "three card names"),
+    ("winner", is_seat, "a seat (0, 1 or 2)"),
+    ("points", is_whole, "a whole number"),
 )
-_PLAYER: Final[Shape] = (("name", _name, "a name"),)
+_PLAYER: Final[Shape] = (("name", is_name, "a name"),)
 _PLAYER_LATER: Final[Shape] = (
-    ("version", _text, "text"),
-    ("command", _list_of(_text), "a list of text"),
+    ("version", is_text, "text"),
+    ("command", list_of(is_text), "a list of text"),
 )
 _RESULT: Final[Shape] = (
-    ("contract", _contract, f"null or one of {', '.join(sorted(_CONTRACTS))}"),
-    ("soloist", _optional(_seat), "null or a seat"),
-    ("scores", _SCORES3, "three whole numbers of at most 10^12"),
-    ("tricks", _INTS3, "three whole numbers"),
-    ("points", _INTS3, "three whole numbers"),
-    ("band", _optional(_one_of(_BANDS)), f"null or one of {_listed(_BANDS)}"),
-    ("soloist_points", _optional(_whole), "null or a whole number"),
-    ("soloist_tricks", _optional(_whole), "null or a whole number"),
-    ("losers", _list_of(_seat), "a list of seats"),
-    ("pules", _pules, "{common, personal} pules"),
-    ("pule_event", _optional(_text), "null or text"),
+    ("contract", is_contract, f"null or one of {', '.join(sorted(CONTRACTS))}"),
+    ("soloist", optional(is_seat), "null or a seat"),
+    ("scores", SCORES3, "three whole numbers of at most 10^12"),
+    ("tricks", INTS3, "three whole numbers"),
+    ("points", INTS3, "three whole numbers"),
+    ("band", optional(one_of(BANDS)), f"null or one of {listed(BANDS)}"),
+    ("soloist_points", optional(is_whole), "null or a whole number"),
+    ("soloist_tricks", optional(is_whole), "null or a whole number"),
+    ("losers", list_of(is_seat), "a list of seats"),
+    ("pules", is_pules, "{common, personal} pules"),
+    ("pule_event", optional(is_text), "null or text"),
     ("ended_early", lambda v: isinstance(v, bool), "true or false"),
-    ("forfeit", _optional(_seat), "null or a seat"),
+    ("forfeit", optional(is_seat), "null or a seat"),
 )
 _DEAL: Final[Shape] = (
-    ("deal", _at_least(1), "a whole number from 1"),
-    ("block", _at_least(1), "a whole number from 1"),
-    ("seating", _seating, "the three seats in some order"),
-    ("seed", _whole, "a whole number"),
-    ("deal_no", _at_least(1), "a whole number from 1"),
-    ("dealer", _seat, "a seat (0, 1 or 2)"),
+    ("deal", at_least(1), "a whole number from 1"),
+    ("block", at_least(1), "a whole number from 1"),
+    ("seating", is_seating, "the three seats in some order"),
+    ("seed", is_whole, "a whole number"),
+    ("deal_no", at_least(1), "a whole number from 1"),
+    ("dealer", is_seat, "a seat (0, 1 or 2)"),
     ("rules", lambda v: isinstance(v, dict), "an object"),
-    ("pules_before", _pules, "{common, personal} pules"),
-    ("hands", _list_of(_list_of(_card), 3), "three lists of card names"),
-    ("talon", _list_of(_card), "a list of card names"),
+    ("pules_before", is_pules, "{common, personal} pules"),
+    ("hands", list_of(list_of(is_card), 3), "three lists of card names"),
+    ("talon", list_of(is_card), "a list of card names"),
     ("moves", lambda v: isinstance(v, list), "a list"),
-    ("buried", _list_of(_card), "a list of card names"),
+    ("buried", list_of(is_card), "a list of card names"),
     ("tricks", lambda v: isinstance(v, list), "a list"),
     ("result", lambda v: isinstance(v, dict), "an object"),
-    ("totals", _SCORES3, "three whole numbers of at most 10^12"),
-    ("termination", _one_of(_TERMINATIONS), " or ".join(sorted(_TERMINATIONS))),
+    ("totals", SCORES3, "three whole numbers of at most 10^12"),
+    ("termination", one_of(TERMINATIONS), " or ".join(sorted(TERMINATIONS))),
     ("culprit", lambda v: v is None or isinstance(v, dict), "null or a fault"),
     ("faults", lambda v: isinstance(v, list), "a list"),
     ("players", lambda v: isinstance(v, list) and len(v) == 3, "a list of three players"),
@@ -347,37 +176,15 @@ def _counts3(value: Any) -> bool:
     return (
         isinstance(value, list)
         and len(value) == 3
-        and all(_whole(n) and 0 <= n <= 10**9 for n in value)
+        and all(is_whole(n) and 0 <= n <= 10**9 for n in value)
     )
 
 
 _DEAL_LATER: Final[Shape] = (("stray", _counts3, "three whole numbers from 0 to 10^9"),)
 
 
-def _shape(data: Mapping[str, Any], shape: Shape, where: str, later: Shape = ()) -> str | None:
-    for key, check, what in shape:
-        if key not in data:
-            return f"{where}{key} is missing"
-        if not check(data[key]):
-            return f"{where}{key} is {short(data[key])}, not {what}"
-    for key, check, what in later:
-        if key in data and not check(data[key]):
-            return f"{where}{key} is {short(data[key])}, not {what}"
-    return None
-
-
-def _each(items: Sequence[Any], shape: Shape, where: str, later: Shape = ()) -> str | None:
-    for number, item in enumerate(items, start=1):
-        if not isinstance(item, dict):
-            return f"{where} {number} is {short(item)}, not an object"
-        problem = _shape(item, shape, f"{where} {number}: ", later)
-        if problem is not None:
-            return problem
-    return None
-
-
 def _moves_fit(moves: list[Any]) -> bool:
-    """The moves' shape at once (a deal has some 40; :func:`_each` then names the first bad
+    """The moves' shape at once (a deal has some 40; :func:`each_problem` then names the first bad
     one): every reader of a log checks each record, so this is what it mostly costs."""
     return all(
         type(move) is dict
@@ -395,12 +202,12 @@ def _moves_fit(moves: list[Any]) -> bool:
 def _tricks_fit(tricks: list[Any]) -> bool:
     return all(
         type(trick) is dict
-        and _seat(trick.get("leader"))
-        and _seat(trick.get("winner"))
-        and _whole(trick.get("points"))
+        and is_seat(trick.get("leader"))
+        and is_seat(trick.get("winner"))
+        and is_whole(trick.get("points"))
         and type(cards := trick.get("cards")) is list
         and len(cards) == 3
-        and all(isinstance(card, str) and card in _CARD_NAMES for card in cards)
+        and all(isinstance(card, str) and card in CARD_NAMES for card in cards)
         for trick in tricks
     )
 
@@ -410,19 +217,19 @@ def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
     name that is none), or None."""
     problem = match_id_problem(record.get("match_id"))
     if problem is None:
-        problem = _shape(record, _DEAL, "", _DEAL_LATER)
+        problem = shape_problem(record, _DEAL, "", _DEAL_LATER)
     if problem is None:
-        problem = _shape(record["result"], _RESULT, "result.")
+        problem = shape_problem(record["result"], _RESULT, "result.")
     if problem is None and not _moves_fit(record["moves"]):
-        problem = _each(record["moves"], _MOVE, "move", _MOVE_LATER)
+        problem = each_problem(record["moves"], _MOVE, "move", _MOVE_LATER)
     if problem is None and not _tricks_fit(record["tricks"]):
-        problem = _each(record["tricks"], _TRICK, "trick")
+        problem = each_problem(record["tricks"], _TRICK, "trick")
     if problem is None:
-        problem = _each(record["faults"], _FAULT, "fault", _FAULT_LATER)
+        problem = each_problem(record["faults"], _FAULT, "fault", _FAULT_LATER)
     if problem is None and record["culprit"] is not None:
-        problem = _each([record["culprit"]], _FAULT, "culprit", _FAULT_LATER)
+        problem = each_problem([record["culprit"]], _FAULT, "culprit", _FAULT_LATER)
     if problem is None:
-        problem = _each(record["players"], _PLAYER, "player", _PLAYER_LATER)
+        problem = each_problem(record["players"], _PLAYER, "player", _PLAYER_LATER)
     if problem is None:
         if "table" in record:
             problem = _table_problem(record)
@@ -434,14 +241,14 @@ def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
 
 
 _TABLE: Final[Shape] = (
-    ("size", lambda v: _whole(v) and v == 4, "4"),
-    ("dealer", lambda v: _whole(v) and 0 <= v <= 3, "a table seat (0 to 3)"),
+    ("size", lambda v: is_whole(v) and v == 4, "4"),
+    ("dealer", lambda v: is_whole(v) and 0 <= v <= 3, "a table seat (0 to 3)"),
     ("sitter", lambda v: isinstance(v, dict), "a player"),
-    ("pules_before", _pules4, "{common, personal} pules of table seats"),
-    ("scores", _SCORES4, "four whole numbers of at most 10^12"),
-    ("totals", _SCORES4, "four whole numbers of at most 10^12"),
-    ("pules", _pules4, "{common, personal} pules of table seats"),
-    ("pule_event", _optional(_text), "null or text"),
+    ("pules_before", is_pules4, "{common, personal} pules of table seats"),
+    ("scores", SCORES4, "four whole numbers of at most 10^12"),
+    ("totals", SCORES4, "four whole numbers of at most 10^12"),
+    ("pules", is_pules4, "{common, personal} pules of table seats"),
+    ("pule_event", optional(is_text), "null or text"),
 )
 
 
@@ -451,9 +258,9 @@ def _table_problem(record: Mapping[str, Any]) -> str | None:
     table = record["table"]
     if not isinstance(table, dict):
         return f"table is {short(table)}, not an object"
-    problem = _shape(table, _TABLE, "table.")
+    problem = shape_problem(table, _TABLE, "table.")
     if problem is None:
-        problem = _each([table["sitter"]], _PLAYER, "table.sitter", _PLAYER_LATER)
+        problem = each_problem([table["sitter"]], _PLAYER, "table.sitter", _PLAYER_LATER)
     if problem is not None:
         return problem
     dealer = table["dealer"]
@@ -469,14 +276,14 @@ def _table_problem(record: Mapping[str, Any]) -> str | None:
 
 
 _SETTINGS: Final[Shape] = (
-    ("movetime_ms", _at_least(1), "a whole number of milliseconds from 1"),
-    ("margin_ms", _at_least(0), "a whole number of milliseconds from 0"),
-    ("startup_ms", _at_least(1), "a whole number of milliseconds from 1"),
+    ("movetime_ms", at_least(1), "a whole number of milliseconds from 1"),
+    ("margin_ms", at_least(0), "a whole number of milliseconds from 0"),
+    ("startup_ms", at_least(1), "a whole number of milliseconds from 1"),
     ("on_fault", lambda v: v in ON_FAULT, " or ".join(ON_FAULT)),
-    ("penalty", _optional(_at_least(0)), "null or a whole number from 0"),
-    ("max_faults", _at_least(0), "a whole number from 0"),
-    ("memory_mb", _optional(_at_least(1)), "null or a whole number of MiB from 1"),
-    ("cpu_seconds", _optional(_at_least(1)), "null or a whole number of seconds from 1"),
+    ("penalty", optional(at_least(0)), "null or a whole number from 0"),
+    ("max_faults", at_least(0), "a whole number from 0"),
+    ("memory_mb", optional(at_least(1)), "null or a whole number of MiB from 1"),
+    ("cpu_seconds", optional(at_least(1)), "null or a whole number of seconds from 1"),
 )
 
 
@@ -494,9 +301,9 @@ def _common(header: Mapping[str, Any], problems: list[str]) -> None:
         except (RulesError, TypeError, ValueError, KeyError, AttributeError) as exc:
             problems.append(f"rules: {short(str(exc))}")
     seed: Any = header.get("seed")
-    if not _whole(seed) or not 0 <= seed <= MAX_SEED:
+    if not is_whole(seed) or not 0 <= seed <= MAX_SEED:
         problems.append(f"seed is {short(seed)}, not a whole number from 0 to {MAX_SEED}")
-    if not _at_least(1)(header.get("deals")):
+    if not at_least(1)(header.get("deals")):
         problems.append(f"deals is {short(header.get('deals'))}, not a whole number from 1")
     if not isinstance(header.get("duplicate"), bool):
         problems.append(f"duplicate is {short(header.get('duplicate'))}, not true or false")
@@ -509,7 +316,7 @@ def _common(header: Mapping[str, Any], problems: list[str]) -> None:
             problems.append(f"settings.{key} is missing")
         elif not check(settings[key]):
             problems.append(f"settings.{key} is {short(settings[key])}, not {what}")
-    if "ping_ms" in settings and not _at_least(1)(settings["ping_ms"]):  # not in early logs
+    if "ping_ms" in settings and not at_least(1)(settings["ping_ms"]):  # not in early logs
         problems.append(
             f"settings.ping_ms is {short(settings['ping_ms'])}, not a whole number of "
             "milliseconds from 1"
@@ -529,7 +336,7 @@ def _sandbox(value: object) -> bool:
     paths = [*value["readable"], *value["hidden"]] if all(
         isinstance(value[k], list) and len(value[k]) <= MAX_PATHS
         for k in ("readable", "hidden")) else [None]  # fmt: skip
-    return _at_least(1)(value["tmp_mb"]) and all(
+    return at_least(1)(value["tmp_mb"]) and all(
         isinstance(p, str) and p.startswith("/") for p in paths
     )
 
@@ -542,13 +349,13 @@ def _tc(value: object) -> bool:
         TimeControl(value["base_ms"], value["inc_ms"])
     except (TypeError, ValueError):
         return False
-    return _whole(value["base_ms"]) and _whole(value["inc_ms"])
+    return is_whole(value["base_ms"]) and is_whole(value["inc_ms"])
 
 
 _LATER_SETTINGS: Final[Shape] = (
     ("tc", _tc, "the clock's base_ms (1 to 86400000) and inc_ms (0 to 86400000)"),
-    ("processes", _optional(_at_least(1)), "null or a whole number from 1"),
-    ("stderr_bytes", _optional(_at_least(1)), "null or a whole number of bytes from 1"),
+    ("processes", optional(at_least(1)), "null or a whole number from 1"),
+    ("stderr_bytes", optional(at_least(1)), "null or a whole number of bytes from 1"),
     (
         "sandbox",
         _sandbox,
@@ -593,17 +400,17 @@ def _bots(bots: object, key: str, least: int, most: int, problems: list[str]) ->
             problems.append(f"{where}: the name {short(name)} is taken by another bot")
         else:
             names.add(name)
-        if not _command(bot.get("command")):
+        if not is_command(bot.get("command")):
             problems.append(
                 f"{where}: command is {short(bot.get('command'))}, not an argument list (1 to "
                 f"{MAX_ARGUMENTS:,} arguments of at most {MAX_ARGUMENT:,} characters)"
             )
-        if not _text_map(bot.get("options", {})):
+        if not is_text_map(bot.get("options", {})):
             problems.append(
                 f"{where}: options is {short(bot.get('options'))}, not at most {MAX_OPTIONS:,} "
                 f"text values of at most {MAX_OPTION_TEXT:,} characters"
             )
-        if not _optional(_folder)(bot.get("cwd")):
+        if not optional(is_folder)(bot.get("cwd")):
             problems.append(f"{where}: cwd is {short(bot.get('cwd'))}, not an absolute path")
         for said in ("id_name", "author", "version"):  # what its handshake announced
             if said in bot and not isinstance(bot[said], str):
@@ -612,13 +419,13 @@ def _bots(bots: object, key: str, least: int, most: int, problems: list[str]) ->
 
 
 _SPRT: Final[Shape] = (
-    ("new", _name, "a name"),
-    ("old", _name, "a name"),
-    ("third", _optional(_name), "null or a name"),
-    ("elo0", _number, "a number"),
-    ("elo1", _number, "a number"),
-    ("alpha", _number, "a number"),
-    ("beta", _number, "a number"),
+    ("new", is_name, "a name"),
+    ("old", is_name, "a name"),
+    ("third", optional(is_name), "null or a name"),
+    ("elo0", is_number, "a number"),
+    ("elo1", is_number, "a number"),
+    ("alpha", is_number, "a number"),
+    ("beta", is_number, "a number"),
 )
 
 
@@ -631,7 +438,7 @@ def _later_keys(header: Mapping[str, Any], problems: list[str]) -> None:
         return
     sprt = header["sprt"]
     problem = (
-        _shape(sprt, _SPRT, "sprt.")
+        shape_problem(sprt, _SPRT, "sprt.")
         if isinstance(sprt, dict)
         else f"sprt is {short(sprt)}, not an object"
     )
@@ -665,7 +472,7 @@ def _tables_problems(header: Mapping[str, Any], entrants: int) -> list[str]:
     if form == "lzf":
         rounds = header.get("rounds")
         problems = [] if not tables else [f"tables is {short(tables)}, not [] (lzf: by rounds)"]
-        if not (isinstance(rounds, int) and _at_least(1)(rounds) and rounds <= MAX_ROUNDS):
+        if not (isinstance(rounds, int) and at_least(1)(rounds) and rounds <= MAX_ROUNDS):
             problems.append(f"rounds is {short(rounds)}, not a whole number from 1 to {MAX_ROUNDS}")
         if entrants == 5:
             problems.append("5 entrants cannot sit at tables of 4 and 3")
@@ -685,7 +492,7 @@ def _tables_problems(header: Mapping[str, Any], entrants: int) -> list[str]:
             return [f"tables has {len(tables):,} tables, not the {made:,} of a {form} of "
                     f"{entrants:,} bots"]  # fmt: skip
     if not all(
-        _list_of(_whole, 3)(t) and len(set(t)) == 3 and all(0 <= p < entrants for p in t)
+        list_of(is_whole, 3)(t) and len(set(t)) == 3 and all(0 <= p < entrants for p in t)
         for t in tables
     ):
         return [f"tables is {short(tables)}, not lists of three entrants (0 to {entrants - 1})"]
@@ -697,20 +504,20 @@ def settle_shape_problem(record: Mapping[str, Any]) -> str | None:
     None."""
     problem = match_id_problem(record.get("match_id"))
     if problem is None:
-        problem = _shape(record, _SETTLE, "")
+        problem = shape_problem(record, _SETTLE, "")
     if problem is None and len(record["scores"]) != len(record["totals"]):
         problem = "scores and totals are not of the same players"
     return problem
 
 
 def _scores34(value: Any) -> bool:
-    return bool(_SCORES3(value) or _SCORES4(value))
+    return bool(SCORES3(value) or SCORES4(value))
 
 
 _SETTLE: Final[Shape] = (
-    ("after", _at_least(1), "a whole number from 1"),
-    ("pules", _pules4, "{common, personal} pules"),
-    ("payment", _at_least(0), "a whole number from 0"),
+    ("after", at_least(1), "a whole number from 1"),
+    ("pules", is_pules4, "{common, personal} pules"),
+    ("payment", at_least(0), "a whole number from 0"),
     ("scores", _scores34, "three or four whole numbers of at most 10^12"),
     ("totals", _scores34, "three or four whole numbers of at most 10^12"),
 )
@@ -749,8 +556,8 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
         if table is not None and not (
             isinstance(table, dict)
             and match_id_problem(table.get("id")) is None
-            and _at_least(1)(table.get("table"))
-            and _optional(_at_least(1))(table.get("round"))
+            and at_least(1)(table.get("table"))
+            and optional(at_least(1))(table.get("round"))
         ):
             problems.append(f"tournament is {short(table)}, not {{id, table[, round]}} of a table")
     elif kind == "tournament":
@@ -778,7 +585,7 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
         problems.extend(_tables_problems(header, entrants))
         problems.extend(_boards_problems(header))
         concurrency = header.get("concurrency", 1)
-        if not (_at_least(1)(concurrency) and concurrency <= MAX_CONCURRENCY):
+        if not (at_least(1)(concurrency) and concurrency <= MAX_CONCURRENCY):
             problems.append(
                 f"concurrency is {short(concurrency)}, not a whole number from 1 to "
                 f"{MAX_CONCURRENCY:,}"
