@@ -26,7 +26,7 @@ import pytest
 import typer
 from clihelp import PY, ok, zole
 
-from zole_arena.arena.match import resume_match
+from zole_arena.arena.resume import resume_match
 from zole_arena.arena.verify import verify_log
 from zole_arena.cli.replay_cmd import replay_command
 from zole_arena.errors import ZoleError

@@ -43,8 +43,8 @@ if TYPE_CHECKING:
     from zole_arena.analysis.summary import summarise as summarise
     from zole_arena.arena.match import Match as Match
     from zole_arena.arena.match import RecordSink as RecordSink
-    from zole_arena.arena.match import resume_match as resume_match
     from zole_arena.arena.referee import FaultPolicy as FaultPolicy
+    from zole_arena.arena.resume import resume_match as resume_match
     from zole_arena.arena.settings import MatchSettings as MatchSettings
     from zole_arena.arena.stop import Stop as Stop
     from zole_arena.arena.stop import StopReason as StopReason
@@ -126,7 +126,7 @@ _NAMES: dict[str, str] = {
     "Stop": "zole_arena.arena.stop",
     "StopReason": "zole_arena.arena.stop",
     "Summary": "zole_arena.arena.summary",
-    "resume_match": "zole_arena.arena.match",
+    "resume_match": "zole_arena.arena.resume",
     # Logs: reading, writing, verifying, rating.
     "LogReader": "zole_arena.records.reader",
     "LogWriter": "zole_arena.records.writer",

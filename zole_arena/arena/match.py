@@ -5,7 +5,8 @@ as it ends, and appends it to the log (see :mod:`zole_arena.records.writer`). Wi
 every deal of the seed is played in all six seatings of the three bots; each seating keeps its
 own score sheet (dealer rotation, pules), like the tables of a duplicate bridge event, and the
 deals are played block by block. A match stops early when a bot is disqualified or on Ctrl-C;
-every finished deal is in the log, and :func:`resume_match` continues from the log alone.
+every finished deal is in the log, and :func:`~zole_arena.arena.resume.resume_match`
+continues from the log alone.
 """
 
 from __future__ import annotations
@@ -32,13 +33,11 @@ from zole_arena.arena.stop import Disqualification, Stop, StopReason
 from zole_arena.arena.summary import DealReport, PlayerStats, Summary
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.table import TableSheet, settle_sheet
-from zole_arena.players.session import IN_PROCESS, BotConfig, BotSession, PlayerSession
+from zole_arena.players.session import BotConfig, BotSession, PlayerSession
 from zole_arena.protocol import plays_at, tables_said
-from zole_arena.records.checks import resume_refusal
 from zole_arena.records.model import (
     DealRecord,
     Identity,
-    InvalidHeader,
     MatchHeader,
     MatchRecord,
     PlayerInfo,
@@ -47,13 +46,12 @@ from zole_arena.records.model import (
     TableDeal,
     TableOf,
 )
-from zole_arena.records.reader import LogProblem, RecordError, read_log
+from zole_arena.records.reader import LogProblem, RecordError
 from zole_arena.records.writer import LogWriter, check_log_path, is_regular_log
 
 __all__ = [
     "Match",
     "RecordSink",
-    "resume_match",
     "stderr_path",
 ]
 
@@ -592,87 +590,3 @@ def stderr_path(log: Path | None, name: str) -> str | None:
         return None
     safe = "".join(c if c.isalnum() or c in "._-#+" else "_" for c in name)
     return str(log.with_name(f"{log.name}.{safe}.stderr"))
-
-
-def resume_match(
-    log_path: str | Path,
-    *,
-    playable: bool = True,
-    grant: Callable[[MatchSettings], MatchSettings] | None = None,
-    transcript: str | None = None,
-) -> Match:
-    """A :class:`Match` set up from a log's header and brought up to its last whole deal.
-
-    :param playable: whether the match is to be played on; False reads it only (for its
-        standings), so that a log of a session a person played, of a bot seated in-process,
-        or whose bots' folders are gone (a log copied from another machine) reads too.
-    :param grant: what the organizer allows the bots, whatever the header says (a log is
-        anyone's text, and an edited header can be chained anew): given the header's
-        settings before any bot is set up, it returns those to play with — the sandbox and
-        limits — or raises (:meth:`zole_arena.events.resume.Grant.settings` makes one;
-        ``zole-arena match --resume`` always gives one). None: as the header says, for reading
-        a log or resuming one of your own. A finished match, which runs no bot, is not held
-        to it.
-    :param transcript: the file for the bots' protocol lines (``--transcript``); None: none.
-    :raises RecordError: the file is not a zole-arena log.
-    :raises MatchError: the log has no header or does not fit its header.
-    """
-    records, problems = read_log(log_path)
-    if not records:
-        why = problems[0].message if problems else "no records"
-        raise MatchError(f"{log_path}: nothing to resume from ({why})")
-    header = records[0]
-    if header.type == "tournament":
-        raise MatchError(
-            f"{log_path}: is a tournament log: continue it with "
-            f"'zole-arena tournament --resume {log_path}'"
-        )
-    if isinstance(header, InvalidHeader):
-        raise MatchError(resume_refusal(log_path, header))
-    if not isinstance(header, MatchHeader):
-        raise MatchError(f"{log_path}: the first record is not a match header")
-    if playable and any(player.command == ("<human>",) for player in header.players):
-        raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")
-    if playable and any(player.command[:1] == (IN_PROCESS,) for player in header.players):
-        raise MatchError(
-            f"{log_path}: a match with a bot seated in-process cannot be resumed from its log "
-            "(the bot was a Python object, not a command)"
-        )
-    if sum(1 for r in records if r.type == "match") > 1:
-        raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
-    settings = MatchSettings.from_header(header)
-    deals = [r for r in records[1:] if isinstance(r, DealRecord)]
-    if grant is not None and len(deals) < settings.total_deals:
-        settings = grant(settings)
-    for player in header.players:
-        if playable and player.cwd is not None and not Path(player.cwd).is_dir():
-            raise MatchError(
-                f"{log_path}: bot {player.name}'s folder {player.cwd} does not exist any more"
-            )
-    configs = [
-        BotConfig(
-            command=p.command,
-            name=p.name,
-            cwd=p.cwd,
-            options=dict(p.options),
-            startup_ms=settings.startup_ms,
-            ping_ms=settings.ping_ms,
-            limits=settings.limits,
-            stderr_path=stderr_path(Path(log_path), p.name),
-            sandbox=settings.sandbox,
-            transcript=transcript,
-        )
-        for p in header.players
-    ]
-    part_of = header.tournament or header.sprt
-    match = Match(configs, settings, log_path, match_id=header.match_id, part_of=part_of)
-    match.replay_records(deals)
-    match.log_problems = problems
-    if match.settles and match.done == settings.total_deals:
-        # A table of four's pules are settled after its last deal (a match stopped between
-        # the two has its settle record missing: write_settle writes it).
-        match.settle(match.done)
-        match.settle_missing = match.settled is not None and not any(
-            isinstance(r, SettleRecord) for r in records
-        )
-    return match

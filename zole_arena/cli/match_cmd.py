@@ -14,7 +14,8 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from zole_arena.arena.match import Match, resume_match, stderr_path
+from zole_arena.arena.match import Match, stderr_path
+from zole_arena.arena.resume import resume_match
 from zole_arena.arena.settings import MatchError, MatchSettings, unique_names
 from zole_arena.arena.summary import DealReport, Summary
 from zole_arena.cli.console import (

@@ -15,7 +15,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from zole_arena.arena.match import resume_match
+from zole_arena.arena.resume import resume_match
 from zole_arena.cli.console import err, fail, out, print_json
 from zole_arena.cli.tables import print_final, results_table, sprt_report, summary_json
 from zole_arena.errors import ZoleError

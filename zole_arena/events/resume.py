@@ -7,7 +7,7 @@ printed, and an edited header can be chained anew. So a resumed tournament takes
 the organizer (:class:`Grant`: the command line and config of ``tournament --resume``), and
 refuses a header that asks for more than they allow (:meth:`Grant.settings`). A resumed match
 is held to a grant alike (``match --resume``: through
-:func:`~zole_arena.arena.match.resume_match`'s ``grant``)."""
+:func:`~zole_arena.arena.resume.resume_match`'s ``grant``)."""
 
 from __future__ import annotations
 
