@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
+from pathlib import Path
 
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.events.designs import DesignError, balanced_tables
 from zole_arena.events.options import CONCURRENCY, KEEP_BOTS, MEETINGS, TABLES
 from zole_arena.events.options import FORMAT as FORMAT_OPTION
 from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, TournamentError, tables_for
+from zole_arena.isolation.sandbox import readable_paths
 from zole_arena.records.checks import (
     MAX_CONCURRENCY,
     MAX_DERIVED_TABLES,
@@ -23,11 +26,13 @@ from zole_arena.records.model import (
     EntrantInfo,
     TournamentHeader,
 )
+from zole_arena.records.writer import is_regular_log
 from zole_arena.stats.boards import board_groups, rotated, table_seed
 from zole_arena.stats.reseating import table_sizes
 
 __all__ = [
     "TournamentSettings",
+    "hiding_the_event",
     "tournament_header",
 ]
 
@@ -201,3 +206,24 @@ def tournament_header(tournament_id: str, settings: TournamentSettings) -> Tourn
         rounds=settings.rounds,
         boards=settings.boards,
     )
+
+
+def hiding_the_event(
+    settings: TournamentSettings, log_path: Path, transcript: str | None
+) -> TournamentSettings:
+    """The settings with a sandbox that also hides the tournament's log, its stderr folder,
+    the transcript and every entrant's program from every table's bots (a table's match hides
+    only what it knows of: its own three bots)."""
+    match = settings.match
+    if match.sandbox is None:
+        return settings
+    log = log_path.absolute()
+    hidden = [*match.sandbox.hidden]
+    if is_regular_log(log_path):
+        hidden += [str(log), str(log) + ".stderr"]
+    if transcript is not None:
+        hidden.append(transcript)
+    for entrant in settings.entrants:
+        hidden += readable_paths(list(entrant.command), entrant.cwd or os.getcwd())[1]
+    sandbox = dataclasses.replace(match.sandbox, hidden=tuple(dict.fromkeys(hidden)))
+    return dataclasses.replace(settings, match=dataclasses.replace(match, sandbox=sandbox))

@@ -2,9 +2,10 @@
 
 A tournament is a list of **tables**, each a :class:`~zole_arena.arena.match.Match` of three of the
 entrants. A **round-robin** has a table for every three distinct entrants; a **gauntlet** has a
-table for the gauntlet's bot and every pair of the others. Every table plays the same seeded
-deals, by default as duplicate blocks (each deal in all six seatings of its three bots), so the
-whole field meets the same cards and the luck of the deal is taken out of every comparison.
+table for the gauntlet's bot and every pair of the others. Which tables deal the same cards is
+the settings' ``boards`` (:mod:`zole_arena.stats.boards`): a sandboxed event moves each deal
+between tables with no bot in common, so that no bot meets the same cards twice; trusted bots
+play the seed's duplicate blocks at every table.
 
 One log holds the tournament: a tournament header (``"type": "tournament"``) first, then each
 table's match header and deal records as they end, interleaved when tables play in parallel.
@@ -54,14 +55,13 @@ from zole_arena.events.messages import (
 )
 from zole_arena.events.plain import MessageError
 from zole_arena.events.schedule import Table, TournamentError
-from zole_arena.events.settings import TournamentSettings, tournament_header
+from zole_arena.events.settings import TournamentSettings, hiding_the_event, tournament_header
 from zole_arena.events.signals import _SignalGate
 from zole_arena.events.standings import Standings, TableState, TournamentSummary
 from zole_arena.events.table_checks import check_deal, check_header, check_settle, check_stop
 from zole_arena.events.workers import LOCAL_WORKER, _start_worker, _Worker
 from zole_arena.game.table import seating_of
 from zole_arena.isolation.affinity import pin
-from zole_arena.isolation.sandbox import readable_paths
 from zole_arena.records.model import (
     DealRecord,
     MatchRecord,
@@ -71,7 +71,7 @@ from zole_arena.records.model import (
 )
 from zole_arena.records.reader import RecordError
 from zole_arena.records.writer import LogWriter, is_regular_log
-from zole_arena.stats.rounds import RoundStandings, disqualified_seats, round_seed
+from zole_arena.stats.rounds import RoundStandings, RoundTable, round_seed
 
 __all__ = [
     "Event",
@@ -111,7 +111,7 @@ class Tournament:
         self.ray_address = ray_address
         self.transcript = transcript
         self.log_path = Path(log_path)
-        self.settings = dataclasses.replace(settings, match=self._match_settings(settings))
+        self.settings = hiding_the_event(settings, self.log_path, self.transcript)
         self.cpus = list(cpus) if cpus else None
         self.tournament_id = tournament_id or uuid.uuid4().hex[:12]
         self._header_written = False
@@ -187,14 +187,18 @@ class Tournament:
         playing = [t for t in self.tables if t.table.round == number]
         if not all(t.finished for t in playing):
             return False
-        limit = self.settings.match.policy.max_faults
-        for table in playing:
-            size = len(table.table.players)
-            totals = self._totals.get(table.match_id, (0,) * size)
-            out: set[int] = set()
-            if table.deals < table.planned:  # stopped early: a bot was disqualified there
-                out = disqualified_seats(self._faults.get(table.match_id, {}), limit)
-            table.big = rounds.add_table(table.table.players, totals, out)
+        ended = (
+            RoundTable(
+                t.table.players,
+                self._totals.get(t.match_id, (0,) * len(t.table.players)),
+                self._faults.get(t.match_id, {}),
+                t.deals < t.planned,
+            )
+            for t in playing
+        )
+        won = rounds.close_round(ended, self.settings.match.policy.max_faults)
+        for table, big in zip(playing, won, strict=True):
+            table.big = big
         self._rounds_ended = number
         return True
 
@@ -327,25 +331,7 @@ class Tournament:
         :meth:`~zole_arena.events.resume.Grant.settings`); the tournament's log, stderr folder
         and entrants' programs are hidden from its bots anew."""
         settings = dataclasses.replace(self.settings, match=match)
-        self.settings = dataclasses.replace(settings, match=self._match_settings(settings))
-
-    def _match_settings(self, settings: TournamentSettings) -> MatchSettings:
-        """The tables' settings: with a sandbox, one that also hides the tournament's log, its
-        stderr folder and every entrant's program from every bot (a table's match hides only
-        what it knows of: its own three bots)."""
-        match = settings.match
-        if match.sandbox is None:
-            return match
-        log = self.log_path.absolute()
-        hidden = [*match.sandbox.hidden]
-        if is_regular_log(self.log_path):
-            hidden += [str(log), str(log) + ".stderr"]
-        if self.transcript is not None:
-            hidden.append(self.transcript)
-        for entrant in settings.entrants:
-            hidden += readable_paths(list(entrant.command), entrant.cwd or os.getcwd())[1]
-        sandbox = dataclasses.replace(match.sandbox, hidden=tuple(dict.fromkeys(hidden)))
-        return dataclasses.replace(match, sandbox=sandbox)
+        self.settings = hiding_the_event(settings, self.log_path, self.transcript)
 
     def _task(self, table: TableState) -> Task:
         match = self._match_of(table)

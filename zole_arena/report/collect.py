@@ -70,7 +70,7 @@ from zole_arena.stats.ratings import (
     ratings_over_time,
 )
 from zole_arena.stats.reseating import table_sizes
-from zole_arena.stats.rounds import disqualified_seats, places_points
+from zole_arena.stats.rounds import places_points, seats_out
 from zole_arena.stats.units import seed_deal_key, units_from_records
 
 __all__ = ["collect"]
@@ -264,13 +264,12 @@ class _Collector:
     def _disqualified(self, match_id: str) -> set[int]:
         """The table seats disqualified at a table that stopped early (none at one that
         played all its deals: its faults cost what its deals say)."""
-        if self.deals_of.get(match_id, 0) >= self.planned.get(match_id, 0):
-            return set()
         names = self.header_names.get(match_id, ())
         counts = self.fault_counts.get(match_id, {})
-        return disqualified_seats(
+        return seats_out(
             {seat: counts.get(name, 0) for seat, name in enumerate(names)},
             self.max_faults.get(match_id, 0),
+            self.deals_of.get(match_id, 0) < self.planned.get(match_id, 0),
         )
 
     def _big_points_of(self, match_id: str, won: dict[str, Fraction]) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from fractions import Fraction
 
 from zole_arena.stats.bigpoints import big_points
@@ -32,9 +32,11 @@ from zole_arena.stats.reseating import first_round, meetings, reseat
 
 __all__ = [
     "RoundStandings",
+    "RoundTable",
     "disqualified_seats",
     "places_points",
     "round_seed",
+    "seats_out",
 ]
 
 
@@ -44,6 +46,20 @@ def round_seed(seed: int, round_no: int) -> int:
     cards and anyone can compute them."""
     digest = hashlib.sha256(f"{seed}/round/{round_no}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+@dataclasses.dataclass(frozen=True)
+class RoundTable:
+    """A finished table of a round, as its close counts it."""
+
+    players: Sequence[int]
+    """Its entrants, by table seat."""
+    totals: Sequence[int]
+    """Their final points there (settled pules included), by table seat."""
+    faults: Mapping[int, int]
+    """Each table seat's faults there."""
+    stopped_early: bool
+    """Whether it stopped before its last deal (a bot disqualified there)."""
 
 
 @dataclasses.dataclass
@@ -93,6 +109,18 @@ class RoundStandings:
             self.big[player] += big
         return won
 
+    def close_round(
+        self, tables: Iterable[RoundTable], max_faults: int
+    ) -> list[tuple[Fraction, ...]]:
+        """Count the finished tables of a round (:meth:`add_table`), each table's seats past
+        ``max_faults`` put last when it stopped early (:func:`seats_out`). Returns each
+        table's big points. The one place the tournament, ``verify`` and the report close a
+        round."""
+        return [
+            self.add_table(t.players, t.totals, seats_out(t.faults, max_faults, t.stopped_early))
+            for t in tables
+        ]
+
     def ranking(self) -> list[int]:
         """The entrants, first place first: by big points, then points, then the draw."""
         place = {player: index for index, player in enumerate(self.draw)}
@@ -121,3 +149,10 @@ def places_points(totals: Sequence[int], disqualified: Collection[int]) -> list[
 def disqualified_seats(faults: Mapping[int, int], max_faults: int) -> set[int]:
     """The table seats past the fault limit (``faults``: each seat's faults at the table)."""
     return {seat for seat, count in faults.items() if count > max_faults}
+
+
+def seats_out(faults: Mapping[int, int], max_faults: int, stopped_early: bool) -> set[int]:
+    """The table seats a finished table of a round puts last (:func:`places_points`): those
+    past the fault limit at a table their disqualification stopped early; none at a table that
+    played all its deals (its faults cost what its deals say)."""
+    return disqualified_seats(faults, max_faults) if stopped_early else set()

@@ -34,7 +34,7 @@ from zole_arena.records.model import (
 from zole_arena.records.reader import LogEntry, LogReader
 from zole_arena.records.writer import to_json
 from zole_arena.stats.boards import board_groups, table_seed
-from zole_arena.stats.rounds import RoundStandings, disqualified_seats, round_seed
+from zole_arena.stats.rounds import RoundStandings, RoundTable, round_seed
 
 __all__ = ["verify_log"]
 
@@ -233,13 +233,16 @@ class _Verifier:
         begun = len(state.standings.rounds)
         if number == begun + 1 and number <= (tournament.rounds or 0):
             if begun:  # the round before has ended: its tables' points give big points
-                limit = tournament.settings.max_faults
-                for match_id, players in state.playing:
-                    out: set[int] = set()
-                    if self._stopped_early(match_id, tournament.deals):
-                        out = disqualified_seats(self.faults.get(match_id, {}), limit)
-                    points = self._points_of(match_id, len(players))
-                    state.standings.add_table(players, points, out)
+                ended = (
+                    RoundTable(
+                        players,
+                        self._points_of(match_id, len(players)),
+                        self.faults.get(match_id, {}),
+                        self._stopped_early(match_id, tournament.deals),
+                    )
+                    for match_id, players in state.playing
+                )
+                state.standings.close_round(ended, tournament.settings.max_faults)
             state.playing = []
             for players in state.standings.next_tables():
                 state.seated += 1
