@@ -12,31 +12,20 @@ import os
 import subprocess
 import sys
 
-
-def report_pid(child: int) -> None:
-    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
-    if path:
-        with open(path, "a") as file:
-            file.write(f"bot {os.getpid()}\nchild {child}\n")
+import _faultbot
 
 
 def main() -> None:
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    report_pid(child.pid)
+    _faultbot.report_pid(child.pid)
     print(f"child {child.pid}", file=sys.stderr, flush=True)
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "zole":
-            print(f"info child {child.pid}", flush=True)
-            print("id name ChildThenDies\nid author zole-arena tests\nzoleok 1", flush=True)
-        elif words[0] == "isready":
-            print("readyok", flush=True)
-        elif words[0] == "go":
-            os._exit(4)  # no clean-up: the child is left running
-        elif words[0] == "quit":
-            break
+
+    def crash(fields: _faultbot.Fields) -> str:
+        os._exit(4)  # no clean-up: the child is left running
+
+    _faultbot.serve(
+        "ChildThenDies", crash, on_zole=lambda: print(f"info child {child.pid}", flush=True)
+    )
 
 
 if __name__ == "__main__":

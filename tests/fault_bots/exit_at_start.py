@@ -7,17 +7,10 @@ Like every fault bot, it first appends ``bot <pid>`` to the file named by ``$ZOL
 
 from __future__ import annotations
 
-import os
 import sys
 
-
-def report_pid() -> None:
-    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
-    if path:
-        with open(path, "a") as file:
-            file.write(f"bot {os.getpid()}\n")
-
+import _faultbot
 
 if __name__ == "__main__":
-    report_pid()
+    _faultbot.report_pid()
     sys.exit(0)

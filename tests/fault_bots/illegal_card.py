@@ -7,17 +7,9 @@ is never among ``legal``.
 
 from __future__ import annotations
 
-import os
-import sys
+import _faultbot
 
 DECK = "QC QS QH QD JC JS JH JD AD TD KD 9D 8D 7D AC TC KC 9C AS TS KS 9S AH TH KH 9H".split()
-
-
-def report_pid() -> None:
-    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
-    if path:
-        with open(path, "a") as file:
-            file.write(f"bot {os.getpid()}\n")
 
 
 def answer(fields: dict[str, str]) -> str:
@@ -31,20 +23,8 @@ def answer(fields: dict[str, str]) -> str:
 
 
 def main() -> None:
-    report_pid()
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "zole":
-            print("id name IllegalCard\nid author zole-arena tests\nzoleok 1", flush=True)
-        elif words[0] == "isready":
-            print("readyok", flush=True)
-        elif words[0] == "go":
-            fields = dict(zip(words[1::2], words[2::2], strict=False))
-            print(f"action {fields['id']} {answer(fields)}", flush=True)
-        elif words[0] == "quit":
-            break
+    _faultbot.report_pid()
+    _faultbot.serve("IllegalCard", lambda fields: f"action {fields['id']} {answer(fields)}")
 
 
 if __name__ == "__main__":

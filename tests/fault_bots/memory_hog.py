@@ -10,42 +10,25 @@ it stops at 8 GiB and sleeps (the arena then sees a ``timeout``, which a test wo
 
 from __future__ import annotations
 
-import os
-import sys
 import time
+
+import _faultbot
 
 CHUNK = 16 * 1024 * 1024
 SAFETY_CAP = 8 * 1024 * 1024 * 1024
 
 
-def report_pid() -> None:
-    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
-    if path:
-        with open(path, "a") as file:
-            file.write(f"bot {os.getpid()}\n")
-
-
-def hog() -> None:
-    blocks = []
+def hog() -> str:
+    blocks: list[bytes] = []
     while len(blocks) * CHUNK < SAFETY_CAP:
         blocks.append(b"x" * CHUNK)  # every page written: memory used, not only reserved
     time.sleep(600)
+    return "info out of memory at last"
 
 
 def main() -> None:
-    report_pid()
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "zole":
-            print("id name MemoryHog\nid author zole-arena tests\nzoleok 1", flush=True)
-        elif words[0] == "isready":
-            print("readyok", flush=True)
-        elif words[0] == "go":
-            hog()
-        elif words[0] == "quit":
-            break
+    _faultbot.report_pid()
+    _faultbot.serve("MemoryHog", lambda fields: hog())
 
 
 if __name__ == "__main__":

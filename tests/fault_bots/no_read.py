@@ -4,20 +4,14 @@ again (it sleeps), while the arena goes on writing to it."""
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
-
-def report_pid() -> None:
-    path = os.environ.get("ZOLE_BOT_FAULT_PIDS")
-    if path:
-        with open(path, "a") as file:
-            file.write(f"bot {os.getpid()}\n")
+import _faultbot
 
 
 def main() -> None:
-    report_pid()
+    _faultbot.report_pid()
     while True:
         line = sys.stdin.readline()
         if not line:
