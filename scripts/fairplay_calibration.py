@@ -50,7 +50,7 @@ TOLD = (100, 30, 10)
 #: z of each one-sided test at the default alpha (0.005, halved: a bot is flagged by its cards'
 #: test or its bids'), and of 95% power; the default allowances of cards and bids.
 Z_ALPHA, Z_95 = 2.8070, 1.6449
-ALLOWANCE, BID_ALLOWANCE = 0.005, 0.03
+ALLOWANCE, BID_ALLOWANCE = 0.01, 0.03
 
 
 def zole(*args: str) -> subprocess.CompletedProcess[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from clihelp import PY, ok, one_line_error, zole, zoles
+from clihelp import PY, ok, one_line_error, rechained, zole, zoles
 
 pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)
 
@@ -145,7 +145,32 @@ def test_an_honest_field_is_not_flagged(logs: dict[str, Path]) -> None:
     players = _players(data)
     assert set(players) == {"searchbot", "cbot", "rulebot"}
     assert not any(p["flagged"] for p in players.values()), players
-    assert all(p["decisions"] > 300 for p in players.values())  # tricks 1-7 of 150 deals
+    assert all(p["decisions"] > 200 for p in players.values())  # tricks 2-7 of 150 deals
+
+
+def test_the_same_cards_played_again_are_no_new_evidence(
+    logs: dict[str, Path], tmp_path: Path
+) -> None:
+    """The honest match and a copy of it under another match id (a rerun of the same seed, or
+    a duplicate event's seatings): screened together, each bot's excess rests on the same
+    deals, clustered by the cards, so its z is the one the match gives alone (counted as new
+    deals, the copy raised an honest cbot from z +2.0 to +2.9, flagged: red team 11)."""
+    records = [json.loads(line) for line in logs["honest"].read_text().splitlines()]
+    for record in records:
+        if "match_id" in record:
+            record["match_id"] = "copy0000000a"
+    copy = tmp_path / "copy.jsonl"
+    copy.write_text(rechained(records))
+    alone = _players(json.loads(ok(zole("fairplay", str(logs["honest"]), "--json",
+                                        cwd=tmp_path, timeout=300)).stdout))  # fmt: skip
+    both = _players(json.loads(ok(zole("fairplay", str(logs["honest"]), str(copy), "--json",
+                                       cwd=tmp_path, timeout=600)).stdout))  # fmt: skip
+    # The copy's drawn deals are its own (their seed is the line's hash): a decision every
+    # deal values alike in one may not be in the other, and z moves a little.
+    for name, one in alone.items():
+        assert one["deals"] <= both[name]["deals"] < 1.1 * one["deals"], (name, both[name], one)
+        assert 1.8 * one["decisions"] < both[name]["decisions"] < 2.2 * one["decisions"]
+        assert abs(both[name]["z"] - one["z"]) < 0.5, (name, both[name]["z"], one["z"])
 
 
 def test_two_entries_of_one_author_at_tables_of_the_same_cards_are_flagged_as_a_pair(

@@ -230,7 +230,7 @@ def fairplay_command(
     ] = Thresholds().alpha,
 ) -> None:
     """Screen every bot of the logs for choices that depend on cards it could not see: at
-    each of its cards in tricks 1-7 with a choice (leads: tricks 1-2), is the card best
+    each of its cards in tricks 2-7 with a choice (leads: trick 2), is the card best
     (open-card solver) in the true deal more often than in deals drawn from what it saw? And
     at each bid, is it best for its own contract? Per bot, per repeat of the same cards, and
     per pair of bots (the cards one plays played by the other at another table). Cached in
