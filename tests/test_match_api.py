@@ -195,7 +195,8 @@ except KeyboardInterrupt:
         "sessions": [p.session is not None for p in match.referee.players],
     }))
 else:
-    print("the match was not interrupted")
+    summary = match.summary()
+    print("the match was not interrupted:", summary.deals, "deals, faults", summary.fault_lines)
 """
 
 
@@ -210,6 +211,9 @@ def test_ctrl_c_reaches_the_program_after_the_bots_are_stopped(tmp_path: Path) -
             text=True, timeout=120, check=False, env=dict(os.environ, ZOLE_TEST_RUN=mark),
         )  # fmt: skip
         assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+        # Seen once in CI (2026-12-07, under load): "the match was not interrupted"; the
+        # bots' stderr (the interrupter's pid, its faults) is what says why.
+        assert proc.stdout.startswith("{"), (how, proc.stdout, proc.stderr[-3000:])
         data = json.loads(proc.stdout)
         # The deal Ctrl-C came in is not reported, and not logged; every one before it is.
         assert data["seen"] == list(range(1, data["deals"] + 1)) and 1 <= data["deals"] < 40
