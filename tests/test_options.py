@@ -1,4 +1,4 @@
-"""The options declared once (``zole_arena.events.options``) and everything made of them: the
+"""The options declared once (``zole_arena.options.registry``) and everything made of them: the
 ``--help`` of every command that takes them, a tournament's config file, the settings they fill.
 
 The help and the config are checked through the real command line (a process per command);
@@ -19,8 +19,12 @@ from clihelp import ok, one_line_error, zole
 from zole_arena.arena.check import run_check
 from zole_arena.arena.referee import FaultPolicy, Referee
 from zole_arena.arena.settings import MatchSettings
-from zole_arena.events.config import config_options, read_config
-from zole_arena.events.options import (
+from zole_arena.events.schedule import TournamentError
+from zole_arena.events.settings import TournamentSettings
+from zole_arena.game.rules import load_rules
+from zole_arena.game.shuffle import MAX_SEED
+from zole_arena.options.config import config_options, read_config
+from zole_arena.options.registry import (
     CONCURRENCY,
     MOVETIME,
     OPTIONS,
@@ -33,16 +37,12 @@ from zole_arena.events.options import (
     OptionError,
     options_of,
 )
-from zole_arena.events.optionvalues import (
+from zole_arena.options.values import (
     OptionValues,
     Source,
     assign_bot_options,
     parse_bot_option,
 )
-from zole_arena.events.schedule import TournamentError
-from zole_arena.events.settings import TournamentSettings
-from zole_arena.game.rules import load_rules
-from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.players.limits import Limits
 from zole_arena.players.session import BotConfig
 

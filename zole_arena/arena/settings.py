@@ -56,7 +56,7 @@ def unique_names(names: Sequence[str]) -> list[str]:
 class MatchSettings:
     """Everything that decides how a match is played (kept in the log's header).
 
-    Its defaults are the command line's (:mod:`zole_arena.events.options` reads them from
+    Its defaults are the command line's (:mod:`zole_arena.options.registry` reads them from
     here): the times are in milliseconds, ``startup_ms`` and ``ping_ms`` those of a bot's
     :class:`~zole_arena.players.session.BotConfig`.
     """

@@ -12,8 +12,8 @@ from zole_arena.arena.check import CheckItem, run_check
 from zole_arena.cli.console import out
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
 from zole_arena.errors import printable
-from zole_arena.events.options import CHECK, MOVETIME, SANDBOX, SANDBOX_READ, TIMEMARGIN
-from zole_arena.events.optionvalues import OptionValues
+from zole_arena.options.registry import CHECK, MOVETIME, SANDBOX, SANDBOX_READ, TIMEMARGIN
+from zole_arena.options.values import OptionValues
 from zole_arena.players.bundled import BUNDLED, describe_command, parse_bot_arg
 
 

@@ -32,7 +32,10 @@ from zole_arena.cli.console import (
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
 from zole_arena.cli.tables import results_table
 from zole_arena.errors import ZoleError
-from zole_arena.events.options import (
+from zole_arena.events.resume import Grant
+from zole_arena.events.schedule import TournamentError
+from zole_arena.isolation.affinity import pin
+from zole_arena.options.registry import (
     CPU,
     DEALS,
     DUPLICATE,
@@ -47,10 +50,7 @@ from zole_arena.events.options import (
     SANDBOX_READ,
     TRANSCRIPT,
 )
-from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
-from zole_arena.events.resume import Grant
-from zole_arena.events.schedule import TournamentError
-from zole_arena.isolation.affinity import pin
+from zole_arena.options.values import OptionValues, Source, assign_bot_options
 from zole_arena.players.bundled import c_compiler, parse_bot_arg
 from zole_arena.players.command import program_name
 

@@ -1,4 +1,4 @@
-"""The declared options (:mod:`zole_arena.events.options`) as typer options: a command takes
+"""The declared options (:mod:`zole_arena.options.registry`) as typer options: a command takes
 them with :func:`takes_options`, each checked as it is parsed, with its default in ``--help``.
 
 A bad value ends the command with one line naming the flag and exit code 1, as every bad value
@@ -18,10 +18,10 @@ from typing import Annotated, Any
 import typer
 
 from zole_arena.cli.console import fail
-from zole_arena.events.options import LOG, Command, Option, options_of
-from zole_arena.events.optionvalues import OptionValues
 from zole_arena.game.rules import PRESETS
 from zole_arena.isolation.sandbox import Sandbox, SandboxUnavailable, check_available
+from zole_arena.options.registry import LOG, Command, Option, options_of
+from zole_arena.options.values import OptionValues
 from zole_arena.players.transcript import start_transcript
 
 __all__ = [
@@ -105,7 +105,7 @@ def _parameter(option: Option[Any], command: Command) -> inspect.Parameter:
 def takes_options(command: Command) -> Callable[[CommandFunction], CommandFunction]:
     """Give a command function the declared options of ``command``, in place of its keyword
     parameter ``values`` (where ``--help`` lists them); it is called with their values as an
-    :class:`~zole_arena.events.optionvalues.OptionValues`, which knows the ones given on the
+    :class:`~zole_arena.options.values.OptionValues`, which knows the ones given on the
     command line."""
     declared = options_of(command)
 

@@ -26,10 +26,10 @@ from zole_arena.cli.console import (
 )
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
 from zole_arena.cli.tables import sprt_report, sprt_status
-from zole_arena.events.options import CPU, LOG, OPTION, SANDBOX, SANDBOX_READ, SPRT
-from zole_arena.events.optionvalues import OptionValues, assign_bot_options
 from zole_arena.events.sprt import HeadToHead, SprtResult
 from zole_arena.isolation.affinity import pin
+from zole_arena.options.registry import CPU, LOG, OPTION, SANDBOX, SANDBOX_READ, SPRT
+from zole_arena.options.values import OptionValues, assign_bot_options
 from zole_arena.players.bundled import parse_bot_arg
 from zole_arena.records.reader import last_line_digest
 from zole_arena.stats.sprt import (

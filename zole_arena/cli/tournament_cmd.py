@@ -32,11 +32,23 @@ from zole_arena.cli.console import (
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
 from zole_arena.cli.tables import print_final, standings_table, summary_json
 from zole_arena.errors import ZoleError, printable
-from zole_arena.events.config import ConfigBot, TournamentConfig, read_config
 from zole_arena.events.designs import balance
 from zole_arena.events.entrants import check_entrants
 from zole_arena.events.formats import FormatRequest, plan_event
-from zole_arena.events.options import (
+from zole_arena.events.ray_backend import RAY_MISSING, cluster_problem, ray_available
+from zole_arena.events.resume import Grant, resume_tournament
+from zole_arena.events.schedule import Entrant, TournamentError
+from zole_arena.events.settings import TournamentSettings
+from zole_arena.events.standings import TournamentSummary
+from zole_arena.events.tournament import Event, Tournament
+from zole_arena.isolation.affinity import allowed_cpus
+from zole_arena.isolation.sandbox import (
+    Sandbox,
+    SandboxUnavailable,
+    check_available,
+)
+from zole_arena.options.config import ConfigBot, TournamentConfig, read_config
+from zole_arena.options.registry import (
     AFFINITY,
     BACKEND,
     BLOCKS,
@@ -62,19 +74,7 @@ from zole_arena.events.options import (
     TOURNAMENT,
     TRANSCRIPT,
 )
-from zole_arena.events.optionvalues import OptionValues, Source, assign_bot_options
-from zole_arena.events.ray_backend import RAY_MISSING, cluster_problem, ray_available
-from zole_arena.events.resume import Grant, resume_tournament
-from zole_arena.events.schedule import Entrant, TournamentError
-from zole_arena.events.settings import TournamentSettings
-from zole_arena.events.standings import TournamentSummary
-from zole_arena.events.tournament import Event, Tournament
-from zole_arena.isolation.affinity import allowed_cpus
-from zole_arena.isolation.sandbox import (
-    Sandbox,
-    SandboxUnavailable,
-    check_available,
-)
+from zole_arena.options.values import OptionValues, Source, assign_bot_options
 from zole_arena.players.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.players.command import program_name, split_command
 from zole_arena.stats.boards import board_groups

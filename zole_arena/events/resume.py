@@ -14,18 +14,9 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
-from typing import Any
 
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import printable
-from zole_arena.events.options import (
-    MAX_CPU_S,
-    MAX_MEMORY_MB,
-    MAX_PROCESSES,
-    MAX_STDERR_MB,
-    MIB,
-    Option,
-)
 from zole_arena.events.schedule import Entrant, TournamentError
 from zole_arena.events.settings import TournamentSettings
 from zole_arena.events.tournament import Tournament
@@ -43,13 +34,13 @@ __all__ = [
     "resume_tournament",
 ]
 
-#: Each limit, the option that sets it and how many of the limit's units make one of the
-#: option's (``--max-stderr-mb`` counts MiB, the limit bytes).
-_LIMITS: tuple[tuple[str, Option[Any], int], ...] = (
-    ("memory_mb", MAX_MEMORY_MB, 1),
-    ("cpu_seconds", MAX_CPU_S, 1),
-    ("processes", MAX_PROCESSES, 1),
-    ("stderr_bytes", MAX_STDERR_MB, MIB),
+#: Each limit, the flag that sets it and how many of the limit's units make one of the
+#: flag's (``--max-stderr-mb`` counts MiB, the limit bytes).
+_LIMITS: tuple[tuple[str, str, int], ...] = (
+    ("memory_mb", "--max-memory-mb", 1),
+    ("cpu_seconds", "--max-cpu-s", 1),
+    ("processes", "--max-processes", 1),
+    ("stderr_bytes", "--max-stderr-mb", 1024 * 1024),
 )
 
 
@@ -119,16 +110,16 @@ class Grant:
                 readable=tuple(logged_paths),  # as the header has them: the same, in its order
                 hidden=tuple(dict.fromkeys(os.path.abspath(path) for path in hidden)),
             )
-        for field, option, unit in _LIMITS:
+        for field, flag, unit in _LIMITS:
             allowed: int | None = getattr(self.limits, field)
             asked: int | None = getattr(logged.limits, field)
             if allowed is None or (asked is not None and asked <= allowed):
                 continue
             value = 0 if asked is None else -(-asked // unit)  # as the option gives it
-            wanted = f"no {option.flag} limit" if asked is None else f"{option.flag} {value}"
+            wanted = f"no {flag} limit" if asked is None else f"{flag} {value}"
             raise TournamentError(
                 f"{log}: its header sets {wanted}, more than this resume allows "
-                f"({option.flag} {allowed // unit}): give {option.flag} {value} to allow it"
+                f"({flag} {allowed // unit}): give {flag} {value} to allow it"
             )
         return dataclasses.replace(logged, sandbox=sandbox, process_per_seating=None)
 

@@ -10,8 +10,6 @@ from pathlib import Path
 
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.events.designs import DesignError, balanced_tables
-from zole_arena.events.options import CONCURRENCY, KEEP_BOTS, MEETINGS, TABLES
-from zole_arena.events.options import FORMAT as FORMAT_OPTION
 from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, TournamentError, tables_for
 from zole_arena.isolation.sandbox import readable_paths
 from zole_arena.records.checks import (
@@ -47,7 +45,8 @@ class TournamentSettings:
     format: Format = FORMATS[0]
     gauntlet: str | None = None
     """The gauntlet's bot (a gauntlet only; default: the first entrant)."""
-    concurrency: int = CONCURRENCY.default
+    concurrency: int = 1
+    """Tables played at once, each in a process of its own."""
     tables_wanted: int | None = None
     """A balanced schedule's number of tables (or give :attr:`meetings`)."""
     meetings: int | None = None
@@ -56,7 +55,7 @@ class TournamentSettings:
     """A balanced schedule's tables in playing order (entrant indices): made from
     :attr:`tables_wanted` or :attr:`meetings` and the seed when not given (a resumed
     tournament takes them from its header)."""
-    keep_bots: bool = KEEP_BOTS.default
+    keep_bots: bool = True
     """Keep each unsandboxed bot running from one table to its worker's next
     (:mod:`zole_arena.players.pool`)."""
     rounds: int | None = None
@@ -71,15 +70,18 @@ class TournamentSettings:
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
             raise TournamentError(f"two bots are named {twice[0]!r}: give each a name of its own")
-        for option, value in (
-            (FORMAT_OPTION, self.format),
-            (CONCURRENCY, self.concurrency),
-            (TABLES, self.tables_wanted),
-            (MEETINGS, self.meetings),
+        if self.format not in FORMATS:
+            *most, last = FORMATS
+            raise TournamentError(
+                f"--format must be {', '.join(most)} or {last}, not {self.format!r}"
+            )
+        for flag, value in (
+            ("--concurrency", self.concurrency),
+            ("--tables", self.tables_wanted),
+            ("--meetings", self.meetings),
         ):
-            problem = option.problem(value)
-            if problem is not None:
-                raise TournamentError(f"{option.flag} {problem}")
+            if value is not None and value < 1:
+                raise TournamentError(f"{flag} must be at least 1, not {value}")
         # What a reader of the log accepts (records.checks): never write a header it refuses.
         if len(names) > MAX_ENTRANTS:
             raise TournamentError(
@@ -108,10 +110,10 @@ class TournamentSettings:
                 f"--gauntlet {self.gauntlet!r} is not one of the bots ({', '.join(names)})"
             )
         if self.format != "balanced":
-            given = (TABLES, self.tables_wanted), (MEETINGS, self.meetings)
-            for option, value in given:
+            given = ("--tables", self.tables_wanted), ("--meetings", self.meetings)
+            for flag, value in given:
                 if value is not None:
-                    raise TournamentError(f"{option.flag} is for --format balanced")
+                    raise TournamentError(f"{flag} is for --format balanced")
             return
         if self.schedule is None:
             meetings = self.meetings

@@ -1,5 +1,5 @@
 """The values of a command's options — given on the command line, set by a tournament's
-config file, or declared defaults (:mod:`zole_arena.events.options`) — and the settings they
+config file, or declared defaults (:mod:`zole_arena.options.registry`) — and the settings they
 make: a match's settings, its fault policy, a bot's limits and how to start it; and the one
 parse of a bot's options (``--option WHO:NAME=VALUE`` and a config's ``options`` tables)."""
 
@@ -13,7 +13,11 @@ from typing import Any, TypeVar, cast
 
 from zole_arena.arena.referee import FaultPolicy
 from zole_arena.arena.settings import MatchSettings
-from zole_arena.events.options import (
+from zole_arena.game.clock import TimeControl
+from zole_arena.game.rules import load_rules
+from zole_arena.game.shuffle import MAX_SEED
+from zole_arena.isolation.sandbox import Sandbox
+from zole_arena.options.registry import (
     BLOCKS,
     DEALS,
     FIXED_PACE,
@@ -40,10 +44,6 @@ from zole_arena.events.options import (
     Option,
     OptionError,
 )
-from zole_arena.game.clock import TimeControl
-from zole_arena.game.rules import load_rules
-from zole_arena.game.shuffle import MAX_SEED
-from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.limits import Limits
 from zole_arena.players.session import BotConfig
 

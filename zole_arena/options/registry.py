@@ -3,8 +3,8 @@ of a tournament's config file, declared once: name, type, default, bounds, unit,
 the commands that take it.
 
 The command line makes its options from these declarations (:mod:`zole_arena.cli.options`),
-:func:`zole_arena.events.config.read_config` checks a config file against them, and
-:class:`~zole_arena.events.optionvalues.OptionValues` makes the settings of their values, so
+:func:`zole_arena.options.config.read_config` checks a config file against them, and
+:class:`~zole_arena.options.values.OptionValues` makes the settings of their values, so
 that an option is added here (and where it takes effect) and reaches every command that takes
 it and the config file, with one check and one message for a bad value.
 
@@ -12,8 +12,9 @@ The defaults of the settings are not written here but read from the values they 
 time and fault defaults from :class:`~zole_arena.arena.settings.MatchSettings` and
 :class:`~zole_arena.arena.referee.FaultPolicy`, the limits from
 :class:`~zole_arena.players.limits.Limits` — so that the library and the command line cannot
-disagree. Only what exists for the command line alone (the tournament's format, blocks and
-concurrency) has its default here.
+disagree (the tournament's format, concurrency and kept bots from
+:class:`~zole_arena.events.settings.TournamentSettings`). Only what exists for the command line
+alone (blocks, a command's own defaults) has its default here.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from zole_arena.arena.referee import FaultPolicy, OnFault
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import ZoleError
 from zole_arena.events.schedule import FORMATS
+from zole_arena.events.settings import TournamentSettings
 from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import PRESETS
 from zole_arena.game.shuffle import MAX_SEED
@@ -387,7 +389,8 @@ CPU: Final = Option[int | None](
     least=0, in_config=False,
 )  # fmt: skip
 FORMAT: Final = Option[str](
-    "format", str, FORMATS[0], "round-robin: a table for every 3 bots; gauntlet: the "
+    "format", str, TournamentSettings.format,
+    "round-robin: a table for every 3 bots; gauntlet: the "
     "gauntlet's bot against every pair of the others (--gauntlet alone implies it); balanced: "
     "fewer tables, every bot at about as many and every pair meeting about as often (--tables "
     "or --meetings); lzf: as the Latvian federation plays, rounds at tables of four (three "
@@ -408,7 +411,8 @@ MEETINGS: Final = Option[int | None](
     frozenset({TOURNAMENT}), unit="N", least=1, default_text="1, unless --tables",
 )  # fmt: skip
 KEEP_BOTS: Final = Option[bool](
-    "keep-bots", bool, True, "Keep each bot running from one table to the next its worker "
+    "keep-bots", bool, TournamentSettings.keep_bots,
+    "Keep each bot running from one table to the next its worker "
     "plays (restarted after a fault, or when its CPU time nears --max-cpu-s). Unsandboxed "
     "bots only: a sandboxed process never meets the same cards twice, and every table plays "
     "the same deals.", frozenset({TOURNAMENT}),
@@ -418,7 +422,8 @@ GAUNTLET: Final = Option[str | None](
     frozenset({TOURNAMENT}), unit="NAME", default_text="the first bot",
 )  # fmt: skip
 CONCURRENCY: Final = Option[int](
-    "concurrency", int, 1, "Tables played at once, each in a process of its own.",
+    "concurrency", int, TournamentSettings.concurrency,
+    "Tables played at once, each in a process of its own.",
     frozenset({TOURNAMENT}), unit="N", least=1,
 )  # fmt: skip
 AFFINITY: Final = Option[bool](

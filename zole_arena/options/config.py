@@ -1,5 +1,5 @@
 """A tournament's TOML config file: its bots, and the values it sets for the tournament's
-options, checked against their declarations (:mod:`zole_arena.events.options`), with paths
+options, checked against their declarations (:mod:`zole_arena.options.registry`), with paths
 taken from the file's folder."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
 
-from zole_arena.events.options import TOURNAMENT, Option, OptionError, options_of
-from zole_arena.events.optionvalues import bot_option
 from zole_arena.events.schedule import TournamentError
+from zole_arena.options.registry import TOURNAMENT, Option, OptionError, options_of
+from zole_arena.options.values import bot_option
 from zole_arena.records.checks import name_problem
 
 __all__ = [
