@@ -17,7 +17,7 @@ from zole_arena.game.rules import Rules
 from zole_arena.game.state import DealState, forfeit_result
 from zole_arena.records.checks import short
 from zole_arena.records.model import DealRecord, LoggedTrick, Termination, tricks_of
-from zole_arena.records.writer import trick_json
+from zole_arena.records.schema import TRICK
 
 __all__ = ["Replayed", "replay_record"]
 
@@ -116,7 +116,7 @@ def _compare_tricks(
     for number, (mine, theirs) in enumerate(zip(logged, engine, strict=True), start=1):
         if mine != theirs:
             problems.append(
-                f"trick {number}: the log says {short(trick_json(mine))}, the moves make "
-                f"{short(trick_json(theirs))}"
+                f"trick {number}: the log says {short(TRICK.encode(mine))}, the moves make "
+                f"{short(TRICK.encode(theirs))}"
             )
             return

@@ -12,8 +12,9 @@ the type they expect (whole numbers, seats, canonical card names, ...): the read
 resumes never meet a value of the wrong type. Whether a well-formed deal record is *true* —
 legal moves, the seed's hands, the right scores — is :mod:`zole_arena.arena.verify`'s job.
 
-Each check returns one-line reasons (or None), never raises, whatever the value. The kinds of
-value and the bounds they are declared in are :mod:`~zole_arena.records.kinds`'.
+Each check returns one-line reasons (or None), never raises, whatever the value. Each key's kind
+and words are declared with the record (:mod:`~zole_arena.records.schema`); here are the rules
+between keys (a table's seating, a header's bots and tables) and the order they are checked in.
 """
 
 from __future__ import annotations
@@ -23,16 +24,10 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from zole_arena.errors import RulesError
-from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import Rules
 from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.game.table import Seating
 from zole_arena.records.kinds import (
-    BANDS,
-    CARD_NAMES,
-    CONTRACTS,
-    FAULT_KINDS,
-    INTS3,
     MAX_ARGUMENT,
     MAX_ARGUMENTS,
     MAX_CONCURRENCY,
@@ -44,37 +39,32 @@ from zole_arena.records.kinds import (
     MAX_OPTIONS,
     MAX_PATHS,
     MAX_TABLES,
-    ON_FAULT,
-    SCORES3,
-    SCORES4,
-    TERMINATIONS,
-    Shape,
     at_least,
     each_problem,
-    is_card,
     is_command,
-    is_contract,
     is_folder,
-    is_name,
-    is_number,
-    is_player4,
-    is_pules,
-    is_pules4,
-    is_seat,
-    is_seating,
-    is_text,
     is_text_map,
     is_whole,
     list_of,
-    listed,
     match_id_problem,
     name_problem,
-    one_of,
     optional,
     shape_problem,
     short,
 )
 from zole_arena.records.model import BOARDS, TOURNAMENT_FORMATS, InvalidHeader
+from zole_arena.records.schema import (
+    DEAL,
+    FAULT,
+    IDENTITY,
+    MOVE,
+    RESULT,
+    SETTINGS,
+    SETTLE,
+    SPRT,
+    TABLE,
+    TRICK,
+)
 
 __all__ = [
     "MAX_ARGUMENT",
@@ -99,137 +89,25 @@ __all__ = [
     "short",
 ]
 
-# (key, check, what it must be) for each part of a deal record the readers use.
-_FAULT: Final[Shape] = (
-    ("deal_no", is_whole, "a whole number"),
-    ("seat", is_seat, "a seat (0, 1 or 2)"),
-    ("player", is_player4, "a player index (0 to 3)"),
-    ("bot", is_name, "a name"),
-    ("kind", one_of(FAULT_KINDS), f"one of {listed(FAULT_KINDS)}"),
-    ("message", is_text, "text"),
-)
-#: Keys of a part that early logs may lack: checked when present.
-_FAULT_LATER: Final[Shape] = (
-    ("request", optional(is_text), "null or text"),
-    ("reply", optional(is_text), "null or text"),
-)
-_MOVE: Final[Shape] = (
-    ("seat", is_seat, "a seat (0, 1 or 2)"),
-    ("action", is_text, "text"),
-)
-_MOVE_LATER: Final[Shape] = (
-    ("request_id", optional(is_whole), "null or a whole number"),
-    ("think_ms", optional(is_number), "null or a number"),
-    ("clock_ms", at_least(0), "a whole number of milliseconds from 0"),
-)
-_TRICK: Final[Shape] = (
-    ("leader", is_seat, "a seat (0, 1 or 2)"),
-    ("cards", list_of(is_card, 3), "three card names"),
-    ("winner", is_seat, "a seat (0, 1 or 2)"),
-    ("points", is_whole, "a whole number"),
-)
-_PLAYER: Final[Shape] = (("name", is_name, "a name"),)
-_PLAYER_LATER: Final[Shape] = (
-    ("version", is_text, "text"),
-    ("command", list_of(is_text), "a list of text"),
-)
-_RESULT: Final[Shape] = (
-    ("contract", is_contract, f"null or one of {', '.join(sorted(CONTRACTS))}"),
-    ("soloist", optional(is_seat), "null or a seat"),
-    ("scores", SCORES3, "three whole numbers of at most 10^12"),
-    ("tricks", INTS3, "three whole numbers"),
-    ("points", INTS3, "three whole numbers"),
-    ("band", optional(one_of(BANDS)), f"null or one of {listed(BANDS)}"),
-    ("soloist_points", optional(is_whole), "null or a whole number"),
-    ("soloist_tricks", optional(is_whole), "null or a whole number"),
-    ("losers", list_of(is_seat), "a list of seats"),
-    ("pules", is_pules, "{common, personal} pules"),
-    ("pule_event", optional(is_text), "null or text"),
-    ("ended_early", lambda v: isinstance(v, bool), "true or false"),
-    ("forfeit", optional(is_seat), "null or a seat"),
-)
-_DEAL: Final[Shape] = (
-    ("deal", at_least(1), "a whole number from 1"),
-    ("block", at_least(1), "a whole number from 1"),
-    ("seating", is_seating, "the three seats in some order"),
-    ("seed", is_whole, "a whole number"),
-    ("deal_no", at_least(1), "a whole number from 1"),
-    ("dealer", is_seat, "a seat (0, 1 or 2)"),
-    ("rules", lambda v: isinstance(v, dict), "an object"),
-    ("pules_before", is_pules, "{common, personal} pules"),
-    ("hands", list_of(list_of(is_card), 3), "three lists of card names"),
-    ("talon", list_of(is_card), "a list of card names"),
-    ("moves", lambda v: isinstance(v, list), "a list"),
-    ("buried", list_of(is_card), "a list of card names"),
-    ("tricks", lambda v: isinstance(v, list), "a list"),
-    ("result", lambda v: isinstance(v, dict), "an object"),
-    ("totals", SCORES3, "three whole numbers of at most 10^12"),
-    ("termination", one_of(TERMINATIONS), " or ".join(sorted(TERMINATIONS))),
-    ("culprit", lambda v: v is None or isinstance(v, dict), "null or a fault"),
-    ("faults", lambda v: isinstance(v, list), "a list"),
-    ("players", lambda v: isinstance(v, list) and len(v) == 3, "a list of three players"),
-)
-
-
-#: Keys a deal record may lack (written only when they say something).
-def _counts3(value: Any) -> bool:
-    return (
-        isinstance(value, list)
-        and len(value) == 3
-        and all(is_whole(n) and 0 <= n <= 10**9 for n in value)
-    )
-
-
-_DEAL_LATER: Final[Shape] = (("stray", _counts3, "three whole numbers from 0 to 10^9"),)
-
-
-def _moves_fit(moves: list[Any]) -> bool:
-    """The moves' shape at once (a deal has some 40; :func:`each_problem` then names the first bad
-    one): every reader of a log checks each record, so this is what it mostly costs."""
-    return all(
-        type(move) is dict
-        and type(move.get("seat")) is int
-        and 0 <= move["seat"] <= 2
-        and type(move.get("action")) is str
-        and ((request := move.get("request_id")) is None or type(request) is int)
-        and ((ms := move.get("think_ms")) is None or type(ms) is float or type(ms) is int)
-        and type(clock := move.get("clock_ms", 0)) is int
-        and clock >= 0
-        for move in moves
-    )
-
-
-def _tricks_fit(tricks: list[Any]) -> bool:
-    return all(
-        type(trick) is dict
-        and is_seat(trick.get("leader"))
-        and is_seat(trick.get("winner"))
-        and is_whole(trick.get("points"))
-        and type(cards := trick.get("cards")) is list
-        and len(cards) == 3
-        and all(isinstance(card, str) and card in CARD_NAMES for card in cards)
-        for trick in tricks
-    )
-
 
 def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
     """Why a deal record cannot be read (a key missing or of the wrong type, a match id or a
     name that is none), or None."""
     problem = match_id_problem(record.get("match_id"))
     if problem is None:
-        problem = shape_problem(record, _DEAL, "", _DEAL_LATER)
+        problem = shape_problem(record, DEAL.shape, "", DEAL.later)
     if problem is None:
-        problem = shape_problem(record["result"], _RESULT, "result.")
-    if problem is None and not _moves_fit(record["moves"]):
-        problem = each_problem(record["moves"], _MOVE, "move", _MOVE_LATER)
-    if problem is None and not _tricks_fit(record["tricks"]):
-        problem = each_problem(record["tricks"], _TRICK, "trick")
+        problem = shape_problem(record["result"], RESULT.shape, "result.")
+    if problem is None and not MOVE.fits(record["moves"]):
+        problem = each_problem(record["moves"], MOVE.shape, "move", MOVE.later)
+    if problem is None and not TRICK.fits(record["tricks"]):
+        problem = each_problem(record["tricks"], TRICK.shape, "trick")
     if problem is None:
-        problem = each_problem(record["faults"], _FAULT, "fault", _FAULT_LATER)
+        problem = each_problem(record["faults"], FAULT.shape, "fault", FAULT.later)
     if problem is None and record["culprit"] is not None:
-        problem = each_problem([record["culprit"]], _FAULT, "culprit", _FAULT_LATER)
+        problem = each_problem([record["culprit"]], FAULT.shape, "culprit", FAULT.later)
     if problem is None:
-        problem = each_problem(record["players"], _PLAYER, "player", _PLAYER_LATER)
+        problem = each_problem(record["players"], IDENTITY.shape, "player", IDENTITY.later)
     if problem is None:
         if "table" in record:
             problem = _table_problem(record)
@@ -240,27 +118,15 @@ def deal_shape_problem(record: Mapping[str, Any]) -> str | None:
     return problem
 
 
-_TABLE: Final[Shape] = (
-    ("size", lambda v: is_whole(v) and v == 4, "4"),
-    ("dealer", lambda v: is_whole(v) and 0 <= v <= 3, "a table seat (0 to 3)"),
-    ("sitter", lambda v: isinstance(v, dict), "a player"),
-    ("pules_before", is_pules4, "{common, personal} pules of table seats"),
-    ("scores", SCORES4, "four whole numbers of at most 10^12"),
-    ("totals", SCORES4, "four whole numbers of at most 10^12"),
-    ("pules", is_pules4, "{common, personal} pules of table seats"),
-    ("pule_event", optional(is_text), "null or text"),
-)
-
-
 def _table_problem(record: Mapping[str, Any]) -> str | None:
     """Why a deal record's ``table`` part (a table of four) cannot be read, or None. Its
     seating must be the three after the dealer, clockwise (deal seat 0 the forehand)."""
     table = record["table"]
     if not isinstance(table, dict):
         return f"table is {short(table)}, not an object"
-    problem = shape_problem(table, _TABLE, "table.")
+    problem = shape_problem(table, TABLE.shape, "table.")
     if problem is None:
-        problem = each_problem([table["sitter"]], _PLAYER, "table.sitter", _PLAYER_LATER)
+        problem = each_problem([table["sitter"]], IDENTITY.shape, "table.sitter", IDENTITY.later)
     if problem is not None:
         return problem
     dealer = table["dealer"]
@@ -273,18 +139,6 @@ def _table_problem(record: Mapping[str, Any]) -> str | None:
 
 
 # -- headers ------------------------------------------------------------------------------------
-
-
-_SETTINGS: Final[Shape] = (
-    ("movetime_ms", at_least(1), "a whole number of milliseconds from 1"),
-    ("margin_ms", at_least(0), "a whole number of milliseconds from 0"),
-    ("startup_ms", at_least(1), "a whole number of milliseconds from 1"),
-    ("on_fault", lambda v: v in ON_FAULT, " or ".join(ON_FAULT)),
-    ("penalty", optional(at_least(0)), "null or a whole number from 0"),
-    ("max_faults", at_least(0), "a whole number from 0"),
-    ("memory_mb", optional(at_least(1)), "null or a whole number of MiB from 1"),
-    ("cpu_seconds", optional(at_least(1)), "null or a whole number of seconds from 1"),
-)
 
 
 def _common(header: Mapping[str, Any], problems: list[str]) -> None:
@@ -311,59 +165,15 @@ def _common(header: Mapping[str, Any], problems: list[str]) -> None:
     if not isinstance(settings, dict):
         problems.append(f"settings is {short(settings)}, not an object")
         return
-    for key, check, what in _SETTINGS:
+    for key, check, what in SETTINGS.shape:
         if key not in settings:
             problems.append(f"settings.{key} is missing")
         elif not check(settings[key]):
             problems.append(f"settings.{key} is {short(settings[key])}, not {what}")
-    if "ping_ms" in settings and not at_least(1)(settings["ping_ms"]):  # not in early logs
-        problems.append(
-            f"settings.ping_ms is {short(settings['ping_ms'])}, not a whole number of "
-            "milliseconds from 1"
-        )
     # Keys of later logs: absent from earlier ones, checked when present.
-    for key, check, what in _LATER_SETTINGS:
+    for key, check, what in SETTINGS.later:
         if key in settings and not check(settings[key]):
             problems.append(f"settings.{key} is {short(settings[key])}, not {what}")
-
-
-def _sandbox(value: object) -> bool:
-    """A header's ``sandbox`` setting: null, or the sandbox's settings."""
-    if value is None:
-        return True
-    if not isinstance(value, dict) or set(value) != {"tmp_mb", "readable", "hidden"}:
-        return False
-    paths = [*value["readable"], *value["hidden"]] if all(
-        isinstance(value[k], list) and len(value[k]) <= MAX_PATHS
-        for k in ("readable", "hidden")) else [None]  # fmt: skip
-    return at_least(1)(value["tmp_mb"]) and all(
-        isinstance(p, str) and p.startswith("/") for p in paths
-    )
-
-
-def _tc(value: object) -> bool:
-    """A header's ``tc`` setting: the game clock's base and increment in milliseconds."""
-    if not isinstance(value, dict) or set(value) != {"base_ms", "inc_ms"}:
-        return False
-    try:
-        TimeControl(value["base_ms"], value["inc_ms"])
-    except (TypeError, ValueError):
-        return False
-    return is_whole(value["base_ms"]) and is_whole(value["inc_ms"])
-
-
-_LATER_SETTINGS: Final[Shape] = (
-    ("tc", _tc, "the clock's base_ms (1 to 86400000) and inc_ms (0 to 86400000)"),
-    ("processes", optional(at_least(1)), "null or a whole number from 1"),
-    ("stderr_bytes", optional(at_least(1)), "null or a whole number of bytes from 1"),
-    (
-        "sandbox",
-        _sandbox,
-        f"null or the sandbox's tmp_mb, readable and hidden paths (at most {MAX_PATHS:,} each)",
-    ),
-    ("process_per_seating", lambda v: isinstance(v, bool), "true or false"),
-    ("fixed_pace", lambda v: isinstance(v, bool), "true or false"),
-)
 
 
 def _bots(bots: object, key: str, least: int, most: int, problems: list[str]) -> int:
@@ -418,17 +228,6 @@ def _bots(bots: object, key: str, least: int, most: int, problems: list[str]) ->
     return len(bots)
 
 
-_SPRT: Final[Shape] = (
-    ("new", is_name, "a name"),
-    ("old", is_name, "a name"),
-    ("third", optional(is_name), "null or a name"),
-    ("elo0", is_number, "a number"),
-    ("elo1", is_number, "a number"),
-    ("alpha", is_number, "a number"),
-    ("beta", is_number, "a number"),
-)
-
-
 def _later_keys(header: Mapping[str, Any], problems: list[str]) -> None:
     """Keys of a header that only some logs have, checked when present."""
     isolation = header.get("isolation")
@@ -438,7 +237,7 @@ def _later_keys(header: Mapping[str, Any], problems: list[str]) -> None:
         return
     sprt = header["sprt"]
     problem = (
-        shape_problem(sprt, _SPRT, "sprt.")
+        shape_problem(sprt, SPRT.shape, "sprt.")
         if isinstance(sprt, dict)
         else f"sprt is {short(sprt)}, not an object"
     )
@@ -504,23 +303,10 @@ def settle_shape_problem(record: Mapping[str, Any]) -> str | None:
     None."""
     problem = match_id_problem(record.get("match_id"))
     if problem is None:
-        problem = shape_problem(record, _SETTLE, "")
+        problem = shape_problem(record, SETTLE.shape, "")
     if problem is None and len(record["scores"]) != len(record["totals"]):
         problem = "scores and totals are not of the same players"
     return problem
-
-
-def _scores34(value: Any) -> bool:
-    return bool(SCORES3(value) or SCORES4(value))
-
-
-_SETTLE: Final[Shape] = (
-    ("after", at_least(1), "a whole number from 1"),
-    ("pules", is_pules4, "{common, personal} pules"),
-    ("payment", at_least(0), "a whole number from 0"),
-    ("scores", _scores34, "three or four whole numbers of at most 10^12"),
-    ("totals", _scores34, "three or four whole numbers of at most 10^12"),
-)
 
 
 def _boards_problems(header: Mapping[str, Any]) -> list[str]:

@@ -1,25 +1,38 @@
 """The kinds of value a record's keys may hold, and the bounds on a record's sizes.
 
 A small schema language: each kind is a predicate (:data:`Check`) that never raises, whatever
-the value; a :data:`Shape` lists a part's keys with their kinds and what each must be, and
+the value; a :class:`Part` is a typed value with the :class:`Key` list of its JSON object, each
+key's kind, what it must be, and how its value is read and written;
 :func:`shape_problem` / :func:`each_problem` give the first key that fails as a one-line
-reason. :mod:`~zole_arena.records.checks` declares the records' shapes in it.
+reason. :mod:`~zole_arena.records.schema` declares the records in it.
+
+A part's functions (``decode``, ``encode``, ``fits``) are compiled from its keys when it is
+declared, as :mod:`dataclasses` compiles an ``__init__``: a reader builds some sixty parts a
+deal, and a loop over the keys would cost every reader of a log a good part of its time. The
+kinds that have an expression (:func:`inline`) are written into the checks of a list's items (a
+deal's moves and tricks) with no call.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import reprlib
+import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
-from zole_arena.errors import FaultKind
+from zole_arena.errors import FaultKind, printable
 from zole_arena.game.actions import Contract
 from zole_arena.game.cards import CARDS
-from zole_arena.game.scoring import Band
-from zole_arena.records.model import Termination
+from zole_arena.game.scoring import Band, Pules
+from zole_arena.records.model import ABSENT, Termination
 
 __all__ = [
+    "Key",
+    "Part",
+    "is_absent",
+    "is_none",
     "BANDS",
     "CARD_NAMES",
     "CONTRACTS",
@@ -41,10 +54,12 @@ __all__ = [
     "ON_FAULT",
     "SCORES3",
     "SCORES4",
+    "INLINE_NAMES",
     "Shape",
     "TERMINATIONS",
     "at_least",
     "each_problem",
+    "inline",
     "is_card",
     "is_command",
     "is_contract",
@@ -162,12 +177,40 @@ Check = Callable[[Any], bool]
 Shape = Sequence[tuple[str, Check, str]]
 
 
+#: Checks that can be written as an expression over a name, ``{0}`` (:func:`inline`): a compiled
+#: check of a record's parts (:mod:`~zole_arena.records.schema`) tests a move's keys with no
+#: call. Each is exactly as strict as its check, for every value JSON decodes to.
+_INLINE: Final[weakref.WeakKeyDictionary[Check, str]] = weakref.WeakKeyDictionary()
+#: The names those expressions, and those of a :class:`Key`'s ``read`` and ``write``, use.
+INLINE_NAMES: Final[dict[str, object]] = {
+    "CARD_NAMES": CARD_NAMES,
+    "_C": {str(card): card for card in CARDS},
+    "_N": tuple(str(card) for card in CARDS),
+    "_Pules": Pules,
+    "_printable": printable,
+}
+
+
+def inline(check: Check) -> str | None:
+    """The expression of ``check`` over ``{0}`` (a name), or None: called, not inlined."""
+    return _INLINE.get(check)
+
+
+def _inlined(check: Check, expression: str | None) -> Check:
+    if expression is not None:
+        _INLINE[check] = expression
+    return check
+
+
 def is_whole(value: Any) -> bool:
     return type(value) is int  # not a bool, not a float
 
 
 def at_least(least: int) -> Check:
-    return lambda value: is_whole(value) and value >= least
+    return _inlined(
+        lambda value: is_whole(value) and value >= least,
+        f"(type({{0}}) is int and {{0}} >= {least})",
+    )
 
 
 def is_seat(value: Any) -> bool:
@@ -183,7 +226,11 @@ def is_name(value: Any) -> bool:
 
 
 def optional(check: Check) -> Check:
-    return lambda value: value is None or check(value)
+    part = inline(check)
+    return _inlined(
+        lambda value: value is None or check(value),
+        None if part is None else f"({{0}} is None or {part})",
+    )
 
 
 def is_number(value: Any) -> bool:
@@ -199,10 +246,17 @@ def listed(names: frozenset[str]) -> str:
 
 
 def list_of(check: Check, size: int | None = None) -> Check:
-    return lambda value: (
-        isinstance(value, list)
-        and (size is None or len(value) == size)
-        and all(check(item) for item in value)
+    item = inline(check)
+    sized = "" if size is None else f" and len({{0}}) == {size}"
+    return _inlined(
+        lambda value: (
+            isinstance(value, list)
+            and (size is None or len(value) == size)
+            and all(check(item) for item in value)
+        ),
+        None
+        if item is None
+        else f"(type({{0}}) is list{sized} and all({item.format('_i')} for _i in {{0}}))",
     )
 
 
@@ -210,29 +264,42 @@ def is_card(value: Any) -> bool:
     return isinstance(value, str) and value in CARD_NAMES
 
 
+def is_player4(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= 3
+
+
+_INLINE.update(
+    {
+        is_whole: "type({0}) is int",
+        is_seat: "(type({0}) is int and 0 <= {0} <= 2)",
+        is_player4: "(type({0}) is int and 0 <= {0} <= 3)",
+        is_text: "type({0}) is str",
+        is_number: "type({0}) in (int, float)",
+        is_card: "(type({0}) is str and {0} in CARD_NAMES)",
+    }
+)
+
+_FROM_0: Final = at_least(0)
+_SEATS: Final = list_of(is_seat)
+_PLAYERS: Final = list_of(is_player4)
+_PLAYERS3: Final = list_of(is_player4, 3)
+
+
 def is_pules(value: Any) -> bool:
     return (
-        isinstance(value, dict)
-        and at_least(0)(value.get("common"))
-        and list_of(is_seat)(value.get("personal"))
+        isinstance(value, dict) and _FROM_0(value.get("common")) and _SEATS(value.get("personal"))
     )
 
 
 def is_seating(value: Any) -> bool:
     """Three players in the deal's seats: of three (0–2), or of a table of four (0–3; the
     ``table`` part then says which three)."""
-    return list_of(is_player4, 3)(value) and len(set(value)) == 3
-
-
-def is_player4(value: Any) -> bool:
-    return type(value) is int and 0 <= value <= 3
+    return _PLAYERS3(value) and len(set(value)) == 3
 
 
 def is_pules4(value: Any) -> bool:
     return (
-        isinstance(value, dict)
-        and at_least(0)(value.get("common"))
-        and list_of(is_player4)(value.get("personal"))
+        isinstance(value, dict) and _FROM_0(value.get("common")) and _PLAYERS(value.get("personal"))
     )
 
 
@@ -307,3 +374,184 @@ def each_problem(items: Sequence[Any], shape: Shape, where: str, later: Shape = 
         if problem is not None:
             return problem
     return None
+
+
+# -- record parts ----------------------------------------------------------------------------
+
+T = TypeVar("T")
+
+_NO: Final = object()
+
+
+@dataclasses.dataclass(frozen=True)
+class Key:
+    """One key of a record part: the JSON key, and the attribute of the typed value it fills."""
+
+    name: str
+    check: Check | None = None
+    """What its value must be (None: not checked; the reader takes what it can read)."""
+    what: str = ""
+    """What the check wants, for a problem line: ``deal 3: seat is 7, not a seat``."""
+    read: Callable[[Any], Any] | str | None = None
+    """The attribute made of a checked JSON value: a function, or an expression of it,
+    ``{0}`` (compiled in with no call; ``_C`` maps card names to cards, ``_N`` cards to
+    names); None: the value as it is."""
+    write: Callable[[Any], Any] | str | None = None
+    """The JSON value made of the attribute, as :attr:`read` (None: the attribute as it is)."""
+    null: bool = False
+    """null is None both ways, and ``read`` and ``write`` see only the other values."""
+    later: bool = False
+    """Added after the first logs: checked when present, read as :attr:`missing` when not."""
+    missing: Any = None
+    omit: Callable[[Any], bool] | None = None
+    """The key is written only when this is false of the attribute (``stray`` when all zero)."""
+    derived: bool = False
+    """Written from a property of the value (a tournament's ``tournament_id``), never read."""
+
+
+class Part(Generic[T]):
+    """A record part: its typed value's class and its keys, with the functions compiled of
+    them."""
+
+    def __init__(
+        self, kind: type[T], keys: Sequence[Key], *, head: Mapping[str, object] | None = None
+    ) -> None:
+        """:param head: keys every object of the part begins with, of fixed values (a record's
+        ``format``, ``format_version`` and ``type``)."""
+        self.kind = kind
+        self.keys = tuple(keys)
+        self.shape: Shape = tuple(
+            (k.name, k.check, k.what) for k in keys if k.check and not k.later
+        )
+        """The checked keys every object has, in order (:func:`~zole_arena.records.kinds.
+        shape_problem`)."""
+        self.later: Shape = tuple((k.name, k.check, k.what) for k in keys if k.check and k.later)
+        """The checked keys of later logs."""
+        compiled = _compile(kind, self.keys, dict(head or {}))
+        self.decode: Callable[[Mapping[str, Any]], T] = compiled["decode"]
+        """The value of an object that passed the checks."""
+        self.decode_each: Callable[[Sequence[Mapping[str, Any]]], tuple[T, ...]] = compiled[
+            "decode_each"
+        ]
+        self.encode: Callable[[T], dict[str, Any]] = compiled["encode"]
+        """The JSON object of a value, plain JSON values all through, keys in order."""
+        self.encode_each: Callable[[Sequence[T]], list[dict[str, Any]]] = compiled["encode_each"]
+        self.fits: Callable[[Sequence[Any]], bool] = compiled["fits"]
+        """Whether every item of a list is an object of this part's shape (the fast test; when
+        it fails, :func:`~zole_arena.records.kinds.each_problem` says which and why)."""
+
+
+def is_none(value: object) -> bool:
+    """Whether a value is None (a key's :attr:`~Key.omit` that compiles to no call)."""
+    return value is None
+
+
+def is_absent(value: object) -> bool:
+    """Whether a value is :data:`~zole_arena.records.model.ABSENT` (a header of a log written
+    before its key was added)."""
+    return value is ABSENT
+
+
+def _compile(kind: type, keys: tuple[Key, ...], head: dict[str, object]) -> dict[str, Any]:
+    """The part's functions, as Python source made of its keys and run once."""
+    names: dict[str, object] = {"_kind": kind, "_new": tuple.__new__, "_NO": _NO, **INLINE_NAMES}
+    named = issubclass(kind, tuple)  # a named tuple: built and read by position
+    fields: tuple[str, ...] = kind._fields if named else ()  # type: ignore[attr-defined]
+
+    def read(key: Key, number: int) -> str:
+        value = f"v[{key.name!r}]"
+        if key.read is not None:
+            value = _applied(key.read, value, key.null, f"_r{number}", names)
+        if not key.later:
+            return value
+        if key.missing is None and key.read is None:
+            return f"v.get({key.name!r})"
+        names[f"_m{number}"] = key.missing
+        missing = f"dict(_m{number})" if isinstance(key.missing, dict) else f"_m{number}"
+        return f"({value} if {key.name!r} in v else {missing})"
+
+    def attribute(key: Key) -> str:  # a named tuple's fields are unpacked: _f0, _f1, …
+        return f"_f{fields.index(key.name)}" if named else f"o.{key.name}"
+
+    def write(key: Key, number: int) -> str:
+        value = attribute(key)
+        if key.write is None:
+            return value
+        return _applied(key.write, value, key.null, f"_w{number}", names)
+
+    def omitted(key: Key, number: int) -> str:
+        if key.omit is is_none:
+            return f"{attribute(key)} is None"
+        names[f"_o{number}"] = key.omit
+        return f"_o{number}({attribute(key)})"
+
+    reads = {key.name: read(key, n) for n, key in enumerate(keys) if not key.derived}
+    if named:
+        built = "_new(_kind, (" + "".join(f"{reads[f]}, " for f in fields) + "))"
+    else:
+        built = "_kind(" + ", ".join(f"{name}={value}" for name, value in reads.items()) + ")"
+    fixed = "".join(f"{name!r}: {value!r}, " for name, value in head.items())
+    first = next((n for n, key in enumerate(keys) if key.omit is not None), len(keys))
+    leading = "".join(f"{k.name!r}: {write(k, n)}, " for n, k in enumerate(keys[:first]))
+    literal = "{" + fixed + leading + "}"
+    unpacked = "(" + "".join(f"_f{n}, " for n in range(len(fields))) + ")" if named else "o"
+    encode = [f"def encode(o):\n    {unpacked} = o\n    d = {literal}\n"]
+    for n, key in enumerate(keys[first:], start=first):  # in order, some only sometimes
+        line = f"d[{key.name!r}] = {write(key, n)}\n"
+        encode.append(
+            f"    if not {omitted(key, n)}:\n        {line}" if key.omit else f"    {line}"
+        )
+    encode.append("    return d\n")
+    if first == len(keys):
+        each = f"[{literal} for {unpacked} in items]"
+    elif first == len(keys) - 1:  # one key at the end only sometimes (a move's clock): inline
+        key, n = keys[first], first
+        whole = "{" + fixed + leading + f"{key.name!r}: {write(key, n)}" + "}"
+        each = f"[{literal} if {omitted(key, n)} else {whole} for {unpacked} in items]"
+    else:
+        each = "[encode(o) for o in items]"
+    source = (
+        f"def decode(v):\n    return {built}\n"
+        f"def decode_each(items):\n    return tuple([{built} for v in items])\n"
+        + "".join(encode)
+        + f"def encode_each(items):\n    return {each}\n"
+        + _fits(keys, names)
+    )
+    exec(compile(source, f"<record part {kind.__name__}>", "exec"), names)
+    return names
+
+
+def _applied(
+    how: Callable[[Any], Any] | str, value: str, null: bool, name: str, names: dict[str, object]
+) -> str:
+    """The source of ``how`` applied to ``value`` (a subscript or an attribute, cheap to read
+    again): a call of the function, or the expression written in (``{0}``: the value)."""
+    if null:
+        made = _applied(how, f"_t{name}", False, name, names)
+        return f"(None if (_t{name} := {value}) is None else {made})"
+    if isinstance(how, str):
+        return "(" + how.format(value) + ")"
+    names[name] = how
+    return f"{name}({value})"
+
+
+def _fits(keys: tuple[Key, ...], names: dict[str, object]) -> str:
+    """The source of ``fits(items)``: every item an object whose checked keys pass."""
+    lines = ["def fits(items):\n    for v in items:\n        if type(v) is not dict:\n"
+             "            return False\n"]  # fmt: skip
+    for number, key in enumerate(keys):
+        if key.check is None:
+            continue
+        expression = inline(key.check)
+        if expression is None:
+            names[f"_c{number}"] = key.check
+            test = f"_c{number}(x)"
+        else:
+            test = expression.format("x")
+        lines.append(f"        x = v.get({key.name!r}, _NO)\n")
+        if key.later:
+            lines.append(f"        if x is not _NO and not {test}:\n            return False\n")
+        else:
+            lines.append(f"        if x is _NO or not {test}:\n            return False\n")
+    lines.append("    return True\n")
+    return "".join(lines)

@@ -17,7 +17,7 @@ from zole_arena.game.state import dealer_of, max_penalty
 from zole_arena.game.table import seating_of
 from zole_arena.records.checks import short
 from zole_arena.records.model import DealRecord, HeaderSettings, MatchHeader
-from zole_arena.records.writer import fault_json
+from zole_arena.records.schema import FAULT
 
 __all__ = ["against_header", "forfeit_problems", "order_problems"]
 
@@ -138,7 +138,7 @@ def forfeit_problems(record: DealRecord) -> list[str]:
     faults; and every fault names the deal and the player in its seat."""
     problems = []
     forfeit, culprit = record.result.forfeit, record.culprit
-    shown = short(None if culprit is None else fault_json(culprit))
+    shown = short(None if culprit is None else FAULT.encode(culprit))
     if forfeit is not None and (culprit is None or culprit.seat != forfeit):
         problems.append(f"forfeit: seat {forfeit} forfeits, but the culprit is {shown}")
     elif forfeit is None and culprit is not None:
