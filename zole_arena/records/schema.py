@@ -105,7 +105,6 @@ __all__ = [
 # -- reading and writing values ----------------------------------------------------------------
 
 
-
 def shown(text: str) -> str:
     """Text from a log that is only shown, cleaned of control and direction characters as the
     protocol path cleans a bot's words (most text needs nothing: checked first, in C)."""
