@@ -25,12 +25,12 @@ from zole_arena.arena.settings import (
     SEATINGS,
     MatchError,
     MatchSettings,
-    _schedule,
+    in_order,
     scheduled,
     unique_names,
 )
 from zole_arena.arena.stop import Disqualification, Stop, StopReason
-from zole_arena.arena.summary import DealReport, PlayerStats, Summary
+from zole_arena.arena.summary import DealReport, MatchTally, Summary
 from zole_arena.game.scoresheet import ScoreSheet
 from zole_arena.game.table import TableSheet, settle_sheet
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
@@ -140,16 +140,19 @@ class Match:
         self.settled: SettleRecord | None = None
         """The pules paid at the end of a table of four's match (None: not yet, or none
         stood)."""
-        self.stats = [
-            PlayerStats(config.name or f"player{i + 1}") for i, config in enumerate(players)
-        ]
+        self.tally = MatchTally(
+            [config.name or f"player{i + 1}" for i, config in enumerate(players)]
+        )
+        """The match's figures (:attr:`stats`, :attr:`fault_lines`), counted as a reader of its
+        log counts them."""
+        self.stats = self.tally.stats
         self.done = 0
         """Deals played (read from the log when resuming)."""
         self.stopped: Stop | None = None
         """Why the match stopped before its last deal (None: it did not)."""
         self.log_problems: list[LogProblem] = []
         """Lines of the log that could not be read when the match was resumed from it."""
-        self.fault_lines: list[str] = []
+        self.fault_lines = self.tally.fault_lines
         self._header_written = False
         self._running = False
         """The bots are started and the log is open."""
@@ -218,35 +221,11 @@ class Match:
 
     # -- playing ----------------------------------------------------------------------------
 
-    def _count(self, report: DealReport) -> None:
-        stats, seating = self.stats, report.seating
-        for seat, player in enumerate(seating):
-            stats[player].add(seat, report.result, report.scores[player], report.block)
-        if report.sitting_out is not None:
-            player = report.sitting_out
-            stats[player].add(None, report.result, report.scores[player], report.block)
-        for move in report.moves:
-            stats[seating[move.seat]].add_move(move)
-        for seat, lines in enumerate(report.stray):
-            stats[seating[seat]].stray_lines += lines
-
     def replay_records(self, records: Sequence[DealRecord]) -> None:
         """Bring the sheets and figures up to date with deal records from a log (resume)."""
-        schedule = _schedule(self.settings)
-        for record in records:
-            step = next(schedule, None)
-            if step is None:
-                raise MatchError(
-                    f"the log has more deals than its header's match ({self.settings.total_deals})"
-                )
-            number, block, sheet_index, seating = step
-            if self.table is not None:
-                seating = self.table.seating(number).players
-            if record.deal != number or record.block != block or record.seating != seating:
-                raise MatchError(
-                    f"the log's deal {record.deal} is not deal {number} of this match "
-                    "(was the log written by another zole-arena version?)"
-                )
+        size = 4 if self.table is not None else 3
+        for record, sheet_index in in_order(self.settings, size, records):
+            number, block, seating = record.deal, record.block, record.seating
             result = record.result
             if self.table is not None:
                 sitting_out = self.table.seating(number).sitting_out
@@ -255,23 +234,20 @@ class Match:
                 sitting_out = None
                 self.sheets[sheet_index].record(result)
                 scores = _by_player(seating, result.scores)
-            self._count(
-                DealReport(
-                    number,
-                    block,
-                    seating,
-                    result,
-                    scores,
-                    len(record.faults),
-                    record.moves,
-                    record.stray,
-                    sitting_out,
-                )
+            report = DealReport(
+                number,
+                block,
+                seating,
+                result,
+                scores,
+                len(record.faults),
+                record.moves,
+                record.stray,
+                sitting_out,
             )
+            self.tally.add(report, record.faults)
             for fault in record.faults:
-                self.stats[fault.player].faults += 1
                 self.referee.players[fault.player].faults += 1
-                self.fault_lines.append(fault.describe())
             self.done = number
         self._header_written = True
 
@@ -476,10 +452,7 @@ class Match:
             outcome.stray,
             sitting_out,
         )
-        for fault in outcome.faults:
-            self.stats[fault.player].faults += 1
-            self.fault_lines.append(fault.describe())
-        self._count(report)
+        self.tally.add(report, outcome.faults)
         if self._writer is not None:
             a, b, c = (self.referee.players[p] for p in seating)
             record = DealRecord.of_deal(
@@ -535,11 +508,10 @@ class Match:
         if not pules.personal or not payment:
             return
         scores = settle_sheet(sheet)
-        for player, change in enumerate(scores):
-            self.stats[player].points += change
         self.settled = SettleRecord(
             self.match_id, number, pules, payment, scores, tuple(sheet.totals)
         )
+        self.tally.add_settle(self.settled)
         if self._writer is not None:
             self._writer.write(self.settled)
 

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from zole_arena.arena.match import Match, stderr_path
+from zole_arena.arena.results import match_header
 from zole_arena.arena.settings import MatchError, MatchSettings
 from zole_arena.players.session import IN_PROCESS, BotConfig
-from zole_arena.records.checks import resume_refusal
-from zole_arena.records.model import DealRecord, InvalidHeader, MatchHeader, SettleRecord
+from zole_arena.records.model import DealRecord, SettleRecord
 from zole_arena.records.reader import read_log
 
 __all__ = ["resume_match"]
@@ -46,19 +46,7 @@ def resume_match(
     :raises MatchError: the log has no header or does not fit its header.
     """
     records, problems = read_log(log_path)
-    if not records:
-        why = problems[0].message if problems else "no records"
-        raise MatchError(f"{log_path}: nothing to resume from ({why})")
-    header = records[0]
-    if header.type == "tournament":
-        raise MatchError(
-            f"{log_path}: is a tournament log: continue it with "
-            f"'zole-arena tournament --resume {log_path}'"
-        )
-    if isinstance(header, InvalidHeader):
-        raise MatchError(resume_refusal(log_path, header))
-    if not isinstance(header, MatchHeader):
-        raise MatchError(f"{log_path}: the first record is not a match header")
+    header = match_header(log_path, records, problems)
     if playable and any(player.command == ("<human>",) for player in header.players):
         raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")
     if playable and any(player.command[:1] == (IN_PROCESS,) for player in header.players):
@@ -66,8 +54,6 @@ def resume_match(
             f"{log_path}: a match with a bot seated in-process cannot be resumed from its log "
             "(the bot was a Python object, not a command)"
         )
-    if sum(1 for r in records if r.type == "match") > 1:
-        raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
     settings = MatchSettings.from_header(header)
     deals = [r for r in records[1:] if isinstance(r, DealRecord)]
     if grant is not None and len(deals) < settings.total_deals:

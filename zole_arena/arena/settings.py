@@ -12,11 +12,13 @@ from zole_arena.arena.referee import MARGIN_MS, MOVETIME_MS, FaultPolicy
 from zole_arena.errors import ZoleError
 from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import Rules
+from zole_arena.game.table import seating_of
 from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.limits import Limits, limits_in_force
 from zole_arena.players.session import BotConfig
 from zole_arena.records.model import (
     ABSENT,
+    DealRecord,
     HeaderSettings,
     MatchHeader,
     SandboxSettings,
@@ -27,6 +29,7 @@ __all__ = [
     "MatchError",
     "MatchSettings",
     "SEATINGS",
+    "in_order",
     "scheduled",
     "unique_names",
 ]
@@ -201,3 +204,30 @@ def _schedule(settings: MatchSettings) -> Iterator[tuple[int, int, int, tuple[in
     """(number, block, sheet index, seating) of every deal of the match, in order."""
     for number in range(1, settings.total_deals + 1):
         yield (number, *scheduled(number, settings.duplicate))
+
+
+def in_order(
+    settings: MatchSettings, size: int, records: Sequence[DealRecord]
+) -> Iterator[tuple[DealRecord, int]]:
+    """A match log's deal records, each with its sheet index, checked to be the match's deals
+    in the order it plays them (each one's number, block and seating; at a table of ``size``
+    four, the seating after its dealer).
+
+    :raises MatchError: a record is not the next deal of the match, or there are more.
+    """
+    schedule = _schedule(settings)
+    for record in records:
+        step = next(schedule, None)
+        if step is None:
+            raise MatchError(
+                f"the log has more deals than its header's match ({settings.total_deals})"
+            )
+        number, block, sheet_index, seating = step
+        if size == 4:
+            seating = seating_of(number, 4).players
+        if record.deal != number or record.block != block or record.seating != seating:
+            raise MatchError(
+                f"the log's deal {record.deal} is not deal {number} of this match "
+                "(was the log written by another zole-arena version?)"
+            )
+        yield record, sheet_index

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from zole_arena.arena.stop import Stop
 from zole_arena.game.actions import Contract
 from zole_arena.game.state import DealResult
-from zole_arena.records.model import Move
+from zole_arena.records.model import DealRecord, Fault, Move, SettleRecord
 from zole_arena.stats.student import two_sided_quantile
 
 __all__ = [
     "DealReport",
+    "MatchTally",
     "PlayerStats",
     "Summary",
 ]
@@ -38,6 +39,22 @@ class DealReport:
     """By seat: the lines that were no protocol message."""
     sitting_out: int | None = None
     """At a table of four, the player who sat the deal out."""
+
+    @classmethod
+    def of_record(cls, record: DealRecord) -> DealReport:
+        """The report of a deal a log keeps."""
+        scores = record.player_scores
+        return cls(
+            record.deal,
+            record.block,
+            record.seating,
+            record.result,
+            tuple(scores.get(player, 0) for player in range(max(scores) + 1)),
+            len(record.faults),
+            record.moves,
+            record.stray,
+            None if record.table is None else record.table.dealer,
+        )
 
 
 @dataclasses.dataclass
@@ -220,3 +237,40 @@ class Summary:
             "players": [p.to_dict() for p in self.players],
             "faults": self.fault_lines,
         }
+
+
+class MatchTally:
+    """A match's figures, counted deal by deal: the one count of a match's results, which the
+    match keeps as it plays (and as it is resumed) and every reader of its log
+    (``standings``) keeps from its records, so that the two cannot differ."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.stats = [PlayerStats(name) for name in names]
+        """Each player's figures, in the order of the match's players."""
+        self.fault_lines: list[str] = []
+        """Every fault, one line each, in the order made."""
+
+    def add(self, report: DealReport, faults: Sequence[Fault] = ()) -> None:
+        """Count one finished deal and its faults."""
+        stats, seating = self.stats, report.seating
+        for seat, player in enumerate(seating):
+            stats[player].add(seat, report.result, report.scores[player], report.block)
+        if report.sitting_out is not None:
+            player = report.sitting_out
+            stats[player].add(None, report.result, report.scores[player], report.block)
+        for move in report.moves:
+            stats[seating[move.seat]].add_move(move)
+        for seat, lines in enumerate(report.stray):
+            stats[seating[seat]].stray_lines += lines
+        for fault in faults:
+            stats[fault.player].faults += 1
+            self.fault_lines.append(fault.describe())
+
+    def add_record(self, record: DealRecord) -> None:
+        """Count one deal record."""
+        self.add(DealReport.of_record(record), record.faults)
+
+    def add_settle(self, record: SettleRecord) -> None:
+        """Count the pules settled at a table's end: points, not deals."""
+        for player, change in enumerate(record.scores):
+            self.stats[player].points += change

@@ -15,7 +15,7 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from zole_arena.arena.resume import resume_match
+from zole_arena.arena.results import read_match
 from zole_arena.cli.console import err, fail, out, print_json
 from zole_arena.cli.tables import print_final, results_table, sprt_report, summary_json
 from zole_arena.errors import ZoleError
@@ -260,8 +260,8 @@ def _strongest_first(entry: dict[str, Any]) -> tuple[float, int]:
 
 
 def _match(log: Path, bootstrap: int, form: str) -> None:
-    match = resume_match(log, playable=False)
-    summary = match.summary()
+    results = read_match(log)
+    summary = results.summary(str(log))
     if form in ("csv", "md"):
         entries = [player.to_dict() for player in summary.players]
         ratings = rate_log(log, bootstrap)
@@ -282,20 +282,16 @@ def _match(log: Path, bootstrap: int, form: str) -> None:
                       markup=False, highlight=False, soft_wrap=True)  # fmt: skip
         return
     if form == "json":
-        settings = match.settings
+        settings = results.settings
         data: dict[str, Any] = {
-            "match_id": match.match_id,
+            "match_id": results.header.match_id,
             "seed": settings.seed,
             "rules": settings.rules.name,
             "duplicate": settings.duplicate,
             **summary.to_dict(),
             "digest": last_line_digest(log),
-            # Past the fault limit, as the referee counts (the order: by seat, not by event).
-            "disqualified": [
-                player.name
-                for player in match.referee.players
-                if player.faults > settings.policy.max_faults
-            ],
+            # Past the fault limit (in the order of the players).
+            "disqualified": results.disqualified(),
         }
         print_json(data)
         return
