@@ -486,7 +486,7 @@ def test_a_pickle_written_into_the_channel_is_never_unpickled(tmp_path: Path) ->
     assert not marker.exists()
     if _unreachable(proc, said, tmp_path):
         return
-    assert "injected pickle" in said
+    assert "injecting pickle" in said
     one_line_error(
         proc, "table 2 (rulebot, rulebot#2, injector)", "its worker process sent a line that is "
         "not JSON", "the tournament stopped", "--resume t.jsonl",
@@ -502,7 +502,7 @@ def test_a_forged_record_never_reaches_the_log(tmp_path: Path) -> None:
     proc, said = _tournament(tmp_path, "forge")
     if _unreachable(proc, said, tmp_path):
         return
-    assert "injected forge" in said
+    assert "injecting forge" in said
     # The forged deal 1 passed every check of its own; the worker's real deal 1 then came where
     # deal 2 was due.
     one_line_error(
@@ -528,8 +528,8 @@ def test_other_writes_into_the_channel_stop_the_tournament(
     proc, said = _tournament(tmp_path, mode)
     if _unreachable(proc, said, tmp_path):
         return
-    # The tournament stops the bot while its five MiB are still going in.
-    assert f"injected {mode}" in said or (mode == "huge" and "got it with pidfd_getfd" in said)
+    # The tournament may stop the bot as soon as its line is in (its five MiB still going in).
+    assert f"injecting {mode}" in said
     one_line_error(proc, "table 2 (rulebot, rulebot#2, injector)", needle, "--resume t.jsonl")
     records = _check_log(tmp_path)
     assert not [r for r in records if r.get("match_id", "").endswith("-t2") and r["type"] == "deal"]
@@ -541,6 +541,6 @@ def test_a_sandboxed_injector_cannot_even_find_its_worker(tmp_path: Path) -> Non
     marker = tmp_path / "pickled"
     proc, said = _tournament(tmp_path, "pickle", str(marker), sandbox=True)
     ok(proc)
-    assert "unreachable" in said and "injected" not in said, said
+    assert "unreachable" in said and "injecting" not in said, said
     assert not marker.exists()
     _check_log(tmp_path)

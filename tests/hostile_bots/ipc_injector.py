@@ -20,8 +20,8 @@ It finds the channel's descriptor on its parent's command line (``python -P -m
 zole_arena.events.worker FD``) and first tries to open ``/proc/<parent>/fd/FD``, which
 works for a pipe but not for a socket (ENXIO); then takes the descriptor with ``pidfd_getfd``,
 which needs the right to trace the worker (root, or Yama's ``ptrace_scope`` 0 for the same
-user). It says on stderr what it did: ``cannot open ...``, then ``injected via ...`` or
-``unreachable: ...``.
+user). It says on stderr what it did: ``cannot open ...``, then ``injecting MODE`` before it writes
+(and ``injected MODE`` after, if it is not stopped first) or ``unreachable: ...``.
 """
 
 from __future__ import annotations
@@ -137,6 +137,8 @@ def inject(mode: str, arg: str | None) -> None:
         return
     if fd is None:
         return
+    # Said first: the tournament may stop this bot as soon as the line is in.
+    say(f"injecting {mode}")
     data = memoryview(payload(mode, arg))
     while data:
         data = data[os.write(fd, data) :]
