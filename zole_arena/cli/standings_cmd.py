@@ -19,7 +19,7 @@ from zole_arena.arena.results import read_match
 from zole_arena.cli.console import err, fail, out, print_json
 from zole_arena.cli.tables import print_final, results_table, sprt_report, summary_json
 from zole_arena.errors import ZoleError
-from zole_arena.events.resume import resume_tournament
+from zole_arena.events.resume import read_tournament
 from zole_arena.events.sprt import result_from_log
 from zole_arena.records.model import DealRecord, MatchHeader, SettleRecord
 from zole_arena.records.reader import LogReader, last_line_digest, log_type, read_log
@@ -183,11 +183,9 @@ def _results_by_table(log: Path) -> Table:
 
 
 def _tournament(log: Path, bootstrap: int, form: str) -> None:
-    tournament = resume_tournament(log)
-    summary = tournament.summary()
+    tournament = read_tournament(log)
+    summary = tournament.summary(str(log), last_line_digest(log))
     summary.ratings = summary.standings.ratings(bootstrap)
-    summary.log = str(log)
-    summary.digest = last_line_digest(log)
     data = summary_json(tournament, summary)
     if form == "json":
         print_json(data)

@@ -25,7 +25,7 @@ from zole_arena.cli.console import (
 )
 from zole_arena.events.sprt import SprtResult
 from zole_arena.events.standings import TournamentSummary
-from zole_arena.events.tournament import Tournament
+from zole_arena.events.state import TournamentState
 from zole_arena.stats.ratings import (
     MIN_UNITS,
     NOT_ESTIMATED,
@@ -248,7 +248,7 @@ def _head_to_head(summary: TournamentSummary, shown: Mapping[str, str]) -> Table
     return table
 
 
-def summary_json(tournament: Tournament, summary: TournamentSummary) -> dict[str, Any]:
+def summary_json(tournament: TournamentState, summary: TournamentSummary) -> dict[str, Any]:
     """What ``--json`` prints at the end: the summary with the tournament's id and format."""
     data = summary.to_dict()
     data["tournament_id"] = tournament.tournament_id

@@ -13,24 +13,24 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import printable
 from zole_arena.events.schedule import Entrant, TournamentError
 from zole_arena.events.settings import TournamentSettings
+from zole_arena.events.state import TournamentState
 from zole_arena.events.tournament import Tournament
 from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.limits import DEFAULT_LIMITS, Limits
 from zole_arena.records.checks import resume_refusal
-from zole_arena.records.model import (
-    InvalidHeader,
-    TournamentHeader,
-)
-from zole_arena.records.reader import read_log
+from zole_arena.records.model import InvalidHeader, Record, TournamentHeader
+from zole_arena.records.reader import LogProblem, read_log
 
 __all__ = [
     "Grant",
+    "read_tournament",
     "resume_tournament",
 ]
 
@@ -145,6 +145,43 @@ def resume_tournament(
         it, or asks for more than ``grant`` allows.
     """
     records, problems = read_log(log_path)
+    header, settings = _settings_of(log_path, records, problems, concurrency)
+    tournament = Tournament(
+        settings, log_path, tournament_id=header.tournament_id, transcript=transcript
+    )
+    tournament.take_records(records)
+    if grant is not None and not all(table.finished for table in tournament.tables):
+        # a finished one runs no bot
+        tournament.play_rest_with(grant.settings(settings.match, log_path))
+    return tournament
+
+
+def read_tournament(log_path: str | Path) -> TournamentState:
+    """A tournament's state from its log alone (finished or cut off: the records it keeps),
+    its tables, standings and rounds counted as the tournament counted them: it runs no bot
+    and builds no tournament.
+
+    :raises RecordError: the file is not a zole-arena log.
+    :raises TournamentError: the log does not start with a tournament header, or does not fit
+        it.
+    """
+    records, problems = read_log(log_path)
+    header, settings = _settings_of(log_path, records, problems, None)
+    state = TournamentState(settings, header.tournament_id)
+    state.take_records(records)
+    return state
+
+
+def _settings_of(
+    log_path: str | Path,
+    records: Sequence[Record],
+    problems: Sequence[LogProblem],
+    concurrency: int | None,
+) -> tuple[TournamentHeader, TournamentSettings]:
+    """A tournament log's header and the settings it was played with, checked.
+
+    :raises TournamentError: no tournament header, or one whose tables are not its format's.
+    """
     if not records:
         why = problems[0].message if problems else "no records"
         raise TournamentError(f"{log_path}: nothing to resume from ({why})")
@@ -178,10 +215,4 @@ def resume_tournament(
         raise TournamentError(
             f"{log_path}: its tables are not the ones this zole-arena version would play"
         )
-    tournament = Tournament(
-        settings, log_path, tournament_id=header.tournament_id, transcript=transcript
-    )
-    tournament.take_records(records)
-    if grant is not None and not all(table.finished for table in tournament.tables):
-        tournament.play_rest_with(grant.settings(match, log_path))  # a finished one runs no bot
-    return tournament
+    return header, settings

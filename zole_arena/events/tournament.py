@@ -33,12 +33,11 @@ import select
 import signal
 import subprocess
 import time
-import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
-from zole_arena.arena.match import Match, stderr_path
+from zole_arena.arena.match import stderr_path
 from zole_arena.arena.settings import MatchSettings, _schedule
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.events.messages import (
@@ -54,10 +53,11 @@ from zole_arena.events.messages import (
     send,
 )
 from zole_arena.events.plain import MessageError
-from zole_arena.events.schedule import Table, TournamentError
+from zole_arena.events.schedule import TournamentError
 from zole_arena.events.settings import TournamentSettings, hiding_the_event, tournament_header
 from zole_arena.events.signals import _SignalGate
-from zole_arena.events.standings import Standings, TableState, TournamentSummary
+from zole_arena.events.standings import TableState, TournamentSummary
+from zole_arena.events.state import TournamentState
 from zole_arena.events.table_checks import check_deal, check_header, check_settle, check_stop
 from zole_arena.events.workers import LOCAL_WORKER, _start_worker, _Worker
 from zole_arena.game.table import seating_of
@@ -65,13 +65,10 @@ from zole_arena.isolation.affinity import pin
 from zole_arena.records.model import (
     DealRecord,
     MatchRecord,
-    Record,
     SettleRecord,
-    TableOf,
 )
 from zole_arena.records.reader import RecordError
 from zole_arena.records.writer import LogWriter, is_regular_log
-from zole_arena.stats.rounds import RoundStandings, RoundTable, round_seed
 
 __all__ = [
     "Event",
@@ -88,8 +85,10 @@ _STOP_GRACE_S: Final = 15.0
 Event = tuple[str, "TableState"]
 
 
-class Tournament:
-    """Plays a tournament and writes its log (see the module's text)."""
+class Tournament(TournamentState):
+    """Plays a tournament and writes its log (see the module's text): its tables' records,
+    as the workers send them, are counted by the :class:`~zole_arena.events.state.
+    TournamentState` it is."""
 
     def __init__(
         self,
@@ -111,31 +110,8 @@ class Tournament:
         self.ray_address = ray_address
         self.transcript = transcript
         self.log_path = Path(log_path)
-        self.settings = hiding_the_event(settings, self.log_path, self.transcript)
+        super().__init__(hiding_the_event(settings, self.log_path, self.transcript), tournament_id)
         self.cpus = list(cpus) if cpus else None
-        self.tournament_id = tournament_id or uuid.uuid4().hex[:12]
-        self._header_written = False
-        names = [entrant.name for entrant in settings.entrants]
-        self.standings = Standings(names, settings.match.duplicate)
-        self.tables: list[TableState] = []
-        self._deals: dict[str, list[DealRecord]] = {}
-        """Each table's deal records so far (to resume a table from)."""
-        self._totals: dict[str, tuple[int, ...]] = {}
-        """Each table's points so far, by table seat (settled pules included)."""
-        self._faults: dict[str, dict[int, int]] = {}
-        """Each table's faults so far, by table seat (past the limit: disqualified there)."""
-        self.rounds: RoundStandings | None = None
-        """The ``lzf`` format's rounds: big points, and the tables of each round begun."""
-        self._rounds_ended = 0
-        self._unwritten: list[SettleRecord] = []
-        """Settle records a resumed log lacked (:meth:`_settle_round`): written at the run's
-        start."""
-        for table in settings.tables:
-            self._add_table(table)
-        if settings.format == "lzf":
-            self.rounds = RoundStandings(len(names), settings.match.seed)
-            self._new_round()
-        self.stopped: Stop | None = None
         # The state of a run (see run()).
         self._pending: list[TableState] = []
         self._on_event: Callable[[Event], None] | None = None
@@ -148,101 +124,6 @@ class Tournament:
         self._log: LogWriter | None = None
         """The log while it is open (and after, for its digest)."""
 
-    # -- tables and rounds ----------------------------------------------------------------
-
-    def _add_table(self, table: Table) -> TableState:
-        names = self.standings.names
-        state = TableState(
-            table,
-            f"{self.tournament_id}-t{table.number}",
-            tuple(names[player] for player in table.players),
-            self.settings.match.total_deals,
-        )
-        self.tables.append(state)
-        self._deals[state.match_id] = []
-        return state
-
-    def _new_round(self) -> None:
-        """Seat the next round (:class:`~zole_arena.stats.rounds.RoundStandings`)."""
-        assert self.rounds is not None
-        tables = self.rounds.next_tables()
-        number, first = len(self.rounds.rounds), len(self.tables) + 1
-        for offset, players in enumerate(tables):
-            self._add_table(Table(first + offset, players, number))
-
-    @property
-    def round_number(self) -> int:
-        """The round being played (the ``lzf`` format; 0 otherwise)."""
-        return len(self.rounds.rounds) if self.rounds is not None else 0
-
-    def _round_over(self) -> bool:
-        """Whether the round being played has ended (every table finished) and is counted:
-        its big points added. False in the other formats."""
-        rounds = self.rounds
-        if rounds is None:
-            return False
-        number = len(rounds.rounds)
-        if self._rounds_ended == number:
-            return True
-        playing = [t for t in self.tables if t.table.round == number]
-        if not all(t.finished for t in playing):
-            return False
-        ended = (
-            RoundTable(
-                t.table.players,
-                self._totals.get(t.match_id, (0,) * len(t.table.players)),
-                self._faults.get(t.match_id, {}),
-                t.deals < t.planned,
-            )
-            for t in playing
-        )
-        won = rounds.close_round(ended, self.settings.match.policy.max_faults)
-        for table, big in zip(playing, won, strict=True):
-            table.big = big
-        self._rounds_ended = number
-        return True
-
-    def _next_round(self) -> bool:
-        """After a round has ended: seat the next one, if there is one to play."""
-        if self.rounds is None or not self._round_over():
-            return False
-        if self.round_number >= (self.settings.rounds or 0):
-            return False
-        self._new_round()
-        return True
-
-    # -- resuming -----------------------------------------------------------------------------
-
-    def take_records(self, records: Iterable[Record]) -> None:
-        """Count the records of an earlier run of this tournament (from its log). In the
-        ``lzf`` format each round's tables are seated as the rounds before them ended."""
-        by_id = {table.match_id: table for table in self.tables}
-        for record in records:
-            if record.type == "tournament":
-                self._header_written = True
-                continue
-            table = by_id.get(record.match_id)
-            if table is None:  # a record of the next round: the round before has ended
-                self._settle_round()
-                if self._next_round():
-                    by_id = {table.match_id: table for table in self.tables}
-                    table = by_id.get(record.match_id)
-            if table is None:
-                raise TournamentError(
-                    f"the log holds match {record.match_id!r}, which is not a table of "
-                    f"tournament {self.tournament_id}"
-                    + (" (or not of the round it is in)" if self.rounds is not None else "")
-                )
-            self._count(table, record)
-        self._settle_round()
-        self._next_round()  # a round whose last deal ended the log: the next is seated
-
-    @property
-    def settles_missing(self) -> bool:
-        """Whether settle records the log lacked are waiting to be written (a tournament
-        resumed from a log stopped between a table's last deal and its settle)."""
-        return bool(self._unwritten)
-
     def write_missing_settles(self) -> None:
         """Write the settle records the log lacked (:attr:`settles_missing`) now, without
         playing (a complete tournament's; one that plays on writes them as it starts).
@@ -254,54 +135,6 @@ class Tournament:
                 writer.write(settled)
         self._unwritten.clear()
 
-    def _settle_round(self) -> None:
-        """Settle the pules of the current round's tables that played all their deals but
-        whose log lacks its ``settle`` record (a run stopped between the two): computed from
-        their deals as the table's match would have, counted now, and written first when the
-        tournament plays on (:attr:`_unwritten`)."""
-        number = self.round_number
-        for table in self.tables:
-            if table.table.round != number or table.settled or table.deals < table.planned:
-                continue
-            match = Match(
-                self._task(table).configs,
-                self._match_of(table),
-                None,
-                match_id=table.match_id,
-                part_of=self._part(table),
-            )
-            match.replay_records(self._deals[table.match_id])
-            if match.settles:
-                match.settle(table.planned)
-            if match.settled is not None:
-                self._count(table, match.settled)
-                self._unwritten.append(match.settled)
-
-    def _count(self, table: TableState, record: Record) -> None:
-        if record.type == "match":
-            table.started = True
-        elif isinstance(record, DealRecord):
-            self._deals[table.match_id].append(record)
-            table.deals += 1
-            self.standings.add(record)
-            self._add_points(table, record.player_scores)
-            faults = self._faults.setdefault(table.match_id, {})
-            for fault in record.faults:
-                faults[fault.player] = faults.get(fault.player, 0) + 1
-        elif isinstance(record, SettleRecord):
-            table.settled = True
-            self.standings.add_settle(table.names, record)
-            self._add_points(table, dict(enumerate(record.scores)))
-
-    def _add_points(self, table: TableState, scores: Mapping[int, int]) -> None:
-        """Add a deal's (or a settle's) scores to its table's points, by table seat: summed
-        from the scores, never taken from a record's totals (a log's totals are its word)."""
-        size = len(table.names)
-        before = self._totals.get(table.match_id, (0,) * size)
-        self._totals[table.match_id] = tuple(
-            points + scores.get(seat, 0) for seat, points in enumerate(before)
-        )
-
     # -- playing ------------------------------------------------------------------------------
 
     def stderr_folder(self) -> Path | None:
@@ -312,19 +145,6 @@ class Tournament:
             return None
         # Absolute: a worker elsewhere (a Ray node) runs in a folder of its own.
         return self.log_path.absolute().with_name(self.log_path.name + ".stderr")
-
-    def _part(self, table: TableState) -> TableOf:
-        """What a table's match header says of it: which tournament, table and round."""
-        return TableOf(self.tournament_id, table.table.number, table.table.round)
-
-    def _match_of(self, table: TableState) -> MatchSettings:
-        """How a table plays: as the tournament's settings say, from its board group's seed
-        (:mod:`zole_arena.stats.boards`) or its round's."""
-        match, number = self.settings.match, table.table.round
-        if number is None:
-            number = table.table.number
-            return dataclasses.replace(match, seed=self.settings.table_seed(number))
-        return dataclasses.replace(match, seed=round_seed(match.seed, number))
 
     def play_rest_with(self, match: MatchSettings) -> None:
         """Play the tables still to play with ``match`` (a resume's sandbox and limits:
@@ -354,17 +174,10 @@ class Tournament:
             and not match.separate_seatings,
         )
 
-    def summary(self) -> TournamentSummary:
-        """The figures so far."""
-        return TournamentSummary(
-            self.standings,
-            self.tables,
-            self.settings.total_deals,
-            self.stopped,
-            str(self.log_path),
-            digest=self._log.digest if self._log is not None else None,
-            rounds=self.rounds,
-        )
+    def summary(self, log: str | None = None, digest: str | None = None) -> TournamentSummary:
+        """The figures so far, with the log's path and digest (unless given)."""
+        own = self._log.digest if self._log is not None else None
+        return super().summary(log or str(self.log_path), digest or own)
 
     def run(self, on_event: Callable[[Event], None] | None = None) -> TournamentSummary:
         """Play every unfinished table, ``concurrency`` at a time; stop on Ctrl-C.
