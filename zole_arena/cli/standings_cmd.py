@@ -21,8 +21,9 @@ from zole_arena.cli.tables import print_final, results_table, sprt_report, summa
 from zole_arena.errors import ZoleError
 from zole_arena.events.resume import read_tournament
 from zole_arena.events.sprt import result_from_log
-from zole_arena.records.model import DealRecord, MatchHeader, SettleRecord
-from zole_arena.records.reader import LogReader, last_line_digest, log_type, read_log
+from zole_arena.events.state import TournamentState
+from zole_arena.records.model import MatchHeader
+from zole_arena.records.reader import LogReader, last_line_digest, log_type
 from zole_arena.stats.ratings import (
     DEFAULT_BOOTSTRAP,
     MIN_BOOTSTRAP,
@@ -139,44 +140,24 @@ def _warn_of_skipped(log: Path) -> None:
             )
 
 
-def _table_results(log: Path) -> list[tuple[int, str, list[tuple[str, int]], int, int]]:
-    """Each table's (number, match id, points by player in seat order of its header, deals
-    played, deals planned), from the log's records."""
-    records, _ = read_log(log)
-    tables: dict[str, tuple[int, dict[str, int], list[int]]] = {}
-    seated: dict[str, tuple[str, ...]] = {}
-    for record in records:
-        if isinstance(record, MatchHeader) and record.tournament is not None:
-            tables[record.match_id] = (
-                record.tournament.table,
-                dict.fromkeys(record.names, 0),
-                [0, record.total_deals],
-            )
-            seated[record.match_id] = record.names
-        elif isinstance(record, DealRecord) and record.match_id in tables:
-            _, points, count = tables[record.match_id]
-            names = seated[record.match_id]  # at a table of four, the sitter is paid too
-            for player, score in record.player_scores.items():
-                if player < len(names):
-                    points[names[player]] = points.get(names[player], 0) + score
-            count[0] += 1
-        elif isinstance(record, SettleRecord) and record.match_id in tables:
-            _, points, _ = tables[record.match_id]
-            for name, score in zip(seated[record.match_id], record.scores, strict=False):
-                points[name] = points.get(name, 0) + score
-    return sorted(
-        (number, match_id, list(points.items()), count[0], count[1])
-        for match_id, (number, points, count) in tables.items()
-    )
+def _table_results(
+    tournament: TournamentState,
+) -> list[tuple[int, list[tuple[str, int]], int, int]]:
+    """Each table begun: (number, points by player in seat order, deals played, planned)."""
+    return [
+        (t.table.number, list(zip(t.names, tournament.points(t), strict=True)), t.deals, t.planned)
+        for t in tournament.tables
+        if t.started
+    ]
 
 
-def _results_by_table(log: Path) -> Table:
+def _results_by_table(tournament: TournamentState) -> Table:
     table = Table(
         title="Results by table", box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True
     )
     for heading in ("table", "players and points", "deals"):
         table.add_column(heading, justify="right" if heading != "players and points" else "left")
-    for number, _, points, played, planned in _table_results(log):
+    for number, points, played, planned in _table_results(tournament):
         players = ", ".join(f"{escape(name)} {score:+d}" for name, score in points)  # not markup
         table.add_row(str(number), players, f"{played}/{planned}")
     return table
@@ -202,7 +183,7 @@ def _tournament(log: Path, bootstrap: int, form: str) -> None:
         by_table = [
             [str(number), ", ".join(f"{name} {score:+d}" for name, score in points),
              f"{played}/{planned}"]
-            for number, _, points, played, planned in _table_results(log)
+            for number, points, played, planned in _table_results(tournament)
         ]  # fmt: skip
         out.print(
             f"Standings after {summary.deals} of {summary.planned} deals\n\n"
@@ -212,7 +193,7 @@ def _tournament(log: Path, bootstrap: int, form: str) -> None:
         )  # fmt: skip
         return
     print_final(summary)
-    out.print(_results_by_table(log))
+    out.print(_results_by_table(tournament))
 
 
 def _is_sprt(log: Path) -> bool:

@@ -212,6 +212,11 @@ class TournamentState:
             return dataclasses.replace(match, seed=self.settings.table_seed(number))
         return dataclasses.replace(match, seed=round_seed(match.seed, number))
 
+    def points(self, table: TableState) -> tuple[int, ...]:
+        """A table's points so far by table seat, its settled pules included (summed from the
+        scores, never taken from a record's totals)."""
+        return self._totals.get(table.match_id, (0,) * len(table.names))
+
     def summary(self, log: str | None = None, digest: str | None = None) -> TournamentSummary:
         """The figures so far (``log`` and ``digest``: the log's path and digest, to show)."""
         return TournamentSummary(
