@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from zole_arena.arena.match import Match as Match
     from zole_arena.arena.match import RecordSink as RecordSink
     from zole_arena.arena.referee import FaultPolicy as FaultPolicy
+    from zole_arena.arena.results import MatchResults as MatchResults
+    from zole_arena.arena.results import read_match as read_match
     from zole_arena.arena.resume import resume_match as resume_match
     from zole_arena.arena.settings import MatchSettings as MatchSettings
     from zole_arena.arena.stop import Stop as Stop
@@ -53,12 +55,14 @@ if TYPE_CHECKING:
     from zole_arena.arena.verify import VerifyReport as VerifyReport
     from zole_arena.arena.verify import verify_log as verify_log
     from zole_arena.errors import ZoleError as ZoleError
+    from zole_arena.events.resume import read_tournament as read_tournament
     from zole_arena.events.resume import resume_tournament as resume_tournament
     from zole_arena.events.schedule import Entrant as Entrant
     from zole_arena.events.settings import TournamentSettings as TournamentSettings
     from zole_arena.events.sprt import HeadToHead as HeadToHead
     from zole_arena.events.sprt import SprtResult as SprtResult
     from zole_arena.events.standings import TournamentSummary as TournamentSummary
+    from zole_arena.events.state import TournamentState as TournamentState
     from zole_arena.events.tournament import Tournament as Tournament
     from zole_arena.game.actions import Contract as Contract
     from zole_arena.game.cards import Card as Card
@@ -125,7 +129,9 @@ _NAMES: dict[str, str] = {
     "RecordSink": "zole_arena.arena.match",
     "Stop": "zole_arena.arena.stop",
     "StopReason": "zole_arena.arena.stop",
+    "MatchResults": "zole_arena.arena.results",
     "Summary": "zole_arena.arena.summary",
+    "read_match": "zole_arena.arena.results",
     "resume_match": "zole_arena.arena.resume",
     # Logs: reading, writing, verifying, rating.
     "LogReader": "zole_arena.records.reader",
@@ -159,7 +165,9 @@ _NAMES: dict[str, str] = {
     "SprtSettings": "zole_arena.stats.sprt",
     "Tournament": "zole_arena.events.tournament",
     "TournamentSettings": "zole_arena.events.settings",
+    "TournamentState": "zole_arena.events.state",
     "TournamentSummary": "zole_arena.events.standings",
+    "read_tournament": "zole_arena.events.resume",
     "resume_tournament": "zole_arena.events.resume",
     # The lzf format's rounds: big points, reseating (docs/rules.md §9).
     "RoundStandings": "zole_arena.stats.rounds",

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from zole_arena.analysis.fairplay import LoggedDeal
@@ -418,8 +418,3 @@ def set_aside(report: FairplayReport) -> list[str]:
         "cheater's play shows its tablemates what the drawn deals do not"
         for flagged, names in groups.items()
     ]
-
-
-def flagged_names(report: FairplayReport) -> Iterable[str]:
-    """The names of the bots flagged on their own."""
-    return (p.name for p in report.players if p.flagged)

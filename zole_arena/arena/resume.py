@@ -1,4 +1,5 @@
-"""A match brought back from its log: :func:`resume_match`.
+"""A match brought back from its log to be played on: :func:`resume_match` (a log's results
+alone: :func:`~zole_arena.arena.results.read_match`).
 
 A log's header holds everything a match was set up with (the bots' commands, folders and
 options, the settings, the seed), and its deal records every deal played: the match is set up
@@ -25,31 +26,26 @@ __all__ = ["resume_match"]
 def resume_match(
     log_path: str | Path,
     *,
-    playable: bool = True,
     grant: Callable[[MatchSettings], MatchSettings] | None = None,
     transcript: str | None = None,
 ) -> Match:
     """A :class:`Match` set up from a log's header and brought up to its last whole deal.
 
-    :param playable: whether the match is to be played on; False reads it only (for its
-        standings), so that a log of a session a person played, of a bot seated in-process,
-        or whose bots' folders are gone (a log copied from another machine) reads too.
     :param grant: what the organizer allows the bots, whatever the header says (a log is
         anyone's text, and an edited header can be chained anew): given the header's
         settings before any bot is set up, it returns those to play with — the sandbox and
         limits — or raises (:meth:`zole_arena.events.resume.Grant.settings` makes one;
-        ``zole-arena match --resume`` always gives one). None: as the header says, for reading
-        a log or resuming one of your own. A finished match, which runs no bot, is not held
-        to it.
+        ``zole-arena match --resume`` always gives one). None: as the header says, for
+        resuming a log of your own. A finished match, which runs no bot, is not held to it.
     :param transcript: the file for the bots' protocol lines (``--transcript``); None: none.
     :raises RecordError: the file is not a zole-arena log.
     :raises MatchError: the log has no header or does not fit its header.
     """
     records, problems = read_log(log_path)
     header = match_header(log_path, records, problems)
-    if playable and any(player.command == ("<human>",) for player in header.players):
+    if any(player.command == ("<human>",) for player in header.players):
         raise MatchError(f"{log_path}: a 'play' session cannot be resumed (a person played it)")
-    if playable and any(player.command[:1] == (IN_PROCESS,) for player in header.players):
+    if any(player.command[:1] == (IN_PROCESS,) for player in header.players):
         raise MatchError(
             f"{log_path}: a match with a bot seated in-process cannot be resumed from its log "
             "(the bot was a Python object, not a command)"
@@ -59,7 +55,7 @@ def resume_match(
     if grant is not None and len(deals) < settings.total_deals:
         settings = grant(settings)
     for player in header.players:
-        if playable and player.cwd is not None and not Path(player.cwd).is_dir():
+        if player.cwd is not None and not Path(player.cwd).is_dir():
             raise MatchError(
                 f"{log_path}: bot {player.name}'s folder {player.cwd} does not exist any more"
             )

@@ -232,12 +232,6 @@ def _bots_of_test(log: Path, form: str) -> None:
     )  # fmt: skip
 
 
-def _strongest_first(entry: dict[str, Any]) -> tuple[float, int]:
-    """Rated bots by their Elo, then the others by their points."""
-    elo = entry.get("elo")
-    return (-elo if elo is not None else float("inf"), -entry["points"])
-
-
 def _match(log: Path, bootstrap: int, form: str) -> None:
     results = read_match(log)
     summary = results.summary(str(log))

@@ -188,10 +188,6 @@ def _table_task(task_line: bytes, version: str) -> Iterator[bytes]:
 # -- the driver side (the tournament's worker process) --------------------------------------
 
 
-class _StopRequested(Exception):
-    pass
-
-
 @dataclasses.dataclass
 class _Driver:
     """The tournament's worker on a Ray cluster: it connects, then plays tables as tasks."""

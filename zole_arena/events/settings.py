@@ -12,13 +12,8 @@ from zole_arena.arena.settings import MatchSettings
 from zole_arena.events.designs import DesignError, balanced_tables
 from zole_arena.events.schedule import FORMATS, Entrant, Format, Table, TournamentError, tables_for
 from zole_arena.isolation.sandbox import readable_paths
-from zole_arena.records.checks import (
-    MAX_CONCURRENCY,
-    MAX_DERIVED_TABLES,
-    MAX_ENTRANTS,
-    MAX_ROUNDS,
-    derived_tables,
-)
+from zole_arena.records.checks import MAX_ROUNDS, derived_tables
+from zole_arena.records.kinds import MAX_CONCURRENCY, MAX_DERIVED_TABLES, MAX_ENTRANTS
 from zole_arena.records.model import (
     Boards,
     EntrantInfo,
