@@ -227,6 +227,10 @@ def _later_keys(header: Mapping[str, Any], problems: list[str]) -> None:
         if isinstance(sprt, dict)
         else f"sprt is {short(sprt)}, not an object"
     )
+    if problem is None and sprt["elo1"] <= sprt["elo0"]:
+        problem = f"sprt: elo1 {short(sprt['elo1'])} is not above elo0 {short(sprt['elo0'])}"
+    if problem is None and sprt["alpha"] + sprt["beta"] >= 1:
+        problem = "sprt: alpha + beta is not below 1 (nothing is left to test)"
     if problem is not None:
         problems.append(problem)
 

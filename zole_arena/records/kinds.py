@@ -49,6 +49,7 @@ __all__ = [
     "MAX_OPTIONS",
     "MAX_OPTION_TEXT",
     "MAX_PATHS",
+    "MAX_MS",
     "MAX_SCORE",
     "MAX_TABLES",
     "ON_FAULT",
@@ -61,6 +62,8 @@ __all__ = [
     "each_problem",
     "inline",
     "is_card",
+    "is_clock",
+    "is_ms",
     "is_command",
     "is_contract",
     "is_folder",
@@ -237,6 +240,19 @@ def is_number(value: Any) -> bool:
     return type(value) in (int, float)  # not a bool
 
 
+#: No time of a real decision or clock comes near this: a larger one is forged, and would
+#: overflow the floats that figures are computed in.
+MAX_MS: Final = 10**12
+
+
+def is_ms(value: Any) -> bool:
+    return type(value) in (int, float) and abs(value) <= MAX_MS
+
+
+def is_clock(value: Any) -> bool:
+    return type(value) is int and 0 <= value <= MAX_MS
+
+
 def one_of(names: frozenset[str]) -> Check:
     return lambda value: isinstance(value, str) and value in names
 
@@ -276,6 +292,8 @@ _INLINE.update(
         is_text: "type({0}) is str",
         is_number: "type({0}) in (int, float)",
         is_card: "(type({0}) is str and {0} in CARD_NAMES)",
+        is_ms: f"(type({{0}}) in (int, float) and -{MAX_MS} <= {{0}} <= {MAX_MS})",
+        is_clock: f"(type({{0}}) is int and 0 <= {{0}} <= {MAX_MS})",
     }
 )
 

@@ -20,6 +20,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Final
@@ -176,6 +177,13 @@ class _Cut:
 _CUT: Final = _Cut()
 
 
+class _Surrogate:
+    """What :func:`_decode` gives for JSON text holding a lone surrogate (``\\ud800``)."""
+
+
+_SURROGATE: Final = _Surrogate()
+
+
 def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
@@ -188,15 +196,38 @@ _DECODER: Final = json.JSONDecoder(parse_constant=_no_constant)
 def _decode(raw: bytes) -> Any:
     """A line's JSON value; None when it is not JSON (``NaN`` and ``Infinity`` are not),
     :data:`_CUT` when it is JSON cut off (what an arena stopped while writing leaves),
-    :data:`_TOO_DEEP` when it is nested too deep for the reader."""
+    :data:`_TOO_DEEP` when it is nested too deep for the reader, :data:`_SURROGATE` when its
+    text holds a lone surrogate."""
     try:
-        return _DECODER.decode(raw.decode())
+        value = _DECODER.decode(raw.decode())
     except json.JSONDecodeError as exc:
         return _CUT if _cut_off(exc) else None
     except ValueError:  # UnicodeDecodeError; an integer too long to read
         return None
     except RecursionError:
         return _TOO_DEEP
+    if _ESCAPED_SURROGATE.search(raw) and _lone_surrogate(value):
+        return _SURROGATE  # text no writer of text makes: every reader would trip on it
+    return value
+
+
+#: A surrogate written as an escape (``\ud800``): decoded alone, it is no character.
+_ESCAPED_SURROGATE: Final = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _lone_surrogate(value: Any) -> bool:
+    """Whether a decoded value holds a string with a lone surrogate (a pair is a character)."""
+    if isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, list):
+        return any(map(_lone_surrogate, value))
+    if isinstance(value, dict):
+        return any(map(_lone_surrogate, value)) or any(map(_lone_surrogate, value.values()))
+    return False
 
 
 def _cut_off(exc: json.JSONDecodeError) -> bool:
@@ -266,6 +297,9 @@ def _read_line(raw: bytes, ended: bool) -> _Line:
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         if value is _TOO_DEEP:
             return _Line(None, "nested too deep to be a record: skipped", True)
+        if value is _SURROGATE:
+            return _Line(None, "text with a lone surrogate (an escape such as \\ud800 that is "
+                         "no character): skipped", not raw.startswith(_RECORD_START))  # fmt: skip
         if not ended:
             return _Line(None, "truncated last line (the arena stopped while writing it): "
                          "skipped", True)  # fmt: skip

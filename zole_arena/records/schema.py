@@ -44,7 +44,9 @@ from zole_arena.records.kinds import (
     at_least,
     is_absent,
     is_card,
+    is_clock,
     is_contract,
+    is_ms,
     is_name,
     is_none,
     is_number,
@@ -237,10 +239,10 @@ MOVE: Final = Part(Move, (
     Key("action", is_text, "text", read=_SHOWN),
     Key("request_id", optional(is_whole), "null or a whole number", later=True),
     # to the microsecond: finer digits are noise, and cost log space
-    Key("think_ms", optional(is_number), "null or a number", write="round({0}, 3)", null=True,
-        later=True),
+    Key("think_ms", optional(is_ms), "null or a number",
+        write="round({0}, 3)", null=True, later=True),
     # only under a game clock (then every move has one): logs without stay as they were
-    Key("clock_ms", at_least(0), "a whole number of milliseconds from 0", later=True,
+    Key("clock_ms", is_clock, "a whole number of milliseconds from 0", later=True,
         omit=is_none),
 ))  # fmt: skip
 
@@ -420,15 +422,26 @@ _ENTRANT: Final = Part(EntrantInfo, (
     Key("cwd", later=True),
 ))  # fmt: skip
 _TABLE_OF: Final = Part(TableOf, (Key("id"), Key("table"), Key("round", later=True, omit=is_none)))
-#: The test a match of ``sprt`` belongs to.
+
+
+def _elo(value: Any) -> bool:
+    return is_number(value) and -2000 <= value <= 2000  # as SprtSettings takes them
+
+
+def _error_rate(value: Any) -> bool:
+    return is_number(value) and 1e-12 <= value < 1
+
+
+#: The test a match of ``sprt`` belongs to (its bounds as
+#: :class:`~zole_arena.stats.sprt.SprtSettings` takes them: a reader of the log builds one).
 SPRT: Final = Part(SprtInfo, (
     Key("new", is_name, "a name"),
     Key("old", is_name, "a name"),
     Key("third", optional(is_name), "null or a name"),
-    Key("elo0", is_number, "a number"),
-    Key("elo1", is_number, "a number"),
-    Key("alpha", is_number, "a number"),
-    Key("beta", is_number, "a number"),
+    Key("elo0", _elo, "a number"),
+    Key("elo1", _elo, "a number"),
+    Key("alpha", _error_rate, "a number"),
+    Key("beta", _error_rate, "a number"),
 ))  # fmt: skip
 
 MATCH: Final = Part(MatchHeader, (

@@ -156,6 +156,10 @@ def elo_of_score(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: never -0.0
 
 
+#: The smallest error rate a test takes: below it, ln((1-β)/α) is no longer a float.
+MIN_ERROR_RATE: Final = 1e-12
+
+
 @dataclasses.dataclass(frozen=True)
 class SprtSettings:
     """The hypotheses and error rates of a test.
@@ -179,6 +183,8 @@ class SprtSettings:
         for name, value in (("alpha", self.alpha), ("beta", self.beta)):
             if not 0.0 < value < 1.0:
                 raise SprtError(f"{name} must be between 0 and 1 (exclusive), not {value:g}")
+            if value < MIN_ERROR_RATE:  # the bounds would overflow
+                raise SprtError(f"{name} must be at least {MIN_ERROR_RATE:g}, not {value:g}")
         if self.alpha + self.beta >= 1.0:
             raise SprtError(f"alpha + beta must be less than 1, not {self.alpha + self.beta:g}")
 
