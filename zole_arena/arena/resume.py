@@ -16,6 +16,7 @@ from pathlib import Path
 from zole_arena.arena.match import Match, stderr_path
 from zole_arena.arena.results import match_header
 from zole_arena.arena.settings import MatchError, MatchSettings
+from zole_arena.errors import printable
 from zole_arena.players.session import IN_PROCESS, BotConfig
 from zole_arena.records.model import DealRecord, SettleRecord
 from zole_arena.records.reader import read_log
@@ -57,7 +58,8 @@ def resume_match(
     for player in header.players:
         if player.cwd is not None and not Path(player.cwd).is_dir():
             raise MatchError(
-                f"{log_path}: bot {player.name}'s folder {player.cwd} does not exist any more"
+                f"{log_path}: bot {player.name}'s folder {printable(player.cwd)} "
+                "does not exist any more"
             )
     configs = [
         BotConfig(

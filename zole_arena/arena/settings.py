@@ -225,7 +225,13 @@ def in_order(
         number, block, sheet_index, seating = step
         if size == 4:
             seating = seating_of(number, 4).players
-        if record.deal != number or record.block != block or record.seating != seating:
+        at_four = record.table is not None
+        if (
+            record.deal != number
+            or record.block != block
+            or record.seating != seating
+            or (at_four != (size == 4))
+        ):
             raise MatchError(
                 f"the log's deal {record.deal} is not deal {number} of this match "
                 "(was the log written by another zole-arena version?)"

@@ -10,7 +10,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from zole_arena.arena.settings import MatchSettings
-from zole_arena.errors import BotError
+from zole_arena.errors import BotError, printable
 from zole_arena.events.schedule import Entrant, TournamentError
 from zole_arena.players.session import BotSession
 from zole_arena.protocol import plays_at, tables_said
@@ -37,7 +37,8 @@ def check_entrants(
     for entrant in entrants:
         if entrant.cwd is not None and not Path(entrant.cwd).is_dir():
             raise TournamentError(
-                f"bot {entrant.name}: its folder {entrant.cwd} does not exist any more"
+                f"bot {entrant.name}: its folder {printable(str(entrant.cwd))} "
+                "does not exist any more"
             )
 
     def start(entrant: Entrant) -> str | None:
