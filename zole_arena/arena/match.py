@@ -27,6 +27,7 @@ from zole_arena.arena.settings import (
     MatchSettings,
     in_order,
     scheduled,
+    settles_at,
     unique_names,
 )
 from zole_arena.arena.stop import Disqualification, Stop, StopReason
@@ -494,9 +495,7 @@ class Match:
     def settles(self) -> bool:
         """Whether the pules standing at the match's end are settled: at a table of four,
         and at a table of three in a round of the ``lzf`` format (docs/rules.md §8)."""
-        part = self.part_of
-        in_round = isinstance(part, TableOf) and part.round is not None
-        return self.table is not None or (in_round and not self.settings.duplicate)
+        return settles_at(len(self.players), self.part_of, self.settings.duplicate)
 
     def settle(self, number: int) -> None:
         """End a table's match (:attr:`settles`): the personal pules standing cost their owners

@@ -15,7 +15,7 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
-from zole_arena.arena.settings import MatchError, MatchSettings, in_order
+from zole_arena.arena.settings import MatchError, MatchSettings, in_order, settles_at
 from zole_arena.arena.summary import MatchTally, Summary
 from zole_arena.game.rules import Rules
 from zole_arena.game.scoresheet import ScoreSheet
@@ -24,7 +24,7 @@ from zole_arena.records.checks import resume_refusal
 from zole_arena.records.model import DealRecord, InvalidHeader, MatchHeader, Record, SettleRecord
 from zole_arena.records.reader import LogProblem, read_log
 
-__all__ = ["MatchResults", "match_header", "read_match", "settles", "settle_of"]
+__all__ = ["MatchResults", "match_header", "read_match", "settle_of"]
 
 
 def match_header(
@@ -51,13 +51,6 @@ def match_header(
     if sum(1 for r in records if r.type == "match") > 1:
         raise MatchError(f"{log_path}: the file holds more than one match; resume needs one")
     return header
-
-
-def settles(header: MatchHeader) -> bool:
-    """Whether a match settles the pules standing at its end: at a table of four, and at a
-    table of three in a round of the ``lzf`` format (docs/rules.md §8)."""
-    in_round = header.tournament is not None and header.tournament.round is not None
-    return len(header.players) == 4 or (in_round and not header.duplicate)
 
 
 def settle_of(
@@ -122,7 +115,8 @@ def read_match(log_path: str | Path) -> MatchResults:
     for record, _ in in_order(settings, len(header.players), deals):
         tally.add_record(record)
     settled = None
-    if settles(header) and len(deals) == settings.total_deals:
+    settles = settles_at(len(header.players), header.tournament, header.duplicate)
+    if settles and len(deals) == settings.total_deals:
         settled = settle_of(
             header.match_id, settings.rules, settings.seed, len(header.players), deals
         )

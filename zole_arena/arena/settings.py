@@ -22,6 +22,7 @@ from zole_arena.records.model import (
     HeaderSettings,
     MatchHeader,
     SandboxSettings,
+    TableOf,
     TournamentHeader,
 )
 
@@ -30,6 +31,7 @@ __all__ = [
     "MatchSettings",
     "SEATINGS",
     "in_order",
+    "settles_at",
     "scheduled",
     "unique_names",
 ]
@@ -237,3 +239,11 @@ def in_order(
                 "(was the log written by another zole-arena version?)"
             )
         yield record, sheet_index
+
+
+def settles_at(size: int, part_of: object, duplicate: bool) -> bool:
+    """Whether a match settles the pules standing at its end: at a table of four, and at a
+    table of three in a round of the ``lzf`` format (docs/rules.md §8); ``part_of``: the
+    header's ``tournament`` (a :class:`~zole_arena.records.model.TableOf`) or anything else."""
+    in_round = isinstance(part_of, TableOf) and part_of.round is not None
+    return size == 4 or (in_round and not duplicate)
