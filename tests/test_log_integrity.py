@@ -466,6 +466,26 @@ def _wrong_dealer(records: list[Record]) -> None:
     _deal(records, 1)["dealer"] = 0
 
 
+def _ended_early(records: list[Record]) -> None:
+    _deal(records, 4)["result"]["ended_early"] = True  # wpt has no small zole to end early
+
+
+def _soloist_tricks(records: list[Record]) -> None:
+    _deal(records, 5)["result"]["soloist_tricks"] = 9
+
+
+def _another_program(records: list[Record]) -> None:
+    _deal(records, 2)["players"][1]["command"] = ["/bin/evil"]
+
+
+def _another_version(records: list[Record]) -> None:
+    _deal(records, 3)["players"][0]["version"] = "9.9"
+
+
+def _played_by_the_arena(records: list[Record]) -> None:
+    _deal(records, 6)["moves"][0]["request_id"] = None  # and no fault to say why
+
+
 DUP_FORGERIES = [
     (_culprit_without_forfeit, "deal 1: culprit: {"),
     (_other_rules, "deal 3: rules: the record's differ from its match header's in ['description']"),
@@ -476,6 +496,13 @@ DUP_FORGERIES = [
     (_hand_out_of_order, "deal 1: hand 0: ["),
     (_pules_from_nowhere, "deal 7: pules_before: the log says {'common': 0, 'personal': [0, 0]}"),
     (_wrong_dealer, "deal 1: dealer: seat 0, but deal_no 1 is dealt by seat 2"),
+    # Red team 12: the result's other fields, the players' identities and the request ids
+    # were not checked (a report shows them as logged).
+    (_ended_early, "deal 4: ended_early: the log says True, the rules give False"),
+    (_soloist_tricks, "deal 5: soloist_tricks: the log says 9, the rules give "),
+    (_another_program, "deal 2: players 2: command is ['/bin/evil'], its header's "),
+    (_another_version, "deal 3: players 1: version is '9.9', its header's "),
+    (_played_by_the_arena, "deal 6: moves: the arena played 1 for seat "),
 ]  # fmt: skip
 
 
@@ -566,6 +593,7 @@ MATCH_HEADERS = [
     (_key("settings", []), "settings is [], not an object"),
     (_key("deals", 0), "deals is 0, not a whole number from 1"),
     (_key("deals", "12"), "deals is '12', not a whole number from 1"),
+    (_key("deals", 10**9 + 1), "deals is 1000000001, not a whole number from 1 to 1,000,000,000"),
     (_key("seed", -1), "seed is -1, not a whole number from 0 to 18446744073709551615"),
     (_key("seed", 2**64), "seed is 18446744073709551616, not a whole number from 0 to"),
     (_key("duplicate", "yes"), "duplicate is 'yes', not true or false"),
@@ -591,6 +619,8 @@ def test_an_impossible_match_header_is_rejected_by_verify_and_resume(
     line = one_line_error(zole("match", "--resume", "h.jsonl", cwd=tmp_path))
     assert "h.jsonl: cannot resume: its match header is not valid: " in line
     assert said in line, line
+    line = one_line_error(zole("standings", "h.jsonl", cwd=tmp_path))
+    assert f"h.jsonl: cannot read: its match header is not valid: {said}" in line, line
     assert lines_of(tmp_path / "h.jsonl") == rechain(records)[:-1].split(b"\n")  # not touched
 
 
@@ -609,6 +639,9 @@ TOURNAMENT_HEADERS = [
     (_tournament_key("gauntlet", "nobody"), "gauntlet 'nobody' is not one of the entrants"),
     (_tournament_key("entrants", []), "entrants has 0 bots, not at least 3"),
     (_tournament_key("seed", "7"), "seed is '7', not a whole number"),
+    # A reader's schedule is sized by deals: 10**18 ran a resume out of memory.
+    (_tournament_key("deals", 10**18),
+     "deals is 1000000000000000000, not a whole number from 1 to 1,000,000,000"),
 ]  # fmt: skip
 
 
@@ -627,6 +660,37 @@ def test_an_impossible_tournament_header_is_rejected_by_verify_and_resume(
     line = one_line_error(zole("tournament", "--resume", "t.jsonl", cwd=tmp_path))
     assert "t.jsonl: cannot resume: its tournament header is not valid: " in line
     assert said in line, line
+    line = one_line_error(zole("standings", "t.jsonl", cwd=tmp_path))
+    assert f"t.jsonl: cannot read: its tournament header is not valid: {said}" in line, line
+
+
+def test_a_table_runs_its_tournaments_programs(tournament: Played, tmp_path: Path) -> None:
+    """Red team 12: a table's header was checked by its players' names alone, so it could run
+    another program under an entrant's name."""
+    records = copy(tournament.records)
+    table = next(r for r in records if r["type"] == "match")
+    table["players"][0]["command"] = ["/bin/evil"]
+    (tmp_path / "t.jsonl").write_bytes(rechain(records))
+    proc = verify(tmp_path, "t.jsonl")
+    assert proc.returncode == 1
+    assert (
+        "t.jsonl: line 2: match header: players 1: command is ['/bin/evil'], the tournament's "
+        "random has [" in proc.stdout
+    ), proc.stdout
+
+
+def test_a_round_robins_tables_are_its_entrants(tournament: Played, tmp_path: Path) -> None:
+    """Red team 12: verify took a round-robin header's tables as written (standings refused
+    them): they are the ones its entrants give."""
+    records = copy(tournament.records)
+    records[0]["tables"] = [[0, 2, 1]]
+    (tmp_path / "t.jsonl").write_bytes(rechain(records))
+    proc = verify(tmp_path, "t.jsonl")
+    assert proc.returncode == 1
+    assert (
+        "t.jsonl: line 1: tournament header: tables: table 1 is [0, 2, 1], its round-robin's "
+        "[0, 1, 2]" in proc.stdout
+    ), proc.stdout
 
 
 def test_a_table_must_play_as_its_tournament_says(tournament: Played, tmp_path: Path) -> None:

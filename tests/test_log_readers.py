@@ -530,8 +530,30 @@ def test_a_header_that_fails_its_checks_is_read_as_invalid(
     )
 
 
-def test_a_record_of_another_type_is_passed_by(tmp_path: Path) -> None:
+def test_a_record_of_another_type_is_passed_by(match_log: list[bytes], tmp_path: Path) -> None:
     record = {"format": "zole-arena", "format_version": 2, "type": "note", "match_id": "m"}
     records, problems = _read_one(tmp_path, record)
     assert records == [OtherRecord("note", "m")] and problems == []
-    ok(zole("verify", "one.jsonl", cwd=tmp_path))
+    logged = [json.loads(line) for line in match_log]
+    _write(tmp_path / "later.jsonl", rechain([*logged[:2], record, *logged[2:]]))
+    proc = ok(zole("verify", "later.jsonl", cwd=tmp_path))
+    assert (
+        "later.jsonl: line 3: a record of type 'note', which this version does not know: passed by"
+        in (proc.stderr)
+    )
+
+
+def test_a_header_renamed_leaves_its_deals_without_one(
+    match_log: list[bytes], tmp_path: Path
+) -> None:
+    """Red team 12: a header whose type is renamed was passed by, and its deals, checked
+    against no header, verified."""
+    logged = [json.loads(line) for line in match_log]
+    logged[0]["type"] = "matchx"
+    _write(tmp_path / "renamed.jsonl", rechain(logged))
+    proc = zole("verify", "renamed.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "renamed.jsonl:1: a record of type 'matchx' where a log's header is: skipped" in (
+        proc.stderr
+    )
+    assert "deal 1: its match" in proc.stdout and "has no header before it" in proc.stdout

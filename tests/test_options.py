@@ -175,7 +175,7 @@ def test_one_bounds_check_words_every_bad_value() -> None:
         (("play", "--seed", "-3"), "--seed must be from 0 to"),
         (("tournament", "random", "random", "rulebot", "--seed", "-2"), "--seed must be from"),
         (("play", "--movetime", "0"), "--movetime must be at least 1, not 0"),
-        (("play", "--deals", "0"), "--deals must be at least 1, not 0"),
+        (("play", "--deals", "0"), "--deals must be from 1 to 1000000000, not 0"),
         (("sprt", "rulebot", "random", "--ping-ms", "0"), "--ping-ms must be at least 1, not 0"),
         (("check", "random", "--max-memory-mb", "-1"), "--max-memory-mb must be at least 0"),
         (("match", "random", "random", "random", "--max-stderr-mb", "-1"), "--max-stderr-mb"),

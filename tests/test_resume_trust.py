@@ -68,9 +68,19 @@ def forge(log: Path, keep: int, edit: Callable[[dict[str, Any]], None]) -> bytes
     ``verify`` finds nothing wrong. The new bytes."""
     records = [json.loads(line) for line in log.read_bytes().splitlines()[:keep]]
     edit(records[0])
+    entrants = {e["name"]: e for e in records[0].get("entrants", ())}
+    players: dict[str, dict[str, Any]] = {}
     for record in records:  # the tables' headers say what their tournament's says
         if record["type"] == "match":
             record["settings"] = records[0]["settings"]
+            for player in record["players"]:
+                for key in ("command", "options", "cwd"):
+                    if player["name"] in entrants:
+                        player[key] = entrants[player["name"]].get(key)
+                players[player["name"]] = player
+        elif record["type"] == "deal":  # and each deal names the bots its header runs
+            for identity in record["players"]:
+                identity["command"] = players[identity["name"]]["command"]
     lines, prev = [], None
     for record in records:
         record["prev"] = prev

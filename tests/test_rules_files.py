@@ -180,7 +180,10 @@ BAD_FILES = [
     pytest.param('preset = "lzf"\ncontracts = ["take", "take"]\n', ["twice"], id="contract-twice"),
     pytest.param('preset = "lzf"\ntable_payment = -1\n', ["table_payment"], id="negative"),
     pytest.param('preset = "lzf"\ndeals_per_game = 0\n', ["deals_per_game"], id="zero-deals"),
-]
+    # Scores of 10**12 and more are refused by every log reader: a match's would be skipped.
+    pytest.param('preset = "wpt"\n[take]\nall_tricks = 10_000_000_000_000\n',
+                 ["take.all_tricks", "from -1000 to 1000"], id="huge-amount"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("text", "words"), BAD_FILES)

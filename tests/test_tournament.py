@@ -507,8 +507,8 @@ def test_resume_from_another_folder_runs_the_bots_where_they_started(tmp_path: P
             ("rulebot", "random", "cbot", "--format", "round-robin", "--gauntlet", "random"),
             ("--gauntlet",),
         ),
-        (("rulebot", "random", "cbot", "--deals", "0"), ("--deals must be at least 1",)),
-        (("rulebot", "random", "cbot", "--blocks", "0"), ("--blocks must be at least 1",)),
+        (("rulebot", "random", "cbot", "--deals", "0"), ("--deals must be from 1 to",)),
+        (("rulebot", "random", "cbot", "--blocks", "0"), ("--blocks must be from 1 to",)),
         (("rulebot", "random", "cbot", "--movetime", "0"), ("--movetime must be at least 1",)),
         (
             ("rulebot", "random", "cbot", "--max-faults", "-1"),

@@ -9,12 +9,14 @@ bad record never stops the checking of the others.
 from __future__ import annotations
 
 import dataclasses
+from typing import Final
 
 from zole_arena.errors import ZoleError
 from zole_arena.game.actions import Contract, parse_action
 from zole_arena.game.cards import cards_of
 from zole_arena.game.rules import Rules
 from zole_arena.game.state import DealState, forfeit_result
+from zole_arena.game.values import DealResult
 from zole_arena.records.checks import short
 from zole_arena.records.model import DealRecord, LoggedTrick, Termination, tricks_of
 from zole_arena.records.schema import TRICK
@@ -95,6 +97,11 @@ def replay_record(record: DealRecord) -> Replayed:
     _compare(problems, "points", list(result.points), list(engine.points))
     _compare(problems, "band", _name(result.band), _name(engine.band))
     _compare(problems, "pules after", result.pules.to_dict(), engine.pules.to_dict())
+    for field in _PLAIN_FIELDS:  # the rest of the result, which readers show as logged
+        logged, derived = getattr(result, field), getattr(engine, field)
+        if isinstance(logged, tuple) and isinstance(derived, tuple):
+            logged, derived = list(logged), list(derived)
+        _compare(problems, field, logged, derived)
     if sum(engine.scores) != 0 or sum(result.scores) != 0:
         problems.append("the scores are not zero-sum")
     # What replay shows and readers use without re-playing must agree with the moves too.
@@ -104,6 +111,14 @@ def replay_record(record: DealRecord) -> Replayed:
     termination = Termination.NORMAL if forfeit is None else Termination.FORFEIT
     _compare(problems, "termination", record.termination.value, termination.value)
     return Replayed(record, state, problems)
+
+
+#: The result's fields compared as they are (the others above, shown by name or as lists).
+_PLAIN_FIELDS: Final = tuple(
+    field
+    for field in DealResult._fields
+    if field not in {"scores", "contract", "soloist", "tricks", "points", "band", "pules"}
+)
 
 
 def _compare_tricks(

@@ -28,7 +28,10 @@ __all__ = ["MatchResults", "match_header", "read_match", "settle_of"]
 
 
 def match_header(
-    log_path: str | Path, records: Sequence[Record], problems: Sequence[LogProblem]
+    log_path: str | Path,
+    records: Sequence[Record],
+    problems: Sequence[LogProblem],
+    doing: str = "resume",
 ) -> MatchHeader:
     """The header of a log that holds one match, or why the log holds none, in one line.
 
@@ -37,7 +40,7 @@ def match_header(
     """
     if not records:
         why = problems[0].message if problems else "no records"
-        raise MatchError(f"{log_path}: nothing to resume from ({why})")
+        raise MatchError(f"{log_path}: nothing to {doing} from ({why})")
     header = records[0]
     if header.type == "tournament":
         raise MatchError(
@@ -45,7 +48,7 @@ def match_header(
             f"'zole-arena tournament --resume {log_path}'"
         )
     if isinstance(header, InvalidHeader):
-        raise MatchError(resume_refusal(log_path, header))
+        raise MatchError(resume_refusal(log_path, header, doing))
     if not isinstance(header, MatchHeader):
         raise MatchError(f"{log_path}: the first record is not a match header")
     if sum(1 for r in records if r.type == "match") > 1:
@@ -108,7 +111,7 @@ def read_match(log_path: str | Path) -> MatchResults:
     :raises MatchError: the log holds no match, or its deals are not its header's match's.
     """
     records, problems = read_log(log_path)
-    header = match_header(log_path, records, problems)
+    header = match_header(log_path, records, problems, "read")
     settings = MatchSettings.from_header(header)
     deals = [r for r in records[1:] if isinstance(r, DealRecord)]
     tally = MatchTally(header.names)

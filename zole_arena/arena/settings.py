@@ -16,6 +16,7 @@ from zole_arena.game.table import seating_of
 from zole_arena.isolation.sandbox import Sandbox
 from zole_arena.players.limits import Limits, limits_in_force
 from zole_arena.players.session import BotConfig
+from zole_arena.records.kinds import MAX_DEALS
 from zole_arena.records.model import (
     ABSENT,
     DealRecord,
@@ -93,6 +94,8 @@ class MatchSettings:
     which follow their cards, then reach no bot. Not with :attr:`tc`."""
 
     def __post_init__(self) -> None:
+        if not 1 <= self.deals <= MAX_DEALS:
+            raise MatchError(f"deals is {self.deals}, not a whole number from 1 to {MAX_DEALS:,}")
         if self.fixed_pace and self.tc is not None:
             raise MatchError("--fixed-pace paces by --movetime: give it without --tc")
 

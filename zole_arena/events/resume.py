@@ -133,7 +133,8 @@ def resume_tournament(
 ) -> Tournament:
     """A :class:`Tournament` set up from its log and brought up to its last whole deal.
 
-    :param concurrency: worker processes for the rest (default: as the log's header says).
+    :param concurrency: worker processes for the rest (default: as the log's header says, but
+        no more than this machine's CPUs: a header from elsewhere may ask for thousands).
     :param grant: what its bots may see and use (:class:`Grant`); None: as the header says,
         for reading a log (its standings) or resuming one of your own — a log from anywhere
         else is resumed with a grant (``zole-arena tournament --resume`` always gives one).
@@ -166,7 +167,7 @@ def read_tournament(log_path: str | Path) -> TournamentState:
         it.
     """
     records, problems = read_log(log_path)
-    header, settings = _settings_of(log_path, records, problems, None)
+    header, settings = _settings_of(log_path, records, problems, None, "read")
     state = TournamentState(settings, header.tournament_id)
     state.take_records(records)
     return state
@@ -177,6 +178,7 @@ def _settings_of(
     records: Sequence[Record],
     problems: Sequence[LogProblem],
     concurrency: int | None,
+    doing: str = "resume",
 ) -> tuple[TournamentHeader, TournamentSettings]:
     """A tournament log's header and the settings it was played with, checked.
 
@@ -184,10 +186,10 @@ def _settings_of(
     """
     if not records:
         why = problems[0].message if problems else "no records"
-        raise TournamentError(f"{log_path}: nothing to resume from ({why})")
+        raise TournamentError(f"{log_path}: nothing to {doing} from ({why})")
     header = records[0]
     if isinstance(header, InvalidHeader) and header.type == "tournament":
-        raise TournamentError(resume_refusal(log_path, header))
+        raise TournamentError(resume_refusal(log_path, header, doing))
     if not isinstance(header, TournamentHeader):
         hint = (
             f"; a match log continues with 'zole-arena match --resume {log_path}'"
@@ -204,7 +206,7 @@ def _settings_of(
             match=match,
             format=header.tournament_format,
             gauntlet=header.gauntlet,
-            concurrency=concurrency or header.concurrency,
+            concurrency=concurrency or min(header.concurrency, os.cpu_count() or 1),
             schedule=header.tables if header.tournament_format == "balanced" else None,
             rounds=header.rounds,
             boards=header.boards,

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from collections.abc import Mapping
 from typing import Final, Literal
 
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.errors import ZoleError
 from zole_arena.players.session import BotConfig
+from zole_arena.stats.field import field_tables
 
 __all__ = [
     "Entrant",
@@ -81,9 +81,8 @@ def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:
     """The tables of a tournament, in the order they are played.
 
     A round-robin has one table for every three distinct entrants; a gauntlet one for entrant
-    ``gauntlet`` and every pair of the others. The order spreads the entrants: each next table
-    is the one whose players have sat at the fewest tables so far (ties in lexical order), so
-    that the standings are balanced while the tournament runs.
+    ``gauntlet`` and every pair of the others, in the order of
+    :func:`~zole_arena.stats.field.field_tables`.
 
     A balanced schedule is not made here but chosen once and kept in the tournament's
     settings and header (:mod:`zole_arena.events.designs`).
@@ -100,20 +99,7 @@ def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:
         raise TournamentError(f"a tournament needs at least 3 bots, not {entrants}")
     if format == "balanced":
         raise TournamentError("a balanced schedule's tables come with its settings")
-    if format == "gauntlet":
-        if not 0 <= gauntlet < entrants:
-            raise TournamentError(f"no entrant {gauntlet} to run the gauntlet")
-        others = [i for i in range(entrants) if i != gauntlet]
-        combos = [(gauntlet, a, b) for a, b in itertools.combinations(others, 2)]
-    else:
-        combos = [(a, b, c) for a, b, c in itertools.combinations(range(entrants), 3)]
-    seated = [0] * entrants
-    ordered: list[tuple[int, int, int]] = []
-    remaining = list(combos)
-    while remaining:
-        best = min(remaining, key=lambda t: sum(seated[p] for p in t))
-        remaining.remove(best)
-        ordered.append(best)
-        for player in best:
-            seated[player] += 1
+    if format == "gauntlet" and not 0 <= gauntlet < entrants:
+        raise TournamentError(f"no entrant {gauntlet} to run the gauntlet")
+    ordered = field_tables(format, entrants, gauntlet)
     return [Table(number, players) for number, players in enumerate(ordered, start=1)]

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Final
 
 from zole_arena.arena.match import stderr_path
-from zole_arena.arena.settings import MatchSettings, _schedule
+from zole_arena.arena.settings import MatchSettings, scheduled
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.events.messages import (
     NoMoreTables,
@@ -120,7 +120,6 @@ class Tournament(TournamentState):
         self._live: list[_Worker] = []
         self._gate = _SignalGate()
         # (block, seating) of each deal of a table, in order: what a worker must send next.
-        self._plan = [(block, seating) for _, block, _, seating in _schedule(settings.match)]
         self._log: LogWriter | None = None
         """The log while it is open (and after, for its digest)."""
 
@@ -378,7 +377,7 @@ class Tournament(TournamentState):
                 raise MessageError(f"a record after the last of the table's {table.planned} deals")
             check_settle(record, table.match_id, table.names, table.planned)
             return
-        block, seating = self._plan[number - 1]
+        block, _, seating = scheduled(number, self.settings.match.duplicate)
         if len(table.names) == 4:
             block, seating = number, seating_of(number, 4).players
         check_deal(record, table.match_id, table.names, number, block, seating)

@@ -228,10 +228,18 @@ def _type_name(kind: type) -> str:
     }[kind]
 
 
+#: The largest amount a rules file may give (a game's points, a payment, a count): real
+#: rules pay a few points a game; logs refuse scores near 10**12 as forged, and a match's
+#: totals must stay far below that.
+MAX_AMOUNT: Final = 1000
+
+
 def _check_type(source: str, key: str, value: Any, kind: type) -> None:
     ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
     if not ok:
         raise _fail(source, f"{key} must be {_type_name(kind)}, not {value!r}")
+    if kind is int and abs(value) > MAX_AMOUNT:
+        raise _fail(source, f"{key} must be from -{MAX_AMOUNT} to {MAX_AMOUNT}, not {value}")
 
 
 def _enum_value(source: str, key: str, value: str, kind: type[enum.Enum]) -> Any:

@@ -34,6 +34,7 @@ from zole_arena.game.clock import TimeControl
 from zole_arena.game.rules import PRESETS
 from zole_arena.game.shuffle import MAX_SEED
 from zole_arena.players.limits import Limits
+from zole_arena.records.kinds import MAX_DEALS
 
 __all__ = [
     "OPTIONS",
@@ -238,7 +239,7 @@ RULES: Final = Option[str](
 )  # fmt: skip
 DEALS: Final = Option[int | None](
     "deals", int, None, "Deals to play.", frozenset({MATCH, PLAY, TOURNAMENT}), unit="N",
-    least=1, defaults={PLAY: 3},
+    least=1, most=MAX_DEALS, defaults={PLAY: 3},
     helps={
         MATCH: "Deals to play (instead of --games); with --duplicate each is played in all 6 "
         "seatings: 6 times as many.",
@@ -248,7 +249,7 @@ DEALS: Final = Option[int | None](
 )  # fmt: skip
 BLOCKS: Final = Option[int](
     "blocks", int, 10, "Duplicate blocks per table: each deals 1 hand in all 6 seatings.",
-    frozenset({TOURNAMENT}), unit="N", least=1,
+    frozenset({TOURNAMENT}), unit="N", least=1, most=MAX_DEALS,
 )  # fmt: skip
 DUPLICATE: Final = Option[bool](
     "duplicate", bool, MatchSettings.duplicate,

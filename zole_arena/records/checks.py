@@ -31,6 +31,7 @@ from zole_arena.records.kinds import (
     MAX_ARGUMENT,
     MAX_ARGUMENTS,
     MAX_CONCURRENCY,
+    MAX_DEALS,
     MAX_DERIVED_TABLES,
     MAX_ENTRANTS,
     MAX_OPTION_TEXT,
@@ -143,8 +144,9 @@ def _common(header: Mapping[str, Any], problems: list[str]) -> None:
     seed: Any = header.get("seed")
     if not is_whole(seed) or not 0 <= seed <= MAX_SEED:
         problems.append(f"seed is {short(seed)}, not a whole number from 0 to {MAX_SEED}")
-    if not at_least(1)(header.get("deals")):
-        problems.append(f"deals is {short(header.get('deals'))}, not a whole number from 1")
+    deals: Any = header.get("deals")
+    if not (at_least(1)(deals) and deals <= MAX_DEALS):
+        problems.append(f"deals is {short(deals)}, not a whole number from 1 to {MAX_DEALS:,}")
     if not isinstance(header.get("duplicate"), bool):
         problems.append(f"duplicate is {short(header.get('duplicate'))}, not true or false")
     settings = header.get("settings")
@@ -372,9 +374,10 @@ def check_header(header: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def resume_refusal(path: object, header: InvalidHeader) -> str:
-    """Why a log whose header is not valid cannot be resumed, in one line."""
+def resume_refusal(path: object, header: InvalidHeader, doing: str = "resume") -> str:
+    """Why a log whose header is not valid cannot be resumed (or read, as ``doing`` says), in
+    one line."""
     problems = header.problems
     more = len(problems) - 1
     also = f" (and {more} more: 'zole-arena verify {path}' lists them)" if more else ""
-    return f"{path}: cannot resume: its {header.type} header is not valid: {problems[0]}{also}"
+    return f"{path}: cannot {doing}: its {header.type} header is not valid: {problems[0]}{also}"

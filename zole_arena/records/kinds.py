@@ -42,6 +42,7 @@ __all__ = [
     "MAX_ARGUMENT",
     "MAX_ARGUMENTS",
     "MAX_CONCURRENCY",
+    "MAX_DEALS",
     "MAX_DERIVED_TABLES",
     "MAX_ENTRANTS",
     "MAX_MATCH_ID",
@@ -103,6 +104,9 @@ MAX_TABLES: Final = 100_000
 #: entrants in an order that costs the square of their number (5,000: a round-robin of 32
 #: bots, a gauntlet of 101; bigger fields play ``--format balanced``).
 MAX_DERIVED_TABLES: Final = 5_000
+#: Deals of a match's or a table's seed (a billion: days of play at the fastest pace; a
+#: reader sizes its schedule and its sheets by it).
+MAX_DEALS: Final = 1_000_000_000
 #: Tables played at once.
 MAX_CONCURRENCY: Final = 4_096
 #: Characters of a bot's display name (a file name's 255 bytes, and a ``#2`` to tell it apart).

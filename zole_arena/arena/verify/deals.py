@@ -17,7 +17,7 @@ from zole_arena.game.state import dealer_of, max_penalty
 from zole_arena.game.table import seating_of
 from zole_arena.records.checks import short
 from zole_arena.records.model import DealRecord, HeaderSettings, MatchHeader
-from zole_arena.records.schema import FAULT
+from zole_arena.records.schema import FAULT, shown
 
 __all__ = ["against_header", "forfeit_problems", "order_problems"]
 
@@ -48,6 +48,8 @@ def against_header(record: DealRecord, header: MatchHeader) -> list[str]:
             f"players: the record seats {short(logged)}, its header and seating give "
             f"{short(expected)}"
         )
+    else:
+        problems += identity_problems(record, header)
     number = record.deal
     if number > header.total_deals:
         problems.append(f"beyond the {header.total_deals} deals of its match")
@@ -79,6 +81,30 @@ def against_header(record: DealRecord, header: MatchHeader) -> list[str]:
     return problems
 
 
+def identity_problems(record: DealRecord, header: MatchHeader) -> list[str]:
+    """Each seat's bot as the record names it (the version its handshake gave, the command
+    it ran) is its header's player: reports show them per bot, from the deals."""
+    for seat, (identity, player) in enumerate(zip(record.players, record.seating, strict=True)):
+        entry = header.players[player]
+        if identity.command != shown_command(entry.command):
+            return [
+                f"players {seat + 1}: command is {short(list(identity.command))}, its header's "
+                f"{entry.name} runs {short(list(entry.command))}"
+            ]
+        if identity.version != entry.version:
+            return [
+                f"players {seat + 1}: version is {short(identity.version)}, its header's "
+                f"{entry.name} announced {short(entry.version)}"
+            ]
+    return []
+
+
+def shown_command(command: tuple[str, ...]) -> tuple[str, ...]:
+    """A header's command as a deal record's identity is read: shown (a header keeps the
+    command as given, to start it again; a deal's names it, for reading)."""
+    return tuple(map(shown, command))
+
+
 def table_schedule_problems(record: DealRecord, header: MatchHeader) -> list[str]:
     """A deal of a table of four's match: deal ``n`` is the seed's deal ``n``, dealt by table
     seat ``(n + 2) mod 4`` (:func:`~zole_arena.game.table.table_dealer_of`), who sits it out."""
@@ -95,10 +121,19 @@ def table_schedule_problems(record: DealRecord, header: MatchHeader) -> list[str
             f"deal {number} of the match is block {number} dealt by table seat {dealer}, not "
             f"block {record.block} dealt by {table.dealer}"
         )
-    if table.sitter.name != header.names[table.dealer]:
+    entry = header.players[table.dealer]
+    if table.sitter.name != entry.name:
         problems.append(
             f"table.sitter: {short(table.sitter.name)}, but table seat {table.dealer} is "
-            f"{header.names[table.dealer]}"
+            f"{entry.name}"
+        )
+    elif (table.sitter.command, table.sitter.version) != (
+        shown_command(entry.command),
+        entry.version,
+    ):
+        problems.append(
+            f"table.sitter: {entry.name} as the record names it (its command and version) is "
+            "not its header's"
         )
     return problems
 
@@ -167,22 +202,27 @@ def forfeit_problems(record: DealRecord) -> list[str]:
 def policy_problems(record: DealRecord, settings: HeaderSettings) -> list[str]:
     """The faults a request answered badly must show in the deal as the match's policy
     plays them: under ``forfeit`` the deal is forfeited by that seat (the culprit); under
-    ``random`` the arena played a move for the seat for each of them (the culprit aside)."""
+    ``random`` the arena played a move for the seat for each of them (the culprit aside), and
+    for no other request (a move without a request id is one the arena played)."""
     problems = []
     asked = [f for f in record.faults if f.request is not None and f != record.culprit]
-    if settings.on_fault == "forfeit":
-        if asked:
-            problems.append(
-                f"faults: seat {asked[0].seat} faulted answering a request, and under the "
-                "forfeit policy that forfeits the deal"
-            )
-        return problems
-    for seat in {f.seat for f in asked}:
+    if settings.on_fault == "forfeit" and asked:
+        problems.append(
+            f"faults: seat {asked[0].seat} faulted answering a request, and under the "
+            "forfeit policy that forfeits the deal"
+        )
+    for seat in range(3):
         played_for = sum(1 for m in record.moves if m.seat == seat and m.request_id is None)
-        if sum(1 for f in asked if f.seat == seat) > played_for:
+        faulted = sum(1 for f in asked if f.seat == seat)
+        if faulted > played_for and settings.on_fault == "random":
             problems.append(
                 f"faults: seat {seat} has more faults answering requests than moves the arena "
                 "played for it"
+            )
+        elif played_for > faulted:
+            problems.append(
+                f"moves: the arena played {played_for} for seat {seat} (no request id), which "
+                f"faulted answering {faulted}"
             )
     return problems
 
