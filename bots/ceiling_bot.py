@@ -40,10 +40,10 @@ try:  # the library as installed, else the one this bot came with (a clone, PYTH
 except ImportError:
     sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from zole_arena.catalogue.bundled import build_c_program
 from zole_arena.errors import NotationError
 from zole_arena.game.cards import mask_of, names_of
 from zole_arena.game.state import DealState
-from zole_arena.players.bundled import build_c_program
 from zole_arena.sdk.notation import parse_newdeal
 
 #: Deal numbers of the seed tried when the newdeal's own number is not the seed's (a duplicate

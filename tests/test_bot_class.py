@@ -34,13 +34,13 @@ from zole_arena.arena.match import Match
 from zole_arena.arena.referee import FaultPolicy
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.summary import Summary
+from zole_arena.catalogue.bundled import bundled_command
 from zole_arena.errors import BotStartupError
 from zole_arena.game.actions import Action, Bid, Bury
 from zole_arena.game.cards import Card
 from zole_arena.game.rules import AllPass, Rules, SmallZoleScores, load_rules
 from zole_arena.game.scoring import Pules
 from zole_arena.game.state import DealState, Phase
-from zole_arena.players.bundled import bundled_command
 from zole_arena.players.inproc import DealContext, InProcessSession
 from zole_arena.players.session import BotConfig
 from zole_arena.protocol import DealWriter
@@ -456,6 +456,17 @@ def test_the_kit_s_first_paths_name_the_same_objects() -> None:
         assert old.__all__
         for name in old.__all__:
             assert getattr(old, name) is kit[name], name
+
+
+def test_the_catalogue_s_first_path_names_the_same_objects() -> None:
+    """Code that imports the bundled bots from ``zole_arena.players.bundled`` (the path
+    ``docs/library-bots.md`` gave) keeps working now that they are the catalogue's."""
+    from zole_arena.catalogue import bundled
+    from zole_arena.players import bundled as old
+
+    assert old.__all__ == bundled.__all__ and "bundled_command" in old.__all__
+    for name in old.__all__:
+        assert getattr(old, name) is getattr(bundled, name), name
 
 
 def test_the_kit_loads_nothing_of_the_arena_s_process_stack() -> None:

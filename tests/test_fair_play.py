@@ -57,9 +57,9 @@ from hostilehelp import (
     zole,
 )
 
+from zole_arena.catalogue.bundled import cache_dir
 from zole_arena.isolation.cgroups import Layout
 from zole_arena.isolation.cgroups import probe as probe_cgroups
-from zole_arena.players.bundled import cache_dir
 
 #: The arena's default cap on a bot's stderr file, and what a marker line may add to it.
 STDERR_CAP_MIB = 10

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from clihelp import ok, together, zole
 
-from zole_arena.players.starters import Starter, find_starter, starters
+from zole_arena.catalogue.starters import Starter, find_starter, starters
 
 pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)
 

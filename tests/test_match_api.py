@@ -18,9 +18,9 @@ from prochelp import group_gone, marked_processes
 
 from zole_arena.arena.match import Match
 from zole_arena.arena.settings import MatchSettings
+from zole_arena.catalogue.bundled import bundled_command
 from zole_arena.game.rules import load_rules
 from zole_arena.isolation.sandbox import Sandbox
-from zole_arena.players.bundled import bundled_command
 from zole_arena.players.session import BotConfig, BotSession
 from zole_arena.records.model import DealRecord, MatchHeader, SprtInfo, TableOf
 from zole_arena.records.writer import to_json
@@ -149,7 +149,7 @@ import json, os, signal, sys
 from zole_arena.arena.match import Match
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.game.rules import load_rules
-from zole_arena.players.bundled import bundled_command
+from zole_arena.catalogue.bundled import bundled_command
 from zole_arena.players.session import BotConfig
 
 how, interrupter = sys.argv[1], sys.argv[2]

@@ -21,12 +21,12 @@ from clihelp import ok, one_line_error, rechained, zole
 from hostilehelp import bot_command, parse_attacks, player
 
 from zole_arena.arena.settings import MatchSettings
+from zole_arena.catalogue.bundled import bundled_command
 from zole_arena.cli.options import sandbox_setting
 from zole_arena.events.schedule import Entrant, tables_for
 from zole_arena.events.settings import TournamentSettings
 from zole_arena.events.tournament import Tournament
 from zole_arena.game.rules import load_rules
-from zole_arena.players.bundled import bundled_command
 from zole_arena.stats.boards import board_groups, group_seed, table_seed
 
 pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)

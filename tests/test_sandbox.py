@@ -481,8 +481,8 @@ def test_a_tournament_made_in_python_hides_its_log_and_the_rivals_programs(
     # The organizer's folder is readable to the bots (as with --sandbox-read); the log in it,
     # and the program of a rival the probe does not meet at table 1, must stay hidden.
     from zole_arena import MatchSettings, Tournament, TournamentSettings, load_rules
+    from zole_arena.catalogue.bundled import bundled_command
     from zole_arena.events.schedule import Entrant
-    from zole_arena.players.bundled import bundled_command
 
     log = organizer / "t.jsonl"
     rival = organizer / "rival.py"

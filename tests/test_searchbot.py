@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from clihelp import ok, together, zole
 
-from zole_arena.players.bundled import bundled_command
+from zole_arena.catalogue.bundled import bundled_command
 
 pytestmark = pytest.mark.long  # minutes long: run first (conftest.py)
 

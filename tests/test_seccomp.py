@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 from clihelp import PY, ok, zole
 
+from zole_arena.catalogue.bundled import bundled_command, c_compiler
 from zole_arena.isolation.sandbox import Sandbox, bwrap_argv, check_available
 from zole_arena.isolation.seccomp import (
     ABSENT_SYSCALLS,
@@ -41,7 +42,6 @@ from zole_arena.isolation.seccomp import (
     build,
     filter_fd,
 )
-from zole_arena.players.bundled import bundled_command, c_compiler
 
 TIMEOUT = 60
 ALLOW, EPERM, KILL = 0x7FFF0000, 0x00050000 | errno.EPERM, 0x80000000

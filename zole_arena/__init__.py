@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from zole_arena.arena.summary import Summary as Summary
     from zole_arena.arena.verify import VerifyReport as VerifyReport
     from zole_arena.arena.verify import verify_log as verify_log
+    from zole_arena.catalogue.bundled import bundled_command as bundled_command
     from zole_arena.errors import ZoleError as ZoleError
     from zole_arena.events.resume import read_tournament as read_tournament
     from zole_arena.events.resume import resume_tournament as resume_tournament
@@ -76,7 +77,6 @@ if TYPE_CHECKING:
     from zole_arena.game.table import TableSheet as TableSheet
     from zole_arena.game.table import score_at_table as score_at_table
     from zole_arena.isolation.sandbox import Sandbox as Sandbox
-    from zole_arena.players.bundled import bundled_command as bundled_command
     from zole_arena.players.limits import Limits as Limits
     from zole_arena.players.session import BotConfig as BotConfig
     from zole_arena.records.model import DealRecord as DealRecord
@@ -119,7 +119,7 @@ _NAMES: dict[str, str] = {
     "BotView": "zole_arena.sdk.values",
     "Limits": "zole_arena.players.limits",
     "Sandbox": "zole_arena.isolation.sandbox",
-    "bundled_command": "zole_arena.players.bundled",
+    "bundled_command": "zole_arena.catalogue.bundled",
     "run_bot": "zole_arena.sdk.bot",
     # A match and what it reports.
     "DealReport": "zole_arena.arena.summary",

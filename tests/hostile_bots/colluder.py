@@ -22,8 +22,8 @@ from typing import IO
 
 sys.path.insert(0, sys.argv[3])
 
+from zole_arena.catalogue.bundled import build_c_program
 from zole_arena.game.cards import ALL_CARDS_MASK, cards, mask_of, names_of
-from zole_arena.players.bundled import build_c_program
 
 
 def relay(source: IO[str]) -> None:

@@ -11,7 +11,7 @@ At start, before the handshake:
   dropped. Either proves the bot could have changed it, and leaves the content as it was;
 * ``plant`` in each ``--plant DIR``: creates ``DIR/zole-planted-MARK``;
 * what it finds itself: ``bundled-bots`` (the ``zole_arena_bots`` package's files), ``c-cache``
-  (every file in ``zole_arena.players.bundled.cache_dir()``), ``arena-package`` (zole_arena's own
+  (every file in ``zole_arena.catalogue.bundled.cache_dir()``), ``arena-package`` (zole_arena's own
   ``__init__.py``) and ``venv`` (the interpreter's site-packages folder). These are changed
   (as ``--target``) only inside ``--confine DIR``, the test's temporary folder; anywhere else
   they are only probed, so that no run can damage a real installation.
@@ -122,7 +122,7 @@ def discovered(mark: str, confine: Path | None) -> None:
     except (ImportError, TypeError) as exc:
         hostile.report("bundled-bots", False, f"zole_arena_bots: {hostile.why(exc)}")
     try:
-        from zole_arena.players import bundled
+        from zole_arena.catalogue import bundled
 
         adopt_arena_cache()  # bots get no XDG_CACHE_HOME: the arena's own environment tells
         cache = bundled.cache_dir()

@@ -21,7 +21,7 @@ from zole_arena.analysis.deal import analyse_deal, analysis_fits
 from zole_arena.analysis.model import DealAnalysis
 from zole_arena.analysis.solver import Solver, SolverError, solver_program
 from zole_arena.analysis.store import append_lines, deal_to_json, local_key, read_analysis
-from zole_arena.players.bundled import c_source
+from zole_arena.catalogue.bundled import c_source
 from zole_arena.records.model import DealRecord
 from zole_arena.records.reader import LogReader, RecordError
 

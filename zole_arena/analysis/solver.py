@@ -26,13 +26,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Final
 
+from zole_arena.catalogue.bundled import build_c_program, c_source
 from zole_arena.errors import ZoleError
 from zole_arena.game.actions import Contract
 from zole_arena.game.cards import points_of
 from zole_arena.game.rules import TableLoser
 from zole_arena.game.state import DealState
 from zole_arena.game.values import Phase
-from zole_arena.players.bundled import build_c_program, c_source
 
 __all__ = ["Solver", "SolverError", "solver_program"]
 

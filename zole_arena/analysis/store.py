@@ -29,8 +29,8 @@ from zole_arena.analysis.model import (
     Phase,
     Role,
 )
+from zole_arena.catalogue.bundled import cache_dir
 from zole_arena.errors import ZoleError
-from zole_arena.players.bundled import cache_dir
 
 __all__ = [
     "AnalysisFile",

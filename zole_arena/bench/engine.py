@@ -153,7 +153,7 @@ def _benchmark_state(rules: Rules) -> DealState:
 def fastest_bot() -> tuple[str, str, list[str]]:
     """The fastest bundled bot, its language, and an echo program in that language:
     ``crandom`` and a C echo with a C compiler, else ``random`` and a Python echo."""
-    from zole_arena.players.bundled import build_c_program, c_compiler
+    from zole_arena.catalogue.bundled import build_c_program, c_compiler
 
     folder = bundled_bots_dir()
     if c_compiler() is not None:
@@ -168,8 +168,8 @@ def run_protocol_bench(decisions: int = 2000) -> ProtocolBenchResult:
     echo program; otherwise ``random`` (Python) with a Python echo program. The three
     measurements take turns, one round trip each in a random order, and medians are reported.
     """
+    from zole_arena.catalogue.bundled import bundled_command
     from zole_arena.game.rules import load_rules
-    from zole_arena.players.bundled import bundled_command
     from zole_arena.players.session import BotConfig, BotSession
     from zole_arena.protocol import DealWriter, parse_answer
 

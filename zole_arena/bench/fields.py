@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from zole_arena.arena.settings import MatchSettings
+from zole_arena.catalogue.bundled import bundled_command
 from zole_arena.events.schedule import Entrant
 from zole_arena.events.settings import TournamentSettings
 from zole_arena.events.tournament import Tournament
 from zole_arena.game.rules import load_rules
-from zole_arena.players.bundled import bundled_command
 
 __all__ = ["FieldRun", "FieldsBenchResult", "run_fields_bench"]
 

@@ -43,13 +43,13 @@ from typing import Final
 from zole_arena.arena.match import Match
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.bench.engine import fastest_bot, raw_round_trip
+from zole_arena.catalogue.bundled import bundled_command
 from zole_arena.errors import ZoleError
 from zole_arena.game.actions import Action
 from zole_arena.game.rules import Rules, load_rules
 from zole_arena.game.state import DealState
 from zole_arena.isolation.affinity import current_cpus, placed
 from zole_arena.isolation.sandbox import Sandbox
-from zole_arena.players.bundled import bundled_command
 from zole_arena.players.session import BotConfig
 from zole_arena.protocol import DealWriter, events_after, parse_answer, result_event
 from zole_arena.records.model import DealRecord

@@ -14,10 +14,10 @@ import statistics
 import time
 
 from zole_arena.bench.engine import _benchmark_state
+from zole_arena.catalogue.bundled import bundled_command, c_compiler
 from zole_arena.game.rules import load_rules
 from zole_arena.isolation.cgroups import probe
 from zole_arena.isolation.sandbox import Sandbox, check_available
-from zole_arena.players.bundled import bundled_command, c_compiler
 from zole_arena.players.session import BotConfig, BotSession
 from zole_arena.protocol import DealWriter, parse_answer
 

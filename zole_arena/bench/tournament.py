@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from zole_arena.arena.settings import MatchSettings, unique_names
+from zole_arena.catalogue.bundled import parse_bot_arg
 from zole_arena.events.schedule import Entrant
 from zole_arena.events.settings import TournamentSettings
 from zole_arena.events.tournament import Tournament
 from zole_arena.game.rules import load_rules
-from zole_arena.players.bundled import parse_bot_arg
 from zole_arena.players.command import program_name
 
 __all__ = ["DEFAULT_BOTS", "TournamentBenchResult", "run_tournament_bench"]

@@ -9,12 +9,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from zole_arena.arena.check import CheckItem, run_check
+from zole_arena.catalogue.bundled import BUNDLED, describe_command, parse_bot_arg
 from zole_arena.cli.console import out
 from zole_arena.cli.options import sandbox_setting, start_transcript_file, takes_options
 from zole_arena.errors import printable
 from zole_arena.options.registry import CHECK, MOVETIME, SANDBOX, SANDBOX_READ, TIMEMARGIN
 from zole_arena.options.values import OptionValues
-from zole_arena.players.bundled import BUNDLED, describe_command, parse_bot_arg
 
 
 def bots_command() -> None:

@@ -18,6 +18,7 @@ from zole_arena.arena.match import Match, stderr_path
 from zole_arena.arena.resume import resume_match
 from zole_arena.arena.settings import MatchError, MatchSettings, unique_names
 from zole_arena.arena.summary import DealReport, Summary
+from zole_arena.catalogue.bundled import c_compiler, parse_bot_arg
 from zole_arena.cli.console import (
     QUOTE_IT,
     check_new_log,
@@ -51,7 +52,6 @@ from zole_arena.options.registry import (
     TRANSCRIPT,
 )
 from zole_arena.options.values import OptionValues, Source, assign_bot_options
-from zole_arena.players.bundled import c_compiler, parse_bot_arg
 from zole_arena.players.command import program_name
 
 DEMO_BOTS = ("random", "rulebot", "cbot")

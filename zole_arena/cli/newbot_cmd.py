@@ -11,9 +11,9 @@ from typing import Annotated, Final
 import typer
 from rich.table import Table
 
+from zole_arena.catalogue.starters import StarterError, copy_starter, find_starter, starters
 from zole_arena.cli.console import fail, out
 from zole_arena.errors import printable
-from zole_arena.players.starters import StarterError, copy_starter, find_starter, starters
 
 #: What a bot's name may be (it goes into its sources, in a string).
 _NAME: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,39}$")

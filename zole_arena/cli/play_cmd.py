@@ -11,11 +11,11 @@ import typer
 
 from zole_arena.arena.match import Match, stderr_path
 from zole_arena.arena.settings import unique_names
+from zole_arena.catalogue.bundled import parse_bot_arg
 from zole_arena.cli.console import check_new_log, fail, out
 from zole_arena.cli.options import sandbox_setting, takes_options
 from zole_arena.options.registry import DEALS, LOG, PLAY, SANDBOX
 from zole_arena.options.values import OptionValues
-from zole_arena.players.bundled import parse_bot_arg
 from zole_arena.players.command import program_name
 from zole_arena.players.human import HUMAN_COMMAND, HumanPlayer
 from zole_arena.players.session import BotConfig

@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from zole_arena.arena.stop import StopReason
+from zole_arena.catalogue.bundled import parse_bot_arg
 from zole_arena.cli.console import (
     QUOTE_IT,
     check_new_log,
@@ -30,7 +31,6 @@ from zole_arena.events.sprt import HeadToHead, SprtResult
 from zole_arena.isolation.affinity import pin
 from zole_arena.options.registry import CPU, LOG, OPTION, SANDBOX, SANDBOX_READ, SPRT
 from zole_arena.options.values import OptionValues, assign_bot_options
-from zole_arena.players.bundled import parse_bot_arg
 from zole_arena.records.reader import last_line_digest
 from zole_arena.stats.sprt import (
     DEFAULT_ALPHA,

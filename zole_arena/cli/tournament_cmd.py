@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from zole_arena.arena.settings import unique_names
 from zole_arena.arena.stop import StopReason
+from zole_arena.catalogue.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.cli.console import (
     check_new_log,
     err,
@@ -75,7 +76,6 @@ from zole_arena.options.registry import (
     TRANSCRIPT,
 )
 from zole_arena.options.values import OptionValues, Source, assign_bot_options
-from zole_arena.players.bundled import BUNDLED, bundled_command, parse_bot_arg
 from zole_arena.players.command import program_name, split_command
 from zole_arena.stats.boards import board_groups
 from zole_arena.stats.reseating import table_sizes
