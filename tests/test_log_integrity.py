@@ -792,3 +792,34 @@ def test_a_log_file_gets_the_bots_stderr_beside_it(tmp_path: Path) -> None:
     ok(zole("match", "random", "rulebot", "rulebot", "--deals", "1", "--log", "m.jsonl",
             cwd=tmp_path))  # fmt: skip
     assert (tmp_path / "m.jsonl.rulebot.stderr").exists()
+
+
+def _sprt_edited(tmp_path: Path, edit: Callable[[list[Record]], None]) -> str:
+    records = [
+        json.loads(line)
+        for line in (GOLDEN / "format2-sprt.jsonl").read_bytes().split(b"\n")
+        if line
+    ]
+    edit([r for r in records if r.get("type") == "match"])
+    (tmp_path / "s.jsonl").write_bytes(rechain(records))
+    proc = verify(tmp_path, "s.jsonl")
+    assert proc.returncode == 1, proc.stdout
+    return proc.stdout
+
+
+def test_a_head_to_head_test_is_its_players_and_one_setting(tmp_path: Path) -> None:
+    """Red team 13: a test's NEW or OLD renamed (standings then refused the log, or counted
+    other games) and a second match with other bounds verified."""
+
+    def rename(headers: list[Record]) -> None:
+        for header in headers:
+            header["sprt"]["new"] = "nobody"
+
+    said = _sprt_edited(tmp_path, rename)
+    assert "match header: sprt: the players " in said and "test of 'nobody' against" in said
+
+    def bounds(headers: list[Record]) -> None:
+        headers[1]["sprt"]["elo1"] = headers[1]["sprt"]["elo1"] + 5
+
+    said = _sprt_edited(tmp_path, bounds)
+    assert "sprt: not the test settings of the log's first match of the test" in said

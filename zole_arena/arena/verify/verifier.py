@@ -30,6 +30,7 @@ from zole_arena.records.model import (
     MatchHeader,
     Record,
     SettleRecord,
+    SprtInfo,
     TournamentHeader,
 )
 from zole_arena.records.reader import LogEntry, LogReader
@@ -90,6 +91,8 @@ class _Verifier:
         """The matches whose pules were settled (their ``settle`` record read)."""
         self.first_type: str | None = None
         """The type of the log's first record: ``match`` or ``tournament`` in a whole log."""
+        self.test: SprtInfo | None = None
+        """The head-to-head test of the log's first match that belongs to one."""
         self.whole = False
         """Whether the log begins where a log does (a header, or a first line whose ``prev``
         is null), not a part of one: each of its deals needs its header before it."""
@@ -160,6 +163,7 @@ class _Verifier:
             problems.append(f"a second header for match {short(match_id)}")
         if isinstance(record, MatchHeader) and not problems:
             problems.extend(self._against_tournament(record))
+            problems.extend(self._against_test(record))
         if isinstance(record, TournamentHeader) and not problems:
             problems.extend(tables_problems(record))
         for problem in problems:
@@ -174,6 +178,30 @@ class _Verifier:
             self.headers[match_id] = (
                 record if isinstance(record, MatchHeader) and not problems else None
             )
+
+    def _against_test(self, record: MatchHeader) -> list[str]:
+        """A match of a head-to-head test seats its bots as ``sprt`` does: NEW, OLD and the
+        third bot; or NEW against OLD and a copy of OLD, or OLD against NEW and a copy of NEW.
+        Every match of the log's test has the same test settings."""
+        test = record.sprt
+        if test is None:
+            return []
+        problems = []
+        if self.test is None:
+            self.test = test
+        elif test != self.test:
+            problems.append("sprt: not the test settings of the log's first match of the test")
+        new, old = test.new, test.old
+        if test.third is not None:
+            layouts = [[new, old, test.third]]
+        else:
+            layouts = [[new, old, f"{old}#2"], [old, new, f"{new}#2"]]
+        if list(record.names) not in layouts:
+            problems.append(
+                f"sprt: the players {short(list(record.names))} are not a match of the test "
+                f"of {short(new)} against {short(old)} (its matches seat {short(layouts)})"
+            )
+        return problems
 
     def _against_tournament(self, record: MatchHeader) -> list[str]:
         """A table's match header must play as its tournament's header says."""
