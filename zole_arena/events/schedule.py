@@ -77,12 +77,14 @@ class Table:
     """Its round (the ``lzf`` format; None: a tournament of one round)."""
 
 
-def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:
+def tables_for(
+    format: Format, entrants: int, gauntlet: int = 0, movement: bool = False
+) -> list[Table]:
     """The tables of a tournament, in the order they are played.
 
     A round-robin has one table for every three distinct entrants; a gauntlet one for entrant
     ``gauntlet`` and every pair of the others, in the order of
-    :func:`~zole_arena.stats.field.field_tables`.
+    :func:`~zole_arena.stats.field.field_tables` (its seats turned in a ``movement``).
 
     A balanced schedule is not made here but chosen once and kept in the tournament's
     settings and header (:mod:`zole_arena.events.designs`).
@@ -101,5 +103,5 @@ def tables_for(format: Format, entrants: int, gauntlet: int = 0) -> list[Table]:
         raise TournamentError("a balanced schedule's tables come with its settings")
     if format == "gauntlet" and not 0 <= gauntlet < entrants:
         raise TournamentError(f"no entrant {gauntlet} to run the gauntlet")
-    ordered = field_tables(format, entrants, gauntlet)
+    ordered = field_tables(format, entrants, gauntlet, movement)
     return [Table(number, players) for number, players in enumerate(ordered, start=1)]

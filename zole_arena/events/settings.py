@@ -161,11 +161,7 @@ class TournamentSettings:
             return [Table(n, players) for n, players in enumerate(self.schedule or (), start=1)]
         names = [entrant.name for entrant in self.entrants]
         gauntlet = names.index(self.gauntlet) if self.gauntlet is not None else 0
-        tables = tables_for(self.format, len(self.entrants), gauntlet)
-        if self.boards != "movement":
-            return tables
-        turned = rotated([t.players for t in tables])
-        return [Table(t.number, players) for t, players in zip(tables, turned, strict=True)]
+        return tables_for(self.format, len(self.entrants), gauntlet, self.boards == "movement")
 
     def table_seed(self, number: int) -> int:
         """The seed table ``number`` (from 1; not of the ``lzf`` format, whose rounds have

@@ -119,7 +119,6 @@ class Tournament(TournamentState):
         self._stopping_since: float | None = None
         self._live: list[_Worker] = []
         self._gate = _SignalGate()
-        # (block, seating) of each deal of a table, in order: what a worker must send next.
         self._log: LogWriter | None = None
         """The log while it is open (and after, for its digest)."""
 

@@ -14,16 +14,22 @@ from __future__ import annotations
 
 import itertools
 
+from zole_arena.stats.boards import rotated
+
 __all__ = ["field_tables"]
 
 
-def field_tables(format: str, entrants: int, gauntlet: int = 0) -> list[tuple[int, int, int]]:
+def field_tables(
+    format: str, entrants: int, gauntlet: int = 0, movement: bool = False
+) -> list[tuple[int, ...]]:
     """The tables of a round-robin (one for every three distinct entrants) or a gauntlet (one
     for entrant ``gauntlet`` and every pair of the others), in the order they are played: each
     next table is the one whose players have sat at the fewest tables so far (ties in lexical
     order), so that the standings are balanced while the tournament runs.
 
-    The caller checks the arguments (at least three entrants, ``gauntlet`` one of them).
+    In a movement of boards each table's seats are turned
+    (:func:`~zole_arena.stats.boards.rotated`). The caller checks the arguments (at least
+    three entrants, ``gauntlet`` one of them).
     """
     if format == "gauntlet":
         others = [i for i in range(entrants) if i != gauntlet]
@@ -39,4 +45,4 @@ def field_tables(format: str, entrants: int, gauntlet: int = 0) -> list[tuple[in
         ordered.append(best)
         for player in best:
             seated[player] += 1
-    return ordered
+    return rotated(ordered) if movement else list(ordered)

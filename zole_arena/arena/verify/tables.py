@@ -8,7 +8,6 @@ from collections.abc import Sequence
 
 from zole_arena.records.checks import short
 from zole_arena.records.model import EntrantInfo, MatchHeader, TournamentHeader
-from zole_arena.stats.boards import rotated
 from zole_arena.stats.field import field_tables
 
 __all__ = ["entrant_problems", "tables_problems"]
@@ -16,17 +15,14 @@ __all__ = ["entrant_problems", "tables_problems"]
 
 def tables_problems(header: TournamentHeader) -> list[str]:
     """A round-robin's or a gauntlet's tables are the ones its entrants give, in the order
-    they are played (:func:`~zole_arena.stats.field.field_tables`; a movement turns each
-    table's seats, :func:`~zole_arena.stats.boards.rotated`): its readers derive them again."""
+    they are played (:func:`~zole_arena.stats.field.field_tables`, which turns a movement's
+    seats): its readers derive them again."""
     if header.tournament_format not in ("round-robin", "gauntlet"):
         return []
     names = [entrant.name for entrant in header.entrants]
     gauntlet = names.index(header.gauntlet) if header.gauntlet in names else 0
-    tables: list[tuple[int, ...]] = list(
-        field_tables(header.tournament_format, len(names), gauntlet)
-    )
-    if header.boards == "movement":
-        tables = rotated(tables)
+    movement = header.boards == "movement"
+    tables = field_tables(header.tournament_format, len(names), gauntlet, movement)
     if list(header.tables) == tables:
         return []
     if len(header.tables) != len(tables):
