@@ -10,6 +10,7 @@ steadily to H0.
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import itertools
 import json
@@ -27,7 +28,14 @@ import pytest
 from clihelp import ok, one_line_error, zole
 from prochelp import child_pids, group_gone
 
+from zole_arena.arena.settings import MatchSettings
+from zole_arena.catalogue.bundled import bundled_command
 from zole_arena.errors import ZoleError
+from zole_arena.events.sprt import HeadToHead, SprtTally, result_from_log
+from zole_arena.game.rules import load_rules
+from zole_arena.players.session import BotConfig
+from zole_arena.records.model import MatchHeader
+from zole_arena.records.reader import read_log
 from zole_arena.stats import sprt as sprt_module
 from zole_arena.stats.sprt import (
     Sprt,
@@ -401,3 +409,32 @@ def test_bad_arguments_give_a_one_line_error(
 ) -> None:
     (tmp_path / "exists.jsonl").write_text("{}\n")
     one_line_error(zole("sprt", *args, cwd=tmp_path), *needles)
+
+
+def test_the_running_test_and_its_log_count_alike_block_by_block(tmp_path: Path) -> None:
+    """One count of a test: the running test's state after each block (its tally, fed the
+    records it writes) is the state a reader of its log reaches at the same block, feeding
+    :class:`SprtTally` the log's records one at a time, as ``standings`` and ``report`` do."""
+    log = tmp_path / "t.jsonl"
+    test = HeadToHead(
+        BotConfig(bundled_command("rulebot"), name="rule"),
+        BotConfig(bundled_command("random"), name="rand"),
+        MatchSettings(load_rules(), deals=40, seed=5),
+        SprtSettings(elo0=0, elo1=100),
+        log_path=log,
+    )
+    live: list[tuple[int, float, int]] = []
+    end = test.run(on_block=lambda r: live.append((r.blocks, r.llr, r.games)))
+    assert end.decision == "H1" and len(live) == end.blocks >= 12
+    records, problems = read_log(log)
+    assert not problems and isinstance(records[0], MatchHeader)
+    tally = SprtTally.of_header(records[0])
+    read: list[tuple[int, float, int]] = []
+    for record in records[1:]:
+        before = tally.sprt.blocks
+        tally.add(record)
+        if tally.sprt.blocks > before:
+            read.append((tally.sprt.blocks, tally.sprt.llr, tally.games))
+    assert read == live
+    again = result_from_log(log)
+    assert dataclasses.replace(again, log=None) == dataclasses.replace(end, log=None)

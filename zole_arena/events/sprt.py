@@ -18,7 +18,7 @@ from zole_arena.arena.match import Match, stderr_path
 from zole_arena.arena.settings import MatchSettings
 from zole_arena.arena.stop import Stop, StopReason
 from zole_arena.players.session import BotConfig, BotSession, PlayerSession
-from zole_arena.records.model import DealRecord, MatchHeader, MatchRecord, SprtInfo
+from zole_arena.records.model import DealRecord, MatchHeader, MatchRecord, Record, SprtInfo
 from zole_arena.records.reader import read_log
 from zole_arena.records.writer import LogWriter
 from zole_arena.stats.ratings import MIN_UNITS, Unit
@@ -30,7 +30,7 @@ from zole_arena.stats.sprt import (
     block_score,
 )
 
-__all__ = ["HeadToHead", "SprtResult", "result_from_log"]
+__all__ = ["HeadToHead", "SprtResult", "SprtTally", "result_from_log"]
 
 
 # -- playing a test ----------------------------------------------------------------------------
@@ -110,23 +110,143 @@ class SprtResult:
 
 class _SharedLog:
     """The log of a test's matches, opened with the first record (once the bots have started,
-    as a match opens its own) and closed at the end of the test."""
+    as a match opens its own) and closed at the end of the test. Every deal record written is
+    counted by the test's tally as well, so that the live test counts what its log says."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
+        self.tally: SprtTally | None = None
+        """The test's tally (set once its matches, and so their ids, are made)."""
         self.writer: LogWriter | None = None
 
     def write(self, record: MatchRecord) -> None:
-        """Log one record (nowhere, without a path)."""
+        """Log one record (nowhere, without a path) and count it."""
         if self.path is not None:
             if self.writer is None:
                 self.writer = LogWriter(self.path)
             self.writer.write(record)
+        if self.tally is not None:
+            self.tally.add(record)
 
     def close(self) -> None:
         """Close the log (at the end of the test)."""
         if self.writer is not None:
             self.writer.close()
+
+
+class SprtTally:
+    """A head-to-head test counted from its matches' deal records: the one count of a test,
+    which the running test keeps as it writes its records and ``standings`` and ``report``
+    keep from its log, so that the two cannot differ.
+
+    It is fed every record of the log (:meth:`add`): the test's match headers name its
+    matches (one with THIRD, two with copies), and a block is tested once every match has all
+    six of its deals, blocks in order; a test that has decided counts no further block (its
+    log may hold the deals of a block begun).
+
+    :param info: the test's part of its match headers; ``max_blocks``: the most blocks the
+        test plays (its headers' ``deals``).
+    """
+
+    def __init__(self, info: SprtInfo, max_blocks: int, seed: int = 0) -> None:
+        self.info = info
+        self.match_ids: list[str] = []
+        """The test's matches, as their headers come."""
+        self.matches = 1 if info.third is not None else 2
+        """How many matches the test plays."""
+        self.max_blocks = max_blocks
+        self.seed = seed
+        self.sprt = Sprt(
+            SprtSettings(elo0=info.elo0, elo1=info.elo1, alpha=info.alpha, beta=info.beta)
+        )
+        copies = info.third is None
+        self.new_side = {info.new} | ({f"{info.new}#2"} if copies else set())
+        self.old_side = {info.old} | ({f"{info.old}#2"} if copies else set())
+        self.games = 0
+        self.deals_played = 0
+        self.faults: list[str] = []
+        self._pending: dict[tuple[str, int], dict[int, DealRecord]] = {}
+        """Each match's deals of the blocks not yet tested, by block and deal number."""
+
+    @classmethod
+    def of_header(cls, header: MatchHeader) -> SprtTally:
+        """The tally of the test whose (first) match header this is.
+
+        :raises SprtError: the header is not a test's.
+        """
+        if header.sprt is None:
+            raise SprtError("not a head-to-head test's match header")
+        tally = cls(header.sprt, header.deals, header.seed)
+        tally.add(header)
+        return tally
+
+    @property
+    def deals_per_block(self) -> int:
+        """Six deals of each of the test's matches."""
+        return 6 * self.matches
+
+    def add(self, record: Record) -> None:
+        """Count one record: a test's match header adds its match, a deal of the test's
+        matches is counted (and tests every block it completes); any other is passed by."""
+        if isinstance(record, MatchHeader):
+            known = record.match_id in self.match_ids
+            if record.sprt is not None and not known and len(self.match_ids) < self.matches:
+                self.match_ids.append(record.match_id)
+            return
+        if not isinstance(record, DealRecord) or record.match_id not in self.match_ids:
+            return
+        self.deals_played += 1
+        self.faults += [fault.describe() for fault in record.faults]
+        if self.sprt.decision is None and record.block > self.sprt.blocks:
+            self._pending.setdefault((record.match_id, record.block), {})[record.deal] = record
+            self._test_blocks()
+
+    def _test_blocks(self) -> None:
+        while self.sprt.decision is None:
+            if len(self.match_ids) < self.matches:
+                return
+            block = self.sprt.blocks + 1
+            found = [self._pending.get((match_id, block), {}) for match_id in self.match_ids]
+            if any(len(deals) < 6 for deals in found):
+                return
+            units = []
+            for match_id, deals in zip(self.match_ids, found, strict=True):
+                ordered = [deals[number] for number in sorted(deals)]
+                scores = tuple(dict(zip(r.names, r.result.scores, strict=True)) for r in ordered)
+                units.append(_unit(match_id, block, ordered[0].names, scores))
+                del self._pending[match_id, block]
+            score, games = block_score(units, self.new_side, self.old_side)
+            self.games += games
+            self.sprt.add(score)
+
+    def result(self, stopped: Stop | None = None, log: str | None = None) -> SprtResult:
+        """Where the test stands. ``stopped``: why it ended undecided, when the caller knows;
+        without it, a test at its most blocks says so."""
+        test = self.sprt
+        if stopped is None and test.decision is None and test.blocks >= self.max_blocks:
+            stopped = Stop(StopReason.MAX_BLOCKS)
+        elo, low, high, los = test.estimate()
+        return SprtResult(
+            new=self.info.new,
+            old=self.info.old,
+            third=self.info.third,
+            settings=test.settings,
+            blocks=test.blocks,
+            deals_per_block=self.deals_per_block,
+            deals_played=self.deals_played,
+            games=self.games,
+            llr=test.llr,
+            decision=test.decision,
+            score=test.mean,
+            elo=elo,
+            elo_low=low,
+            elo_high=high,
+            los=los,
+            stopped=stopped,
+            seed=self.seed,
+            log=log,
+            faults=tuple(self.faults),
+        )
 
 
 class HeadToHead:
@@ -156,7 +276,6 @@ class HeadToHead:
         if settings.deals < 1:
             raise SprtError("a test needs at least one block")
         self.settings = dataclasses.replace(settings, duplicate=True)
-        self.sprt = Sprt(sprt)
         self.log_path = Path(log_path) if log_path is not None else None
         self.new_name = new.name or "new"
         self.old_name = old.name or "old"
@@ -170,8 +289,6 @@ class HeadToHead:
             raise SprtError(
                 f"the bots need different names, not {', '.join(names)}: name them NAME=COMMAND"
             )
-        self.new_side = {self.new_name}
-        self.old_side = {self.old_name}
         new_bot, old_bot = self._named(new, self.new_name), self._named(old, self.old_name)
         if third is not None:
             tables = [[new_bot, old_bot, self._named(third, names[2])]]
@@ -181,8 +298,6 @@ class HeadToHead:
                 [new_bot, old_bot, self._named(old, old_copy)],
                 [old_bot, new_bot, self._named(new, new_copy)],
             ]
-            self.new_side.add(new_copy)
-            self.old_side.add(old_copy)
         self._log = _SharedLog(self.log_path)
         test = SprtInfo(
             new=self.new_name,
@@ -197,8 +312,10 @@ class HeadToHead:
             Match(table, self.settings, self._log, start_session=start_session, part_of=test)
             for table in tables
         ]
-        self.deals_per_block = 6 * len(self.matches)
-        self.games = 0
+        self.tally = SprtTally(test, self.settings.deals, self.settings.seed)
+        self._log.tally = self.tally
+        self.sprt = self.tally.sprt
+        """The test's statistic (the tally's)."""
         self.stopped: Stop | None = None
         """Why the test ended undecided (None: it decided, or has not ended)."""
 
@@ -211,33 +328,12 @@ class HeadToHead:
     @property
     def deals_played(self) -> int:
         """Deals played so far, in all the test's matches."""
-        return sum(match.done for match in self.matches)
+        return self.tally.deals_played
 
     def result(self) -> SprtResult:
         """Where the test stands."""
-        elo, low, high, los = self.sprt.estimate()
-        faults = tuple(line for match in self.matches for line in match.fault_lines)
-        return SprtResult(
-            new=self.new_name,
-            old=self.old_name,
-            third=self.third_name,
-            settings=self.sprt.settings,
-            blocks=self.sprt.blocks,
-            deals_per_block=self.deals_per_block,
-            deals_played=self.deals_played,
-            games=self.games,
-            llr=self.sprt.llr,
-            decision=self.sprt.decision,
-            score=self.sprt.mean,
-            elo=elo,
-            elo_low=low,
-            elo_high=high,
-            los=los,
-            stopped=self.stopped,
-            seed=self.settings.seed,
-            log=None if self.log_path is None else str(self.log_path),
-            faults=faults,
-        )
+        log = None if self.log_path is None else str(self.log_path)
+        return self.tally.result(self.stopped, log)
 
     def run(
         self,
@@ -258,17 +354,11 @@ class HeadToHead:
                 if self.sprt.blocks >= self.settings.deals:
                     self.stopped = Stop(StopReason.MAX_BLOCKS)
                     break
-                units = []
                 for match in self.matches:
-                    unit = self._play_block(match, on_deal)
-                    if unit is None:
+                    if not self._play_block(match, on_deal):
                         break
-                    units.append(unit)
                 if self.stopped is not None:
                     break
-                score, games = block_score(units, self.new_side, self.old_side)
-                self.games += games
-                self.sprt.add(score)
                 if on_block is not None:
                     on_block(self.result())
         except KeyboardInterrupt:
@@ -280,20 +370,16 @@ class HeadToHead:
             self._log.close()
         return self.result()
 
-    def _play_block(self, match: Match, on_deal: Callable[[int], None] | None) -> Unit | None:
-        """Play a match's next block and return it as a rating unit (each deal's scores by
-        name); None when the match stopped in it, which stops the test."""
-        reports = []
-        for report in itertools.islice(match, 6):
-            reports.append(report)
+    def _play_block(self, match: Match, on_deal: Callable[[int], None] | None) -> bool:
+        """Play a match's next block (the tally counts its deals as they are logged); False
+        when the match stopped in it, which stops the test."""
+        for _ in itertools.islice(match, 6):
             if on_deal is not None:
                 on_deal(self.deals_played)
         if match.stopped is not None:
             self.stopped = match.stopped
-            return None
-        names = match.names
-        scores = tuple({name: r.scores[p] for p, name in enumerate(names)} for r in reports)
-        return _unit(match.match_id, reports[0].block, names, scores)
+            return False
+        return True
 
 
 def _unit(
@@ -315,56 +401,8 @@ def result_from_log(log_path: str | Path) -> SprtResult:
     headers = [r for r in records if isinstance(r, MatchHeader) and r.sprt is not None]
     if not headers:
         raise SprtError(f"{log_path}: not the log of a head-to-head test ('zole-arena sprt')")
-    info = headers[0].sprt
-    assert info is not None
-    test = Sprt(SprtSettings(elo0=info.elo0, elo1=info.elo1, alpha=info.alpha, beta=info.beta))
-    new_side = {info.new} | ({f"{info.new}#2"} if info.third is None else set())
-    old_side = {info.old} | ({f"{info.old}#2"} if info.third is None else set())
-    ids = [header.match_id for header in headers]
-    deals: dict[tuple[str, int], list[DealRecord]] = {}
-    faults: list[str] = []
-    played = 0
+    tally = SprtTally.of_header(headers[0])
     for record in records:
-        if isinstance(record, DealRecord) and record.match_id in ids:
-            deals.setdefault((record.match_id, record.block), []).append(record)
-            faults += [fault.describe() for fault in record.faults]
-            played += 1
-    games = 0
-    block = 0
-    while test.decision is None:
-        block += 1
-        blocks = [sorted(deals.get((i, block), []), key=lambda r: r.deal) for i in ids]
-        if any(len(found) < 6 for found in blocks):
-            break
-        units = []
-        for match_id, found in zip(ids, blocks, strict=True):
-            scores = tuple(dict(zip(r.names, r.result.scores, strict=True)) for r in found)
-            units.append(_unit(match_id, block, found[0].names, scores))
-        score, counted = block_score(units, new_side, old_side)
-        games += counted
-        test.add(score)
-    stopped = None  # a log cut off before a decision: undecided, and why it ended is not in it
-    if test.decision is None and test.blocks >= headers[0].deals:
-        stopped = Stop(StopReason.MAX_BLOCKS)
-    elo, low, high, los = test.estimate()
-    return SprtResult(
-        new=info.new,
-        old=info.old,
-        third=info.third,
-        settings=test.settings,
-        blocks=test.blocks,
-        deals_per_block=6 * len(headers),
-        deals_played=played,
-        games=games,
-        llr=test.llr,
-        decision=test.decision,
-        score=test.mean,
-        elo=elo,
-        elo_low=low,
-        elo_high=high,
-        los=los,
-        stopped=stopped,
-        seed=headers[0].seed,
-        log=str(log_path),
-        faults=tuple(faults),
-    )
+        tally.add(record)
+    # A log cut off before a decision is undecided, and why it ended is not in it.
+    return tally.result(log=str(log_path))

@@ -28,8 +28,7 @@ from zole_arena.analysis.model import DealAnalysis
 from zole_arena.analysis.summary import summarise
 from zole_arena.arena.summary import PlayerStats
 from zole_arena.arena.verify import Finding, Kind, verify_log
-from zole_arena.errors import ZoleError
-from zole_arena.events.sprt import result_from_log
+from zole_arena.events.sprt import SprtTally
 from zole_arena.game.actions import Contract
 from zole_arena.records.model import (
     DealRecord,
@@ -335,12 +334,17 @@ class _LogReading:
         """Lines of settle records that ``verify`` finds wrong: not counted either."""
         self.rules = ""
         self.tests = 0
-        self.sprt = False
-        """Whether the log's first record is a test's match header."""
+        self.test: SprtTally | None = None
+        """The test's tally, when the log's first record is a test's match header: fed every
+        record, as ``standings`` counts the test."""
         self.first = True
 
     def entry(self, entry: LogEntry, wrong: bool) -> None:
         record = entry.record
+        if self.test is not None and record is not None:
+            self.test.add(record)
+        elif self.first and isinstance(record, MatchHeader) and record.sprt is not None:
+            self.test = SprtTally.of_header(record)
         if wrong:
             self.left_out.add(entry.line)
             return
@@ -348,7 +352,6 @@ class _LogReading:
         assert record is not None
         collector.records.append(record)
         if isinstance(record, MatchHeader):
-            self.sprt = self.sprt or (self.first and record.sprt is not None)
             if record.sprt is not None:
                 self.tests += 1
             self.rules = self.rules or _rules_name(record)
@@ -411,12 +414,9 @@ def _read(collector: _Collector, number: int, path: str | os.PathLike[str]) -> L
     analysed = sum(a is not None for a in analyses)
     breaks = [finding.line for finding in reading.findings if finding.kind is Kind.CHAIN]
     test = None
-    if reading.sprt:
+    if reading.test is not None:
         kind = "sprt"
-        try:
-            test = result_from_log(Path(path))
-        except ZoleError as exc:
-            problems.append(f"{name}: no test result ({exc})")
+        test = reading.test.result(log=str(Path(path)))
     return LogSummary(
         name, kind, len(collector.deals) - before, report.digest, tuple(problems), reading.rules,
         report.format_version != 1, breaks[0] if breaks else None, test, len(reading.left_out),
