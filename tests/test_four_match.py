@@ -148,6 +148,31 @@ def test_verify_catches_a_forged_table_score(played: Played, tmp_path: Path) -> 
     assert "table.scores: the log says" in proc.stdout
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "bound"),
+    [("payment", 10**400, "0 to 10^12"), ("after", 10**400, "1 to 1,000,000,000")],
+    ids=["payment", "after"],
+)
+def test_a_settle_with_a_thousand_digit_number_is_refused_in_one_short_line(
+    played: Played, tmp_path: Path, key: str, value: int, bound: str
+) -> None:
+    """Red team 13: a settle's payment of 10^400 was refused only against the deals, after
+    being carried into sums and a ~1,600-digit message; its shape now bounds it, and every
+    reader's message stays short."""
+    records = json.loads(json.dumps(played.records))
+    records[-1][key] = value
+    (tmp_path / "f.jsonl").write_text(rechained(records))
+    for command in (["verify", "f.jsonl"], ["standings", "f.jsonl"], ["report", "f.jsonl"]):
+        proc = zole(*command, cwd=tmp_path)
+        assert "Traceback" not in proc.stderr, proc.stderr
+        said = proc.stdout + proc.stderr
+        assert str(value) not in said and "0" * 100 not in said, command
+    proc = zole("verify", "f.jsonl", cwd=tmp_path)
+    assert proc.returncode == 1
+    said = " ".join((proc.stdout + proc.stderr).split())
+    assert f"settle record: {key} is " in said and f"not a whole number from {bound}" in said
+
+
 def test_verify_catches_a_missing_settle(played: Played, tmp_path: Path) -> None:
     (tmp_path / "f.jsonl").write_text(rechained(played.records[:-1]))
     proc = zole("verify", "f.jsonl", cwd=tmp_path)

@@ -43,6 +43,7 @@ __all__ = [
     "MAX_ARGUMENTS",
     "MAX_CONCURRENCY",
     "MAX_DEALS",
+    "from_to",
     "MAX_DERIVED_TABLES",
     "MAX_ENTRANTS",
     "MAX_MATCH_ID",
@@ -217,6 +218,15 @@ def at_least(least: int) -> Check:
     return _inlined(
         lambda value: is_whole(value) and value >= least,
         f"(type({{0}}) is int and {{0}} >= {least})",
+    )
+
+
+def from_to(least: int, most: int) -> Check:
+    """A whole number from ``least`` to ``most``: a crafted log's number of a thousand digits
+    is refused, not carried into every figure made of it."""
+    return _inlined(
+        lambda value: is_whole(value) and least <= value <= most,
+        f"(type({{0}}) is int and {least} <= {{0}} <= {most})",
     )
 
 
