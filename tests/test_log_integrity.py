@@ -693,6 +693,29 @@ def test_a_round_robins_tables_are_its_entrants(tournament: Played, tmp_path: Pa
     ), proc.stdout
 
 
+def test_a_tournaments_log_holds_its_tables_alone(
+    tournament: Played, dup: Played, tmp_path: Path
+) -> None:
+    """Red team 13: a plain match, or a second tournament, appended (rechained) to a
+    tournament's log verified, while standings refused the log and ratings counted the extra
+    deals."""
+    second = copy(tournament.records)
+    second[0]["match_id"] = second[0]["tournament_id"] = "b" * 12
+    for name, extra, said in (
+        ("m.jsonl", dup.records, "a match that is no table of the log's tournament"),
+        ("t2.jsonl", second[:1], "a second tournament in one log"),
+    ):
+        (tmp_path / name).write_bytes(rechain(copy(tournament.records) + copy(extra)))
+        proc = verify(tmp_path, name)
+        assert proc.returncode == 1, proc.stdout
+        line = len(tournament.records) + 1
+        assert f"{name}: line {line}: " in proc.stdout and said in proc.stdout, proc.stdout
+    refused = zole("standings", "m.jsonl", cwd=tmp_path)
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    # The tournament's own log still verifies.
+    assert verify(tournament.folder, tournament.name).returncode == 0
+
+
 def test_a_table_must_play_as_its_tournament_says(tournament: Played, tmp_path: Path) -> None:
     records = copy(tournament.records)
     table = next(r for r in records if r["type"] == "match")

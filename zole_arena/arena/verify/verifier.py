@@ -165,6 +165,8 @@ class _Verifier:
             problems.extend(self._against_tournament(record))
             problems.extend(self._against_test(record))
         if isinstance(record, TournamentHeader) and not problems:
+            if self.tournaments:
+                problems.append("a second tournament in one log (a tournament's log holds one)")
             problems.extend(tables_problems(record))
         for problem in problems:
             self.emit(Finding(Kind.HEADER, entry.line, f"{record.type} header: {problem}"))
@@ -207,6 +209,9 @@ class _Verifier:
         """A table's match header must play as its tournament's header says."""
         table = record.tournament
         if table is None:
+            if self.first_type == "tournament":  # standings would refuse it, ratings count it
+                return ["a match that is no table of the log's tournament (a tournament's log "
+                        "holds its tables alone)"]  # fmt: skip
             return []
         if table.id not in self.tournaments:
             if self.first_type != "tournament":
