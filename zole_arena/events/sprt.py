@@ -110,13 +110,12 @@ class SprtResult:
 
 class _SharedLog:
     """The log of a test's matches, opened with the first record (once the bots have started,
-    as a match opens its own) and closed at the end of the test. Every deal record written is
+    as a match opens its own) and closed at the end of the test. Every record written is
     counted by the test's tally as well, so that the live test counts what its log says."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, tally: SprtTally) -> None:
         self.path = path
-        self.tally: SprtTally | None = None
-        """The test's tally (set once its matches, and so their ids, are made)."""
+        self.tally = tally
         self.writer: LogWriter | None = None
 
     def write(self, record: MatchRecord) -> None:
@@ -125,8 +124,7 @@ class _SharedLog:
             if self.writer is None:
                 self.writer = LogWriter(self.path)
             self.writer.write(record)
-        if self.tally is not None:
-            self.tally.add(record)
+        self.tally.add(record)
 
     def close(self) -> None:
         """Close the log (at the end of the test)."""
@@ -298,7 +296,6 @@ class HeadToHead:
                 [new_bot, old_bot, self._named(old, old_copy)],
                 [old_bot, new_bot, self._named(new, new_copy)],
             ]
-        self._log = _SharedLog(self.log_path)
         test = SprtInfo(
             new=self.new_name,
             old=self.old_name,
@@ -308,12 +305,12 @@ class HeadToHead:
             alpha=sprt.alpha,
             beta=sprt.beta,
         )
+        self.tally = SprtTally(test, self.settings.deals, self.settings.seed)
+        self._log = _SharedLog(self.log_path, self.tally)
         self.matches = [
             Match(table, self.settings, self._log, start_session=start_session, part_of=test)
             for table in tables
         ]
-        self.tally = SprtTally(test, self.settings.deals, self.settings.seed)
-        self._log.tally = self.tally
         self.sprt = self.tally.sprt
         """The test's statistic (the tally's)."""
         self.stopped: Stop | None = None
